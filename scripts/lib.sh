@@ -1,0 +1,52 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# Shared helpers for the ntrace build scripts (sourced, not run).
+
+NTRACE_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+NTRACE_CACHE=${NTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ntrace}
+CROSS_COMPILE=${CROSS_COMPILE:-riscv64-linux-gnu-}
+export NTRACE_TOP NTRACE_CACHE CROSS_COMPILE
+
+die() { echo "${0##*/}: error: $*" >&2; exit 1; }
+log() { echo "${0##*/}: $*" >&2; }
+
+# Short content hash of files and strings, for cache keys.
+cache_key() {
+	{
+		local a
+		for a in "$@"; do
+			if [ -f "$a" ]; then cat "$a"; else printf '%s\n' "$a"; fi
+		done
+	} | sha256sum | cut -c1-16
+}
+
+# Version of the Debian linux-source-6.12 package (cache key input).
+linux_source_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||
+		die "linux-source-6.12 is not installed (run scripts/deps.sh)"
+}
+
+# Extracted, pristine kernel source tree; prints its path.
+kernel_source() {
+	local ver dir tarball
+	ver=$(linux_source_version)
+	dir=$NTRACE_CACHE/src/linux-source-6.12-$ver
+	if [ ! -f "$dir/.ntrace-extracted" ]; then
+		tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1)
+		[ -n "$tarball" ] || die "no /usr/src/linux-source-6.12.tar.*"
+		log "extracting $tarball"
+		rm -rf "$dir" && mkdir -p "$dir"
+		tar -xf "$tarball" -C "$dir" --strip-components=1
+		touch "$dir/.ntrace-extracted"
+	fi
+	echo "$dir"
+}
+
+# Run a command holding a lock file, so parallel builds of one cache entry wait.
+with_lock() {
+	local lock=$1; shift
+	mkdir -p "$(dirname "$lock")"
+	(
+		flock 9
+		"$@"
+	) 9>"$lock"
+}

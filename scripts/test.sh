@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Run every ntrace test suite and print one summary line:
+#   N passed, N failed, N skipped
+# Each suite is a command printing flat TAP result lines ("ok - name",
+# "not ok - name", "ok - name # SKIP why"); everything else it prints goes
+# to its log under build/test-logs/. A suite that exits non-zero without
+# reporting a failure counts as one failure.
+# Usage: scripts/test.sh [SUITE...]   (default: all suites)
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+cd "$NTRACE_TOP"
+
+# name | command
+SUITES=(
+	"host|make -s -C tools/perf-ntrace test"
+	"kernel-checks|scripts/check-kernel.sh"
+	"guest|scripts/guest-tests.sh"
+)
+
+bash scripts/deps.sh || die "dependency installation failed"
+
+logs=$NTRACE_TOP/build/test-logs
+mkdir -p "$logs"
+want=" $* "
+pass=0 fail=0 skip=0
+for entry in "${SUITES[@]}"; do
+	name=${entry%%|*} cmd=${entry#*|}
+	[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
+	echo "=== suite $name: $cmd"
+	start=$SECONDS
+	bash -c "$cmd" >"$logs/$name.log" 2>&1
+	rc=$?
+	read -r p f s < <(awk '
+		/^ok /     { if ($0 ~ /# *SKIP/) s++; else p++ }
+		/^not ok / { if ($0 ~ /# *TODO/) s++; else f++ }
+		END { print p+0, f+0, s+0 }' "$logs/$name.log")
+	grep -E '^(not )?ok ' "$logs/$name.log" | sed "s/^/  [$name] /"
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		echo "  [$name] not ok - suite exited with status $rc; log tail:"
+		tail -20 "$logs/$name.log" | sed 's/^/    /'
+		f=$((f + 1))
+	fi
+	echo "=== suite $name: $p passed, $f failed, $s skipped ($((SECONDS - start)) s)"
+	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
+done
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * N-Trace message writer: message struct -> MDO/MSEO bytes.
+ *
+ * Bits go into MDO six at a time, least significant first. A variable field
+ * is written with the fewest bits that hold its value (at least one), then
+ * padded to the byte boundary; its last byte gets MSEO=01, or 11 when it is
+ * the last field of the message.
+ */
+#include <string.h>
+
+#include "msg_layout.h"
+
+struct bitwriter {
+	uint8_t *buf;
+	size_t n;		/* complete bytes */
+	unsigned int fill;	/* MDO bits in the current byte */
+	unsigned int cur;	/* MDO bits of the current byte */
+};
+
+static void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
+{
+	while (bits) {
+		unsigned int k = 6 - w->fill;
+
+		if (k > bits)
+			k = bits;
+		w->cur |= (unsigned int)(v & ((1u << k) - 1)) << w->fill;
+		w->fill += k;
+		v >>= k;
+		bits -= k;
+		if (w->fill == 6) {
+			w->buf[w->n++] = (uint8_t)(w->cur << 2);
+			w->fill = 0;
+			w->cur = 0;
+		}
+	}
+}
+
+/* End a variable field on a byte boundary with the given MSEO. */
+static void bw_end_field(struct bitwriter *w, unsigned int mseo)
+{
+	if (w->fill) {
+		w->buf[w->n++] = (uint8_t)(w->cur << 2);
+		w->fill = 0;
+		w->cur = 0;
+	}
+	w->buf[w->n - 1] |= (uint8_t)mseo;
+}
+
+static unsigned int bitlen(uint64_t v)
+{
+	return v ? 64 - (unsigned int)__builtin_clzll(v) : 1;
+}
+
+/*
+ * Bits to send for an address field value: the fewest MDO-aligned bits,
+ * using MSB extension ("Virtual Addresses Optimization") when enabled and
+ * shorter. Bits past the first MDO byte boundary are only well defined in
+ * whole bytes because an address never shares a byte with another field.
+ */
+static unsigned int addr_bits(const struct ntrace_codec_cfg *cfg, uint64_t v)
+{
+	unsigned int w = msg_addr_width(cfg), plain, bits;
+
+	if (!cfg->ext_addr_msb)
+		return bitlen(v);
+	v &= (1ull << w) - 1;
+	plain = (bitlen(v) + 5) / 6 * 6;
+	/* a 1 in the top sent bit would read as "extend": add a zero MDO */
+	if (plain <= w && ((v >> (plain - 1)) & 1))
+		plain += 6;
+	for (bits = 6; bits < plain && bits <= w; bits += 6) {
+		uint64_t top = v >> (bits - 1);		/* bits w-1 .. bits-1 */
+
+		if (top == (1ull << (w - bits + 1)) - 1)
+			return bits;
+	}
+	return plain;
+}
+
+static int put_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
+{
+	if (bits < 64 && (v >> bits))
+		return -1;
+	bw_put(w, v, bits);
+	return 0;
+}
+
+size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
+			 uint8_t buf[NTRACE_MSG_MAX_BYTES])
+{
+	struct bitwriter w = { .buf = buf };
+	uint64_t vals[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
+	unsigned int nbits[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
+	unsigned int nv = 0, i;
+	struct msg_layout l;
+	bool std;
+
+	if (m->tcode > 63)
+		return 0;
+	memset(buf, 0, NTRACE_MSG_MAX_BYTES);
+	bw_put(&w, m->tcode, 6);
+	if (cfg->src_bits && put_fixed(&w, m->src, cfg->src_bits))
+		return 0;
+	if (!cfg->src_bits && m->src)
+		return 0;
+
+	std = msg_fixed_layout(m->tcode, &l) && !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
+	if (std) {
+		int bad = 0;
+
+		switch (l.fixed) {
+		case FIX_BTYPE:
+			bad = put_fixed(&w, m->btype, 2);
+			break;
+		case FIX_CODE4:
+			bad = put_fixed(&w, m->code, 4);
+			break;
+		case FIX_SYNC:
+			bad = put_fixed(&w, m->sync, 4);
+			break;
+		case FIX_SYNC_BTYPE:
+			bad = put_fixed(&w, m->sync, 4) | put_fixed(&w, m->btype, 2);
+			break;
+		case FIX_EVCODE_CDF:
+			bad = put_fixed(&w, m->code, 4) | put_fixed(&w, m->cdf, 2);
+			break;
+		}
+		if (bad)
+			return 0;
+		std = msg_resolve_layout(m->tcode, m->code, m->cdf, &l);
+	}
+	if (std) {
+		for (i = 0; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
+			uint64_t v = 0;
+
+			switch (l.slots[i]) {
+			case SLOT_ICNT:
+				v = m->icnt;
+				break;
+			case SLOT_ADDR:
+				v = m->addr;
+				if (cfg->ext_addr_msb)
+					v &= (1ull << msg_addr_width(cfg)) - 1;
+				break;
+			case SLOT_HIST:
+				v = m->hist;
+				break;
+			case SLOT_COUNT:
+				v = m->count;
+				break;
+			case SLOT_DATA:
+				v = m->data;
+				break;
+			}
+			vals[nv] = v;
+			nbits[nv++] = l.slots[i] == SLOT_ADDR ? addr_bits(cfg, v) : bitlen(v);
+		}
+		if ((m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp) {
+			vals[nv] = m->tstamp;
+			nbits[nv++] = bitlen(m->tstamp);
+		}
+	} else {
+		/* raw layout: fixed fields (if any) are inside raw[0] */
+		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
+			return 0;
+		for (i = 0; i < m->nraw; i++) {
+			vals[nv] = m->raw[i];
+			nbits[nv++] = bitlen(m->raw[i]);
+		}
+	}
+	for (i = 0; i < nv; i++) {
+		bw_put(&w, vals[i], nbits[i]);
+		bw_end_field(&w, i + 1 == nv ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
+	}
+	return w.n;
+}

@@ -24,7 +24,8 @@ kernel: deps
 # Extra Kbuild flags, e.g. make modules KBUILD_EXTRA="W=1 C=1".
 modules: deps
 	@KDIR=$$(bash scripts/kernel.sh $(KVARIANT)) && \
-	$(MAKE) -C $$KDIR M=$(CURDIR) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) $(KBUILD_EXTRA) modules
+	$(MAKE) -C $$KDIR M=$(CURDIR) ARCH=$(ARCH) CROSS_COMPILE=$(CROSS_COMPILE) \
+		CHECK=$(CURDIR)/scripts/sparse-riscv.sh $(KBUILD_EXTRA) modules
 
 modules-clean:
 	@KDIR=$$(bash scripts/kernel.sh $(KVARIANT)) && \

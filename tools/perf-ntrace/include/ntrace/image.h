@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * Program images: the code the traced hart ran, for the flow decoder and
+ * the ingress builders. A set holds any number of non-overlapping images:
+ * ELF64 RISC-V executables or shared objects (optionally loaded at an
+ * address), raw binary blobs at an address, or memory buffers.
+ *
+ * Fast path for the flow decoder: ntrace_images_block() answers "from pc,
+ * how many instructions/halfwords until the next control-flow instruction,
+ * and what is it" with two array reads. Each executable region keeps a
+ * table with one entry per halfword (16 bytes each), built on first use
+ * by one backward pass: the decode of an instruction starting at that
+ * halfword, the index of the block-ending instruction reached by falling
+ * through from it, and the instruction count up to there. A region lookup
+ * remembers the last hit, so sequential decoding does no search.
+ */
+#ifndef NTRACE_IMAGE_H
+#define NTRACE_IMAGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ntrace/isa.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Error codes (negative returns); ntrace_images_errmsg() has the details. */
+enum ntrace_img_err {
+	NTRACE_IMG_ENOENT = -1,		/* cannot open or read the file */
+	NTRACE_IMG_ENOTELF = -2,	/* not an ELF file */
+	NTRACE_IMG_EFORMAT = -3,	/* ELF but not ELF64 little-endian ET_EXEC/ET_DYN */
+	NTRACE_IMG_EMACHINE = -4,	/* ELF for another machine than RISC-V */
+	NTRACE_IMG_ECORRUPT = -5,	/* headers point outside the file */
+	NTRACE_IMG_EOVERLAP = -6,	/* overlaps an image already loaded */
+	NTRACE_IMG_ENOMAP = -7,		/* address outside every image */
+	NTRACE_IMG_ENOMEM = -8,
+	NTRACE_IMG_EINVAL = -9,		/* bad argument or spec string */
+};
+
+struct ntrace_images;
+
+/* A run of instructions ending at a control-flow instruction. */
+struct ntrace_block {
+	uint64_t start;		/* first instruction */
+	uint64_t last;		/* the instruction that ends the block */
+	uint32_t ninsn;		/* instructions, including last */
+	uint32_t nhalf;		/* halfwords (N-Trace I-CNT units), including last */
+	struct ntrace_idec end;	/* decode of last; kind NONE if the executable
+				 * region ends without a control-flow instruction */
+	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP
+				 * when the table entry is readable), else 0 */
+};
+
+/* cfg: ISA for decoding (NULL: RV64GC). */
+struct ntrace_images *ntrace_images_new(const struct ntrace_isa_cfg *cfg);
+void ntrace_images_free(struct ntrace_images *set);
+
+/*
+ * Load an ELF64 RISC-V file. With has_addr, the lowest PT_LOAD segment
+ * (page-aligned) is placed at load_addr and the rest follows at the same
+ * bias (shared objects, PIE); without, at its link addresses.
+ */
+int ntrace_images_add_elf(struct ntrace_images *set, const char *path,
+			  uint64_t load_addr, int has_addr);
+/* A raw binary file (bare-metal code) at addr, all executable. */
+int ntrace_images_add_raw(struct ntrace_images *set, const char *path,
+			  uint64_t addr);
+/* A memory buffer at addr, copied, all executable. */
+int ntrace_images_add_mem(struct ntrace_images *set, const char *name,
+			  const void *buf, size_t len, uint64_t addr);
+/*
+ * Command-line form: "FILE" (ELF at link address), "FILE@ADDR" (ELF at
+ * ADDR), "raw:FILE@ADDR" (binary blob). ADDR is C syntax (0x... allowed).
+ */
+int ntrace_images_add_spec(struct ntrace_images *set, const char *spec);
+
+/* Why the last call on set failed. */
+const char *ntrace_images_errmsg(const struct ntrace_images *set);
+
+/* Copy len loaded bytes at addr (any segment); fails if any byte is missing. */
+int ntrace_images_read(struct ntrace_images *set, uint64_t addr, void *buf,
+		       size_t len);
+
+/* Decode the instruction at pc (pc must be in an executable region). */
+int ntrace_images_decode(struct ntrace_images *set, uint64_t pc,
+			 struct ntrace_idec *d);
+
+/* Raw bits of the instruction at pc (low 16 bits for a compressed one). */
+int ntrace_images_insn_bits(struct ntrace_images *set, uint64_t pc,
+			    uint32_t *bits);
+
+/* The block starting at pc (fast path, see top of file). */
+int ntrace_images_block(struct ntrace_images *set, uint64_t pc,
+			struct ntrace_block *b);
+
+/*
+ * Resolve the target of a direct instruction at pc decoded as d. Returns
+ * 0 and sets *target, or an error (a JVT entry that is not loaded).
+ */
+int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
+				const struct ntrace_idec *d, uint64_t *target);
+
+/*
+ * Symbol for addr: the name of the closest function/label at or below
+ * addr, with *off = addr - symbol. NULL if none. *image (optional) gets
+ * the file name of the image holding addr, or NULL.
+ */
+const char *ntrace_images_symbol(struct ntrace_images *set, uint64_t addr,
+				 uint64_t *off, const char **image);
+
+/* Address of a symbol by name (first match); 0 and an error if none. */
+int ntrace_images_lookup(struct ntrace_images *set, const char *name,
+			 uint64_t *addr);
+
+/* Number of images, and the ISA configuration in use. */
+size_t ntrace_images_count(const struct ntrace_images *set);
+const struct ntrace_isa_cfg *ntrace_images_isa(const struct ntrace_images *set);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTRACE_IMAGE_H */

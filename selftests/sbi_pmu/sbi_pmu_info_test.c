@@ -7,7 +7,6 @@
  * counting while the module is loaded, after it is unloaded and after it
  * is loaded again.
  */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,10 +22,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "kmod.h"
+#include "kmsg.h"
 #include "kselftest.h"
 
 #define MODNAME		"sbi_pmu_info"
-#define DEFAULT_KO	"/lib/modules/ntrace/" MODNAME ".ko"
 #define SYSDIR		"/sys/firmware/sbi_pmu"
 #define MAX_CTRS	1024
 
@@ -43,7 +43,6 @@ struct view {
 };
 
 static struct view first;
-static const char *ko_path = DEFAULT_KO;
 
 static int read_str(const char *path, char *buf, size_t size)
 {
@@ -420,44 +419,23 @@ static void test_perf_cycles(const char *when)
 			 (unsigned long long)a.val, (unsigned long long)b.val);
 }
 
-/* --- module load / unload --- */
-
-static int load_module(void)
-{
-	int fd = open(ko_path, O_RDONLY | O_CLOEXEC);
-	int r;
-
-	if (fd < 0)
-		return -errno;
-	r = syscall(SYS_finit_module, fd, "", 0);
-	r = r ? -errno : 0;
-	close(fd);
-	return r;
-}
-
-static int unload_module(void)
-{
-	return syscall(SYS_delete_module, MODNAME, O_NONBLOCK) ? -errno : 0;
-}
-
 int main(void)
 {
+	bool was_loaded = kmod_is_loaded(MODNAME);
 	static struct view again;
-	bool was_loaded = exists(SYSDIR);
+	int err, kmsg, splats;
 	const char *why;
-	int err;
 
-	if (getenv("SBI_PMU_INFO_KO"))
-		ko_path = getenv("SBI_PMU_INFO_KO");
 	ksft_print_header();
+	kmsg = kmsg_open();
 	if (!was_loaded) {
-		if (!exists(ko_path))
-			ksft_exit_skip("%s not found\n", ko_path);
-		err = load_module();
+		err = kmod_load(MODNAME, "");
+		if (err == -ENOENT)
+			ksft_exit_skip("%s/%s.ko not found\n", KMOD_DIR, MODNAME);
 		if (err)
-			ksft_exit_fail_msg("loading %s: %s\n", ko_path, strerror(-err));
+			ksft_exit_fail_msg("loading %s: %s\n", MODNAME, strerror(-err));
 	}
-	ksft_set_plan(15);
+	ksft_set_plan(16);
 	load_klog();
 
 	why = read_view(&first);
@@ -472,22 +450,29 @@ int main(void)
 	test_known_qemu_opensbi(&first);
 	test_perf_cycles("with the module loaded");
 
-	err = load_module();
+	err = kmod_load(MODNAME, "");
 	ksft_test_result(err == -EEXIST, "second load refused with EEXIST (%s)\n",
 			 strerror(-err));
 
-	err = unload_module();
+	err = kmod_unload(MODNAME);
 	ksft_test_result(!err && !exists(SYSDIR), "unload removes %s (%s)\n",
 			 SYSDIR, strerror(-err));
 	test_perf_cycles("after unload");
 
-	err = load_module();
+	err = kmod_load(MODNAME, "");
 	ksft_test_result(!err && !read_view(&again), "reload: %s\n",
 			 strerror(-err));
 	test_same_view(&again);
 
 	if (!was_loaded)
-		unload_module();
+		kmod_unload(MODNAME);
+
+	splats = kmsg < 0 ? kmsg : kmsg_count_splats(kmsg);
+	if (splats < 0)
+		ksft_test_result_skip("kernel log: /dev/kmsg: %s\n", strerror(-splats));
+	else
+		ksft_test_result(!splats, "no kernel warnings while loading and unloading (%d)\n",
+				 splats);
 	free(klog);
 	ksft_finished();
 }

@@ -58,6 +58,12 @@ enum ntrace_priv {
 #define NTRACE_INSN_TRACE_START	0x01	/* trace (re)starts at this record */
 #define NTRACE_INSN_TRACE_STOP	0x02	/* trace stops after this record */
 #define NTRACE_INSN_CAUSE_VALID	0x04	/* cause/tval hold the trap's values */
+/*
+ * Indirect jump whose target is sequentially inferable: the record before
+ * it is an LUI/C.LUI/AUIPC writing the jump's rs1 ("Sequential Jump
+ * Optimization"; the hart tells the encoder, the encoder decides).
+ */
+#define NTRACE_INSN_SEQ_INFERABLE 0x08
 
 /*
  * One retired instruction.

@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * N-Trace encoder model: retired-instruction records (ingress.h) in,
+ * N-Trace messages out, following the rules of N-Trace 1.0 chapters "Main
+ * N-Trace Trace Modes", "Field Encoding and Calculation Techniques",
+ * "Synchronizing Messages", "Timestamp Reporting", "Optimization Extensions"
+ * and "Rules of Generating Messages".
+ *
+ * struct ntrace_enc_cfg names every setting that changes what the messages
+ * mean, so the flow decoder takes the same struct as its configuration.
+ * The model keeps bounded state (a return stack of at most 32 entries, one
+ * deferred message) and never allocates.
+ */
+#ifndef NTRACE_ENCODER_H
+#define NTRACE_ENCODER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ntrace/ingress.h>
+#include <ntrace/msg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* trTeInstMode values used by N-Trace. */
+#define NTRACE_MODE_BTM	3	/* branch trace messaging */
+#define NTRACE_MODE_HTM	6	/* history trace messaging */
+
+/* trTeInstImplicitReturnMode */
+#define NTRACE_IRET_OFF		0
+#define NTRACE_IRET_COUNT	1	/* simple call counter */
+#define NTRACE_IRET_PARTIAL	2	/* stack of partial return addresses */
+#define NTRACE_IRET_FULL	3	/* stack of full return addresses */
+#define NTRACE_IRET_MAX_DEPTH	32	/* spec: never deeper than 32 */
+
+/* trTeInstSyncMode */
+#define NTRACE_SYNCMODE_OFF	0
+#define NTRACE_SYNCMODE_MSGS	1	/* count messages */
+#define NTRACE_SYNCMODE_CYCLES	2	/* count timestamp units (the model's clock) */
+#define NTRACE_SYNCMODE_HWORDS	3	/* count I-CNT half-words */
+
+struct ntrace_enc_cfg {
+	struct ntrace_codec_cfg codec;	/* SRC width, XLEN, MSB extension, trTsEnable */
+	uint16_t src_id;		/* trTeSrcID: SRC value of every message */
+	uint8_t mode;			/* trTeInstMode: NTRACE_MODE_BTM or _HTM */
+	uint8_t itype_bits;		/* ingress itype width: 3 or 4 */
+
+	/*
+	 * I-CNT counter width in bits including its overflow bit (2..32):
+	 * the counter is full once bit icnt_bits-1 is set, and is then
+	 * reported (ResourceFull RCODE=0, or SYNC=4 with icnt_full_sync).
+	 */
+	uint8_t icnt_bits;
+	/* HIST register width including the stop bit (2..32): full when the
+	 * stop bit reaches bit hist_bits-1. */
+	uint8_t hist_bits;
+	uint8_t hrepeat_bits;		/* HREPEAT counter width (1..18) */
+	uint8_t bcnt_bits;		/* B-CNT counter width (1..18) */
+
+	uint8_t implicit_return;	/* trTeInstImplicitReturnMode: NTRACE_IRET_* */
+	uint8_t return_depth;		/* return stack depth / call counter limit (1..32) */
+	uint8_t return_addr_bits;	/* NTRACE_IRET_PARTIAL: low address bits kept (2..63) */
+	bool seq_jump;			/* trTeInstEnSequentialJump */
+	bool all_jumps;			/* trTeInstEnAllJumps */
+	bool repeated_history;		/* trTeInstEnRepeatedHistory: ResourceFull RCODE=2 */
+	bool repeat_branch;		/* RepeatBranch (B-CNT) for identical branch messages */
+	bool context;			/* trTeContext: Ownership messages */
+	bool trap_btype1;		/* report all traps as B-TYPE=1, not 2/3 */
+	bool icnt_full_sync;		/* BTM only: I-CNT full -> sync message with SYNC=4 */
+	bool htm_ib_no_hist;		/* HTM: IndirectBranch instead of IndirectBranchHist
+					 * when HIST is empty */
+
+	uint8_t sync_mode;		/* trTeInstSyncMode: NTRACE_SYNCMODE_* */
+	uint8_t sync_max;		/* trTeInstSyncMax: period 2^(sync_max+4) units */
+	uint8_t start_sync;		/* SYNC reason at trace start (default TRACE_ENABLE) */
+	uint8_t stop_evcode;		/* EVCODE at trace stop / end (default TRACE_DISABLED) */
+};
+
+/* Defaults: BTM, 4-bit itype, 16-bit I-CNT, 32-bit HIST, no options. */
+void ntrace_enc_cfg_default(struct ntrace_enc_cfg *cfg);
+
+/*
+ * Check a configuration; returns NULL if usable, else a message naming the
+ * bad setting.
+ */
+const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg);
+
+/*
+ * Message sink: called once per message in stream order. Return 0 to go on,
+ * non-zero to stop the encoder (it then returns that value).
+ */
+typedef int (*ntrace_emit_fn)(void *ctx, const struct ntrace_msg *msg);
+
+/* Pending message kinds (private). */
+enum {
+	NTRACE_ENC_NONE,
+	NTRACE_ENC_DIRECT,	/* taken direct branch (BTM, or all_jumps) */
+	NTRACE_ENC_INDIRECT,	/* indirect jump, trap return, unmatched return */
+	NTRACE_ENC_TRAP,	/* exception / interrupt */
+	NTRACE_ENC_LINEAR,	/* sync on linear code (periodic, SYNC=4) */
+	NTRACE_ENC_RETURN,	/* return: a message only if the target is not pend_expect */
+};
+
+/* Encoder state. Plain data; initialise with ntrace_encoder_init(). */
+struct ntrace_encoder {
+	struct ntrace_enc_cfg cfg;
+	ntrace_emit_fn emit;
+	void *ctx;
+	int stopped;		/* non-zero return of emit */
+
+	bool tracing;		/* between trace start and stop */
+	uint64_t icnt;		/* half-words since the last I-CNT report */
+	uint64_t hist;		/* HIST register with stop bit; 1 = empty */
+	uint64_t last_addr;	/* address of the last message with an address field */
+	uint64_t last_ts;	/* last reported timestamp */
+	bool ts_valid;
+
+	/* message deferred until the next record gives its address */
+	uint8_t pend;		/* NTRACE_ENC_* */
+	uint8_t pend_btype;
+	uint8_t pend_sync;	/* SYNC reason when it must be a sync message */
+	bool pend_is_sync;
+	uint64_t pend_expect;	/* NTRACE_ENC_RETURN: predicted return address */
+	uint64_t pend_ts;
+
+	/* periodic synchronisation */
+	uint64_t sync_count;
+	uint64_t sync_period;
+	bool sync_due;
+
+	/* implicit return */
+	uint64_t rstack[NTRACE_IRET_MAX_DEPTH];
+	uint8_t rdepth;		/* entries (or call count in NTRACE_IRET_COUNT) */
+
+	/* repeated history: HIST value held back and how often it repeated */
+	uint64_t rh_hist;
+	uint64_t rh_count;
+	uint64_t rh_ts;
+
+	/* RepeatBranch: the last branch message and its repeat count */
+	bool rb_valid;
+	struct ntrace_msg rb_msg;
+	uint64_t rb_target;
+	uint64_t rb_count;
+	uint64_t rb_ts;
+
+	/* sequential jump: half-words of the previous record if it is in icnt */
+	uint8_t prev_size_in_block;
+
+	/* Ownership: last reported privilege and context */
+	bool own_valid;
+	uint8_t own_priv;
+	uint64_t own_context;
+
+	uint64_t last_record_addr;
+	uint64_t last_record_ts;
+	uint64_t records;	/* records consumed */
+	uint64_t messages;	/* messages emitted */
+};
+
+/* Returns NULL on success or the ntrace_enc_cfg_check() message. */
+const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
+				ntrace_emit_fn emit, void *ctx);
+
+/*
+ * Feed n records in program order. Returns 0, or the sink's non-zero return
+ * value (the encoder then stops consuming).
+ */
+int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n);
+
+/*
+ * End of the instruction stream: emits what is pending and, if tracing,
+ * a ProgTraceCorrelation with cfg.stop_evcode. Returns 0 or the sink's
+ * non-zero return value.
+ */
+int ntrace_encoder_finish(struct ntrace_encoder *e);
+
+/*
+ * A ready-made sink that writes each message as bytes through the codec to
+ * a FILE (with offset/size filled in), optionally forwarding the message
+ * to another sink. Errors from fwrite make the sink return -1.
+ */
+struct ntrace_byte_sink {
+	FILE *out;
+	const struct ntrace_codec_cfg *codec;
+	uint64_t offset;	/* bytes written so far */
+	ntrace_emit_fn next;	/* optional */
+	void *next_ctx;
+};
+
+int ntrace_byte_sink_emit(void *ctx, const struct ntrace_msg *msg);
+
+/* ---- Text ingress format (for tests and "perf-ntrace encode") ---------- */
+
+/*
+ * One record per line: "ADDR SIZE ITYPE [PRIV [CONTEXT [TSTAMP [FLAGS]]]]",
+ * numbers in C syntax (0x.. hex, decimal), FLAGS a number or a '|'-joined
+ * list of "start", "stop", "seq" (NTRACE_INSN_* names without the prefix).
+ * '#' starts a comment; blank lines are skipped.
+ * Returns 1 for a record, 0 for a blank/comment line, -1 for a bad line
+ * (with a reason in *err).
+ */
+int ntrace_insn_parse_text(const char *line, struct ntrace_insn *insn, const char **err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTRACE_ENCODER_H */

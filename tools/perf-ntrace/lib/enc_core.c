@@ -1,0 +1,550 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * N-Trace encoder model: the rules of "Rules of Generating Messages" and the
+ * optimisation chapters applied to one retired-instruction record at a time.
+ *
+ * Messages that carry an address (or that may have to be upgraded to a sync
+ * message carrying F-ADDR) wait for the next record, whose address is the
+ * target, as on a real ingress port. At most one message waits at a time.
+ * Repeat state (RepeatBranch B-CNT, ResourceFull HREPEAT) is held back and
+ * flushed before any other message, so the stream stays in order.
+ */
+#include <string.h>
+
+#include <ntrace/encoder.h>
+
+#define HW(size) ((unsigned int)(size) / 2)
+
+static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	int rc;
+
+	if (e->stopped)
+		return e->stopped;
+	m->src = c->codec.src_bits ? c->src_id : 0;
+	if (c->codec.tstamp) {
+		m->flags |= NTRACE_MSGF_TSTAMP;
+		if (ntrace_tcode_is_sync(m->tcode) || !e->ts_valid)
+			m->tstamp = ts;
+		else
+			m->tstamp = ts - e->last_ts;
+		e->last_ts = ts;
+		e->ts_valid = true;
+	}
+	e->messages++;
+	if (c->sync_mode == NTRACE_SYNCMODE_MSGS)
+		e->sync_count++;
+	rc = e->emit(e->ctx, m);
+	if (rc)
+		e->stopped = rc;
+	return rc;
+}
+
+static int flush_repeats(struct ntrace_encoder *e)
+{
+	struct ntrace_msg m;
+	int rc;
+
+	if (e->rb_count) {
+		memset(&m, 0, sizeof(m));
+		m.tcode = NTRACE_TC_REPEAT_BRANCH;
+		m.count = e->rb_count;
+		m.flags = NTRACE_MSGF_COUNT;
+		e->rb_count = 0;
+		rc = put(e, &m, e->rb_ts);
+		if (rc)
+			return rc;
+	}
+	if (e->rh_count) {
+		memset(&m, 0, sizeof(m));
+		m.tcode = NTRACE_TC_RESOURCE_FULL;
+		m.hist = e->rh_hist;
+		m.flags = NTRACE_MSGF_HIST;
+		if (e->rh_count == 1) {
+			m.code = NTRACE_RCODE_HIST;
+		} else {
+			m.code = NTRACE_RCODE_HREPEAT;
+			m.count = e->rh_count;
+			m.flags |= NTRACE_MSGF_COUNT;
+		}
+		e->rh_count = 0;
+		rc = put(e, &m, e->rh_ts);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+/* Any message that is not a repeat candidate. */
+static int put_plain(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
+{
+	int rc = flush_repeats(e);
+
+	e->rb_valid = false;
+	return rc ? rc : put(e, m, ts);
+}
+
+static bool same_branch(const struct ntrace_msg *a, const struct ntrace_msg *b)
+{
+	return a->tcode == b->tcode && a->btype == b->btype && a->icnt == b->icnt &&
+	       a->addr == b->addr && a->hist == b->hist;
+}
+
+/* A non-sync branch message: counted instead when it repeats the last one. */
+static int put_branch(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
+{
+	int rc;
+
+	if (!e->cfg.repeat_branch)
+		return put_plain(e, m, ts);
+	if (e->rb_valid && !e->rh_count && same_branch(m, &e->rb_msg)) {
+		e->rb_count++;
+		e->rb_ts = ts;
+		if (e->rb_count == (1ull << e->cfg.bcnt_bits) - 1)
+			return flush_repeats(e);
+		return 0;
+	}
+	rc = flush_repeats(e);
+	if (rc)
+		return rc;
+	e->rb_msg = *m;
+	e->rb_valid = true;
+	return put(e, m, ts);
+}
+
+static uint64_t process_field(unsigned int fmt, unsigned int priv, uint64_t context)
+{
+	return ntrace_process_make(fmt, priv >> 2, priv & 3, fmt >= 2 ? context : 0);
+}
+
+static int put_ownership(struct ntrace_encoder *e, const struct ntrace_insn *r, bool full)
+{
+	struct ntrace_msg m;
+	unsigned int fmt = NTRACE_PROCESS_FMT_PRIV;
+
+	if (full || !e->own_valid || r->context != e->own_context)
+		fmt = NTRACE_PROCESS_FMT_SCONTEXT;
+	memset(&m, 0, sizeof(m));
+	m.tcode = NTRACE_TC_OWNERSHIP;
+	m.data = process_field(fmt, r->priv, r->context);
+	e->own_valid = true;
+	e->own_priv = r->priv;
+	e->own_context = r->context;
+	return put_plain(e, &m, r->tstamp);
+}
+
+/* A sync message resets the encoder state ("Synchronizing Messages"). */
+static int put_sync(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts,
+		    const struct ntrace_insn *owner)
+{
+	int rc = put_plain(e, m, ts);
+
+	if (rc)
+		return rc;
+	e->rdepth = 0;
+	e->sync_count = 0;
+	e->sync_due = false;
+	e->rb_valid = false;
+	if (e->cfg.context && owner)
+		return put_ownership(e, owner, true);
+	return 0;
+}
+
+static void take_counts(struct ntrace_encoder *e, struct ntrace_msg *m, bool with_hist)
+{
+	m->icnt = e->icnt;
+	m->flags |= NTRACE_MSGF_ICNT;
+	e->icnt = 0;
+	e->prev_size_in_block = 0;
+	if (with_hist) {
+		m->hist = e->hist;
+		m->flags |= NTRACE_MSGF_HIST;
+		e->hist = 1;
+	}
+}
+
+/* Emit the message that waited for its target; next is the next record. */
+static int emit_pending(struct ntrace_encoder *e, const struct ntrace_insn *next)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	unsigned int kind = e->pend;
+	bool htm = c->mode == NTRACE_MODE_HTM, sync = e->pend_is_sync;
+	uint64_t target = next->addr;
+	struct ntrace_msg m;
+
+	e->pend = NTRACE_ENC_NONE;
+	e->pend_is_sync = false;
+	if (kind == NTRACE_ENC_RETURN) {
+		uint64_t a = target, b = e->pend_expect;
+
+		if (c->implicit_return == NTRACE_IRET_PARTIAL) {
+			uint64_t mask = (1ull << c->return_addr_bits) - 1;
+
+			a &= mask;
+			b &= mask;
+		}
+		if (a == b) {
+			if (!sync)
+				return 0;	/* inferable return */
+			kind = NTRACE_ENC_LINEAR;
+		} else {
+			kind = NTRACE_ENC_INDIRECT;
+		}
+	}
+
+	memset(&m, 0, sizeof(m));
+	m.btype = e->pend_btype;
+	if (kind == NTRACE_ENC_DIRECT) {
+		m.tcode = sync ? NTRACE_TC_DIRECT_BRANCH_SYNC : NTRACE_TC_DIRECT_BRANCH;
+		m.btype = 0;
+		take_counts(e, &m, false);
+	} else if (kind == NTRACE_ENC_LINEAR) {
+		m.btype = 0;
+		m.tcode = htm ? NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC : NTRACE_TC_PROG_TRACE_SYNC;
+		take_counts(e, &m, htm);
+	} else if (htm && !(c->htm_ib_no_hist && e->hist == 1)) {
+		m.tcode = sync ? NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC
+			       : NTRACE_TC_INDIRECT_BRANCH_HIST;
+		take_counts(e, &m, true);
+	} else {
+		m.tcode = sync ? NTRACE_TC_INDIRECT_BRANCH_SYNC : NTRACE_TC_INDIRECT_BRANCH;
+		take_counts(e, &m, false);
+	}
+
+	if (sync) {
+		m.sync = e->pend_sync;
+		m.addr = ntrace_faddr_field(target);
+		m.flags |= NTRACE_MSGF_ADDR;
+		e->last_addr = target;
+		return put_sync(e, &m, e->pend_ts, next);
+	}
+	if (m.tcode != NTRACE_TC_DIRECT_BRANCH) {
+		m.addr = ntrace_uaddr_field(target, e->last_addr);
+		m.flags |= NTRACE_MSGF_ADDR;
+		e->last_addr = target;
+	}
+	return put_branch(e, &m, e->pend_ts);
+}
+
+static void push_return(struct ntrace_encoder *e, uint64_t ret)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+
+	if (c->implicit_return == NTRACE_IRET_COUNT) {
+		if (e->rdepth < c->return_depth)
+			e->rdepth++;
+		return;
+	}
+	if (e->rdepth == c->return_depth) {
+		/* full: the oldest entry is forgotten */
+		memmove(e->rstack, e->rstack + 1, (c->return_depth - 1) * sizeof(e->rstack[0]));
+		e->rdepth--;
+	}
+	e->rstack[e->rdepth++] = ret;
+}
+
+/* Pop for a return: true with *expect set if there is a prediction. */
+static bool pop_return(struct ntrace_encoder *e, uint64_t *expect)
+{
+	if (!e->rdepth)
+		return false;
+	e->rdepth--;
+	*expect = e->cfg.implicit_return == NTRACE_IRET_COUNT ? 0 : e->rstack[e->rdepth];
+	return true;
+}
+
+static int hist_full(struct ntrace_encoder *e, uint64_t ts)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	uint64_t h = e->hist;
+	struct ntrace_msg m;
+	int rc;
+
+	e->hist = 1;
+	if (c->repeated_history) {
+		if (e->rh_count && e->rh_hist == h &&
+		    e->rh_count < (1ull << c->hrepeat_bits) - 1) {
+			e->rh_count++;
+			e->rh_ts = ts;
+			return 0;
+		}
+		rc = flush_repeats(e);
+		if (rc)
+			return rc;
+		e->rb_valid = false;
+		e->rh_hist = h;
+		e->rh_count = 1;
+		e->rh_ts = ts;
+		return 0;
+	}
+	memset(&m, 0, sizeof(m));
+	m.tcode = NTRACE_TC_RESOURCE_FULL;
+	m.code = NTRACE_RCODE_HIST;
+	m.hist = h;
+	m.flags = NTRACE_MSGF_HIST;
+	return put_plain(e, &m, ts);
+}
+
+static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r)
+{
+	struct ntrace_msg m;
+
+	e->tracing = true;
+	e->icnt = 0;
+	e->hist = 1;
+	e->pend = NTRACE_ENC_NONE;
+	e->rb_count = 0;
+	e->rh_count = 0;
+	e->prev_size_in_block = 0;
+	memset(&m, 0, sizeof(m));
+	m.tcode = NTRACE_TC_PROG_TRACE_SYNC;
+	m.sync = e->cfg.start_sync;
+	m.addr = ntrace_faddr_field(r->addr);
+	m.flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR;
+	e->last_addr = r->addr;
+	return put_sync(e, &m, r->tstamp, r);
+}
+
+/* Trace stops after the current record: report where it ended. */
+static int trace_stop(struct ntrace_encoder *e, uint64_t ts)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	struct ntrace_msg m;
+
+	/* a message waiting for a target that will not come is folded in */
+	e->pend = NTRACE_ENC_NONE;
+	e->pend_is_sync = false;
+	e->tracing = false;
+	memset(&m, 0, sizeof(m));
+	m.tcode = NTRACE_TC_PROG_TRACE_CORRELATION;
+	m.code = c->stop_evcode;
+	m.cdf = c->mode == NTRACE_MODE_HTM;
+	take_counts(e, &m, m.cdf);
+	return put_plain(e, &m, ts);
+}
+
+/* ingress itype -> the 4-bit value the rules below use */
+static unsigned int norm_itype(const struct ntrace_enc_cfg *c, unsigned int it)
+{
+	if (c->itype_bits == 3) {
+		if (it == 8 || it == 10 || it == 12 || it == 13 || it == 14)
+			return NTRACE_ITYPE_INDIRECT;
+		if (it == 7 || it == 9 || it == 11 || it == 15)
+			return NTRACE_ITYPE_NONE;
+		return it;
+	}
+	if (!c->implicit_return && (it == NTRACE_ITYPE_COSWAP || it == NTRACE_ITYPE_RETURN))
+		return NTRACE_ITYPE_INDIRECT;
+	return it == 7 ? NTRACE_ITYPE_NONE : it;
+}
+
+static void branch_bit(struct ntrace_encoder *e, unsigned int taken)
+{
+	e->hist = e->hist << 1 | taken;
+}
+
+/* Classify one record; may set a pending message. */
+static void classify(struct ntrace_encoder *e, const struct ntrace_insn *r, bool prev_in_block)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	bool htm = c->mode == NTRACE_MODE_HTM;
+	unsigned int it = norm_itype(c, r->itype);
+	uint64_t next_pc = r->addr + r->size;
+	bool seq = c->seq_jump && (r->flags & NTRACE_INSN_SEQ_INFERABLE) && prev_in_block;
+
+	switch (it) {
+	case NTRACE_ITYPE_EXCEPTION:
+	case NTRACE_ITYPE_INTERRUPT:
+		e->pend = NTRACE_ENC_TRAP;
+		e->pend_btype = c->trap_btype1 ? NTRACE_BTYPE_TRAP
+				: it == NTRACE_ITYPE_EXCEPTION ? NTRACE_BTYPE_EXCEPTION
+							       : NTRACE_BTYPE_INTERRUPT;
+		break;
+	case NTRACE_ITYPE_TRAP_RETURN:
+		e->pend = NTRACE_ENC_INDIRECT;
+		e->pend_btype = NTRACE_BTYPE_INDIRECT;
+		break;
+	case NTRACE_ITYPE_NOT_TAKEN:
+		if (htm)
+			branch_bit(e, 0);
+		break;
+	case NTRACE_ITYPE_TAKEN:
+		if (htm)
+			branch_bit(e, 1);
+		else
+			e->pend = NTRACE_ENC_DIRECT;
+		break;
+	case NTRACE_ITYPE_IND_CALL:
+		if (c->implicit_return)
+			push_return(e, next_pc);
+		/* fall through */
+	case NTRACE_ITYPE_INDIRECT:
+	case NTRACE_ITYPE_IND_JUMP:
+	case NTRACE_ITYPE_OTHER_IND_JUMP:
+		if (!seq) {
+			e->pend = NTRACE_ENC_INDIRECT;
+			e->pend_btype = NTRACE_BTYPE_INDIRECT;
+		}
+		break;
+	case NTRACE_ITYPE_DIR_CALL:
+		if (c->implicit_return)
+			push_return(e, next_pc);
+		/* fall through */
+	case NTRACE_ITYPE_DIR_JUMP:
+	case NTRACE_ITYPE_OTHER_DIR_JUMP:
+		if (c->all_jumps) {
+			if (htm)
+				branch_bit(e, 1);
+			else
+				e->pend = NTRACE_ENC_DIRECT;
+		}
+		break;
+	case NTRACE_ITYPE_COSWAP:
+	case NTRACE_ITYPE_RETURN: {
+		uint64_t expect = 0;
+		bool predicted = pop_return(e, &expect);
+
+		if (it == NTRACE_ITYPE_COSWAP)
+			push_return(e, next_pc);
+		if (!predicted) {
+			e->pend = NTRACE_ENC_INDIRECT;
+			e->pend_btype = NTRACE_BTYPE_INDIRECT;
+		} else if (c->implicit_return != NTRACE_IRET_COUNT) {
+			e->pend = NTRACE_ENC_RETURN;
+			e->pend_expect = expect;
+		}
+		break;
+	}
+	default:
+		break;
+	}
+}
+
+static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	unsigned int hw = HW(r->size);
+	bool prev_in_block;
+	int rc;
+
+	if (!e->tracing) {
+		if (e->records && !(r->flags & NTRACE_INSN_TRACE_START))
+			goto skip;
+		rc = trace_start(e, r);
+		if (rc)
+			return rc;
+	} else if (e->pend) {
+		rc = emit_pending(e, r);
+		if (rc)
+			return rc;
+	}
+	if (c->context && (!e->own_valid || r->priv != e->own_priv ||
+			   r->context != e->own_context)) {
+		rc = put_ownership(e, r, false);
+		if (rc)
+			return rc;
+	}
+
+	prev_in_block = e->prev_size_in_block != 0;
+	e->icnt += hw;
+	if (c->sync_mode == NTRACE_SYNCMODE_HWORDS)
+		e->sync_count += hw;
+	else if (c->sync_mode == NTRACE_SYNCMODE_CYCLES && e->records &&
+		 r->tstamp > e->last_record_ts)
+		e->sync_count += r->tstamp - e->last_record_ts;
+
+	classify(e, r, prev_in_block);
+	if (e->pend)
+		e->pend_ts = r->tstamp;
+
+	if (e->hist >> (c->hist_bits - 1)) {
+		rc = hist_full(e, r->tstamp);
+		if (rc)
+			return rc;
+	}
+	/* I-CNT full: reported unless this record's own message carries it */
+	if (!e->pend && e->icnt >> (c->icnt_bits - 1)) {
+		if (c->icnt_full_sync) {
+			e->pend = NTRACE_ENC_LINEAR;
+			e->pend_is_sync = true;
+			e->pend_sync = NTRACE_SYNC_ICNT;
+			e->pend_ts = r->tstamp;
+		} else {
+			struct ntrace_msg m;
+
+			memset(&m, 0, sizeof(m));
+			m.tcode = NTRACE_TC_RESOURCE_FULL;
+			m.code = NTRACE_RCODE_ICNT;
+			take_counts(e, &m, false);
+			rc = put_plain(e, &m, r->tstamp);
+			if (rc)
+				return rc;
+			hw = 0;	/* counted in the message just sent */
+		}
+	}
+	if (c->sync_mode && e->sync_count >= e->sync_period)
+		e->sync_due = true;
+	if (e->sync_due && !e->pend_is_sync) {
+		if (!e->pend) {
+			e->pend = NTRACE_ENC_LINEAR;
+			e->pend_ts = r->tstamp;
+		}
+		e->pend_is_sync = true;
+		e->pend_sync = NTRACE_SYNC_PERIODIC;
+	}
+	e->prev_size_in_block = e->pend ? 0 : (uint8_t)hw;
+
+	if (r->flags & NTRACE_INSN_TRACE_STOP) {
+		rc = trace_stop(e, r->tstamp);
+		if (rc)
+			return rc;
+	}
+skip:
+	e->last_record_addr = r->addr;
+	e->last_record_ts = r->tstamp;
+	e->records++;
+	return 0;
+}
+
+const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
+				ntrace_emit_fn emit, void *ctx)
+{
+	const char *err = ntrace_enc_cfg_check(cfg);
+
+	if (err)
+		return err;
+	memset(e, 0, sizeof(*e));
+	e->cfg = *cfg;
+	if (!e->cfg.codec.xlen)
+		e->cfg.codec.xlen = 64;
+	e->emit = emit;
+	e->ctx = ctx;
+	e->hist = 1;
+	e->sync_period = 1ull << (cfg->sync_max + 4);
+	return NULL;
+}
+
+int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < n; i++) {
+		if (e->stopped)
+			return e->stopped;
+		rc = put_one(e, &insn[i]);
+		if (rc)
+			return rc;
+	}
+	return e->stopped;
+}
+
+int ntrace_encoder_finish(struct ntrace_encoder *e)
+{
+	if (e->stopped)
+		return e->stopped;
+	if (!e->tracing)
+		return flush_repeats(e);
+	return trace_stop(e, e->last_record_ts);
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Boot the riscv64 test guest in QEMU once and report what happened.
+# Usage: scripts/guest.sh [options] [-- extra QEMU arguments]
+#   --kernel guest|debug  kernel variant (debug = KASAN + lockdep)   [guest]
+#   --config NAME         boot configuration: smp1, smp2, ctr        [smp1]
+#   --mode test|demo      what the init does (guest/init.c)          [test]
+#   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
+#   --test-timeout SECS   per-kselftest limit inside the guest       [300]
+#   --filter A,B          run only kselftests whose name contains A or B
+#   --append ARGS         extra kernel command line
+#   --initrd FILE         use this initramfs (default: build one with
+#                         scripts/initramfs.sh for the kernel variant)
+#   --console FILE        where to keep the console log
+#                         [build/guest/<variant>/<config>.console]
+#   --verbose             print the whole console log afterwards
+# Test mode prints flat TAP lines (guest/console-to-tap.awk) and a summary;
+# demo mode prints the guest's report. Exit status: 0 only if the guest ran
+# to its end marker and nothing failed.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=guest config=smp1 mode=test timeout=900 test_timeout=300 filter=
+append= initrd= console= verbose=0 qemu_extra=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) variant=$2; shift 2 ;;
+	--config) config=$2; shift 2 ;;
+	--mode) mode=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--test-timeout) test_timeout=$2; shift 2 ;;
+	--filter) filter=$2; shift 2 ;;
+	--append) append=$2; shift 2 ;;
+	--initrd) initrd=$2; shift 2 ;;
+	--console) console=$2; shift 2 ;;
+	--verbose) verbose=1; shift ;;
+	--) shift; qemu_extra=("$@"); break ;;
+	*) die "unknown argument '$1' (see the header of $0)" ;;
+	esac
+done
+case $mode in test|demo) ;; *) die "unknown --mode '$mode' (test or demo)" ;; esac
+[[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
+
+# Boot configurations. Smstateen stays off for CTR: OpenSBI 1.5.1 does not
+# grant S-mode CTR access through mstateen0 (DESIGN.md section 4).
+case $config in
+smp1) cpu=rv64,sscofpmf=true smp=1 ;;
+smp2) cpu=rv64,sscofpmf=true smp=2 ;;
+ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
+*) die "unknown --config '$config' (smp1, smp2 or ctr)" ;;
+esac
+mem=512M
+[ "$variant" = debug ] && mem=1G
+
+kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant")
+image=$kdir/arch/riscv/boot/Image
+[ -f "$image" ] || die "no kernel image $image"
+if [ -z "$initrd" ]; then
+	initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant") || die "initramfs build failed"
+fi
+[ -f "$initrd" ] || die "no initramfs '$initrd'"
+console=${console:-$NTRACE_TOP/build/guest/$variant/$config.console}
+mkdir -p "$(dirname "$console")"
+
+# loglevel=2 keeps the kernel's own console to critical messages (an oops
+# raises it); the init relays the whole kernel log itself, so the console
+# has one writer. panic=-1 with -no-reboot ends QEMU on a panic.
+cmdline="console=ttyS0 loglevel=2 panic=-1 rdinit=/init ntguest.mode=$mode ntguest.timeout=$test_timeout"
+[ -n "$filter" ] && cmdline+=" ntguest.filter=$filter"
+[ -n "$append" ] && cmdline+=" $append"
+
+log "$config: booting $variant kernel ($cpu, $smp harts), limit ${timeout}s"
+start=$SECONDS
+rc=0
+timeout -k 10 "$timeout" qemu-system-riscv64 -M virt -cpu "$cpu" -smp "$smp" -m "$mem" \
+	-display none -monitor none -serial stdio -no-reboot \
+	-kernel "$image" -initrd "$initrd" -append "$cmdline" \
+	"${qemu_extra[@]}" </dev/null >"$console" 2>"$console.stderr" || rc=$?
+elapsed=$((SECONDS - start))
+timed_out=0
+[ "$rc" = 124 ] || [ "$rc" = 137 ] && timed_out=$timeout
+[ $verbose = 1 ] && cat "$console"
+
+status=0
+if [ "$rc" != 0 ] && [ $timed_out = 0 ]; then
+	log "$config: QEMU exited with status $rc:"
+	sed 's/^/    /' "$console.stderr" >&2
+	status=1
+fi
+if [ $timed_out != 0 ] || ! grep -q '^ntrace| end ' "$console"; then
+	log "$config: guest did not finish; console tail ($console):"
+	tail -40 "$console" | sed 's/^/    /' >&2
+	status=1
+fi
+
+if [ "$mode" = demo ]; then
+	sed -n 's/^demo| //p' "$console"
+	grep -q '^ntrace| end mode=demo failures=0' "$console" || status=1
+else
+	tap=$(awk -v cfg="$config" -v timed_out="$timed_out" -f "$NTRACE_TOP/guest/console-to-tap.awk" "$console")
+	printf '%s\n' "$tap"
+	npass=$(grep -c '^ok ' <<<"$tap" | tr -d ' ') || true
+	nfail=$(grep -c '^not ok ' <<<"$tap" | tr -d ' ') || true
+	nskip=$(grep -c '^ok .*# SKIP' <<<"$tap" | tr -d ' ') || true
+	[ "$nfail" = 0 ] || status=1
+	log "$config: $((npass - nskip)) passed, $nfail failed, $nskip skipped (${elapsed}s, console: $console)"
+fi
+exit $status

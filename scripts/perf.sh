@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (or reuse) a static riscv64 perf from the kernel source's tools/perf.
+# Usage: scripts/perf.sh          prints the path of the perf binary
+# Patches: every *.patch in $NTRACE_PERF_PATCHES (default tools/perf-patches/)
+# is applied in name order with "patch -p1" against the kernel source top,
+# on a private copy of the sources. The cache entry under $NTRACE_CACHE/perf/
+# is keyed by the source version, the patch set, the build flags and the
+# cross compiler, so a warm run rebuilds nothing.
+#
+# bookworm has no riscv64 -dev libraries, so perf is built without libelf,
+# libdw, libtraceevent, python, zlib etc.: symbols come from kallsyms and
+# perf's minimal ELF reader; perf stat/record/report/script work.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+patchdir=${NTRACE_PERF_PATCHES:-$NTRACE_TOP/tools/perf-patches}
+# Bump when the way perf is built changes.
+BUILD_REV=1
+PERF_FLAGS=(
+	ARCH=riscv CROSS_COMPILE="$CROSS_COMPILE" LDFLAGS=-static
+	NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
+	NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1 NO_SLANG=1 NO_GTK2=1
+	NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
+	NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 NO_LIBCAP=1
+	NO_LIBBABELTRACE=1 NO_SDT=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1
+	NO_LIBPFM4=1 NO_SHELLCHECK=1 NO_LIBDEBUGINFOD=1 WERROR=0
+)
+
+patches=()
+if [ -d "$patchdir" ]; then
+	while IFS= read -r p; do patches+=("$p"); done < <(find "$patchdir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
+fi
+
+src=$(kernel_source)
+key=$(cache_key "rev $BUILD_REV" "$(linux_source_version)" "$(${CROSS_COMPILE}gcc --version | head -1)" \
+	"${PERF_FLAGS[*]}" "${patches[@]/#/patch }" "${patches[@]}")
+out=$NTRACE_CACHE/perf/$key
+
+build() {
+	[ -f "$out/.ntrace-built" ] && return 0
+	log "building static riscv64 perf in $out (${#patches[@]} patches; several minutes)"
+	rm -rf "$out" && mkdir -p "$out/src" "$out/obj"
+	# Copy what tools/perf/MANIFEST needs (plus headers the build compares).
+	(cd "$src" && cp -a --parents tools include scripts arch/*/include/uapi arch/riscv \
+		arch/arm64/tools kernel/bpf/disasm.c kernel/bpf/disasm.h Makefile "$out/src/")
+	local p
+	for p in "${patches[@]}"; do
+		log "applying ${p##*/}"
+		patch -p1 -s -d "$out/src" <"$p" || die "patch ${p##*/} does not apply"
+	done
+	local start=$SECONDS
+	make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" perf \
+		>"$out/build.log" 2>&1 ||
+		{ tail -40 "$out/build.log" >&2; die "perf build failed (log: $out/build.log)"; }
+	file "$out/obj/perf" | grep -q 'statically linked' || die "perf is not a static binary"
+	${CROSS_COMPILE}strip -o "$out/perf" "$out/obj/perf"
+	echo "$((SECONDS - start))" >"$out/build-seconds"
+	rm -rf "$out/src"
+	touch "$out/.ntrace-built"
+}
+with_lock "$out.lock" build
+echo "$out/perf"

@@ -106,7 +106,7 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 	if (!cfg->src_bits && m->src)
 		return 0;
 
-	std = msg_fixed_layout(m->tcode, &l) && !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
+	std = msg_fixed_layout(m->tcode, &l);
 	if (std) {
 		int bad = 0;
 
@@ -129,7 +129,8 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		}
 		if (bad)
 			return 0;
-		std = msg_resolve_layout(m->tcode, m->code, m->cdf, &l);
+		std = msg_resolve_layout(m->tcode, m->code, m->cdf, &l) &&
+		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
 	if (std) {
 		for (i = 0; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
@@ -162,7 +163,7 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 			nbits[nv++] = bitlen(m->tstamp);
 		}
 	} else {
-		/* raw layout: fixed fields (if any) are inside raw[0] */
+		/* raw layout: the variable segments after the known fixed fields */
 		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
 			return 0;
 		for (i = 0; i < m->nraw; i++) {

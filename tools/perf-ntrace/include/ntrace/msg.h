@@ -178,7 +178,8 @@ enum ntrace_msg_err {
  *   RepeatBranch           count = B-CNT
  *   ProgTraceCorrelation   code = EVCODE, cdf, icnt, hist when cdf == 1
  *   vendor / reserved      raw[0..nraw-1]: the variable-length segments after
- *                          TCODE and SRC (any fixed fields are in raw[0])
+ *                          TCODE and SRC (unknown fixed fields are in raw[0])
+ *   unknown RCODE / CDF    code (and cdf) set; raw[] holds the variable fields
  * Address fields hold the field value as transmitted (address bits 63..1 or
  * the XOR of them), already MSB-extended when ext_addr_msb is set.
  *

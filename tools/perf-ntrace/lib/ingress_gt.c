@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Ground-truth PC files (.pcs, format in ingress_build.h) and the
+ * conversion of one into ingress records using the program images.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace/ingress_build.h"
+
+int ntrace_gt_load(const char *path, struct ntrace_gt *gt, char *err,
+		   size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char magic[8];
+	long size;
+	size_t i;
+
+	memset(gt, 0, sizeof(*gt));
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fread(magic, 1, 8, f) != 8 || memcmp(magic, NTRACE_GT_MAGIC, 8)) {
+		snprintf(err, errlen, "%s: not a ground-truth PC file (no %s magic)",
+			 path, NTRACE_GT_MAGIC);
+		fclose(f);
+		return -1;
+	}
+	if (fseek(f, 0, SEEK_END) || (size = ftell(f)) < 8 || (size - 8) % 8 ||
+	    fseek(f, 8, SEEK_SET)) {
+		snprintf(err, errlen, "%s: size is not 8 + a multiple of 8 bytes", path);
+		fclose(f);
+		return -1;
+	}
+	gt->n = (size_t)(size - 8) / 8;
+	gt->w = malloc(gt->n ? gt->n * 8 : 1);
+	if (!gt->w || fread(gt->w, 8, gt->n, f) != gt->n) {
+		snprintf(err, errlen, "%s: read failed", path);
+		fclose(f);
+		ntrace_gt_free(gt);
+		return -1;
+	}
+	fclose(f);
+	for (i = 0; i < gt->n; i++) {
+		if (gt->w[i] & NTRACE_GT_TRAP) {
+			if (i + 1 == gt->n) {
+				snprintf(err, errlen, "%s: trap mark without a cause at the end",
+					 path);
+				ntrace_gt_free(gt);
+				return -1;
+			}
+			gt->ntrap++;
+			i++;
+		} else {
+			gt->ninsn++;
+		}
+	}
+	return 0;
+}
+
+void ntrace_gt_free(struct ntrace_gt *gt)
+{
+	free(gt->w);
+	memset(gt, 0, sizeof(*gt));
+}
+
+struct ntrace_gt_writer {
+	FILE *f;
+	int err;
+	uint64_t buf[4096];
+	size_t n;
+};
+
+struct ntrace_gt_writer *ntrace_gt_create(const char *path)
+{
+	struct ntrace_gt_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	w->f = fopen(path, "wb");
+	if (!w->f || fwrite(NTRACE_GT_MAGIC, 1, 8, w->f) != 8) {
+		if (w->f)
+			fclose(w->f);
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void put(struct ntrace_gt_writer *w, uint64_t v)
+{
+	if (w->n == sizeof(w->buf) / sizeof(w->buf[0])) {
+		if (fwrite(w->buf, 8, w->n, w->f) != w->n)
+			w->err = errno ? errno : EIO;
+		w->n = 0;
+	}
+	w->buf[w->n++] = v;
+}
+
+void ntrace_gt_pc(struct ntrace_gt_writer *w, uint64_t pc)
+{
+	put(w, pc & ~NTRACE_GT_TRAP);
+}
+
+void ntrace_gt_trap(struct ntrace_gt_writer *w, uint64_t epc, uint64_t cause)
+{
+	put(w, epc | NTRACE_GT_TRAP);
+	put(w, cause);
+}
+
+int ntrace_gt_close(struct ntrace_gt_writer *w)
+{
+	int rc;
+
+	if (w->n && fwrite(w->buf, 8, w->n, w->f) != w->n)
+		w->err = errno ? errno : EIO;
+	if (fclose(w->f))
+		w->err = errno ? errno : EIO;
+	rc = -w->err;
+	free(w);
+	return rc;
+}
+
+int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img,
+			   const struct ntrace_ingress_opts *o, int strict,
+			   struct ntrace_insn_vec *out, char *err, size_t errlen)
+{
+	struct ntrace_builder *b = ntrace_builder_new(o, ntrace_insn_vec_push, out);
+	uint8_t priv = o ? o->priv : NTRACE_PRIV_U;
+	struct ntrace_idec d;
+	size_t i;
+	int rc = 0;
+
+	if (!b) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < gt->n && !rc; i++) {
+		uint64_t w = gt->w[i];
+
+		if (w & NTRACE_GT_TRAP) {
+			rc = ntrace_builder_trap(b, w & ~NTRACE_GT_TRAP, gt->w[i + 1], 0,
+						 1, priv);
+			i++;
+			if (rc)
+				snprintf(err, errlen, "%s", ntrace_builder_errmsg(b));
+			continue;
+		}
+		rc = ntrace_images_decode(img, w, &d);
+		if (rc) {
+			snprintf(err, errlen, "ground-truth word %zu: %s", i,
+				 ntrace_images_errmsg(img));
+			break;
+		}
+		rc = ntrace_builder_insn(b, w, &d, priv);
+		if (rc)
+			snprintf(err, errlen, "ground-truth word %zu: %s", i,
+				 ntrace_builder_errmsg(b));
+	}
+	if (!rc) {
+		rc = ntrace_builder_finish(b);
+		if (rc)
+			snprintf(err, errlen, "%s", ntrace_builder_errmsg(b));
+	}
+	if (!rc && strict && ntrace_builder_unmarked(b)) {
+		snprintf(err, errlen, "%zu unmarked discontinuities, first: %s",
+			 ntrace_builder_unmarked(b), ntrace_builder_errmsg(b));
+		rc = -1;
+	}
+	ntrace_builder_free(b);
+	return rc ? -1 : 0;
+}

@@ -54,7 +54,8 @@ check "dump of a corrupt trace exits 1" test $? = 1
 check "dump reports the error with its offset and resumes" test "$(cat "$tmp/out")" = \
 "00000000  ERROR size=3 tcode=3 (reserved MSEO=10 inside a message)
 00000003  DirectBranch icnt=5"
-check "--help works for every command" bash -c "'$T' --help && '$T' dump --help && '$T' encode --help" >/dev/null
+check "--help works for every command" \
+	bash -c "{ '$T' --help && '$T' dump --help && '$T' encode --help; } >/dev/null"
 "$T" bogus 2>/dev/null
 check "unknown command fails with status 2" test $? = 2
 exit $((fails != 0))

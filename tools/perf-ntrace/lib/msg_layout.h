@@ -51,7 +51,7 @@ static inline bool msg_fixed_layout(unsigned int tcode, struct msg_layout *l)
 		[NTRACE_TC_PROG_TRACE_SYNC] = { FIX_SYNC, 4, { SLOT_ICNT, SLOT_ADDR } },
 		[NTRACE_TC_DIRECT_BRANCH_SYNC] = { FIX_SYNC, 4, { SLOT_ICNT, SLOT_ADDR } },
 		[NTRACE_TC_INDIRECT_BRANCH_SYNC] = { FIX_SYNC_BTYPE, 6, { SLOT_ICNT, SLOT_ADDR } },
-		[NTRACE_TC_RESOURCE_FULL] = { FIX_CODE4, 4, { SLOT_END } },
+		[NTRACE_TC_RESOURCE_FULL] = { FIX_CODE4, 4, { SLOT_ICNT } },	/* resolved by RCODE */
 		[NTRACE_TC_INDIRECT_BRANCH_HIST] = { FIX_BTYPE, 2,
 						     { SLOT_ICNT, SLOT_ADDR, SLOT_HIST } },
 		[NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC] = { FIX_SYNC_BTYPE, 6,
@@ -60,7 +60,8 @@ static inline bool msg_fixed_layout(unsigned int tcode, struct msg_layout *l)
 		[NTRACE_TC_PROG_TRACE_CORRELATION] = { FIX_EVCODE_CDF, 6, { SLOT_ICNT } },
 	};
 
-	if (tcode >= 64 || ntrace_tcode_class(tcode) != NTRACE_TCLASS_STANDARD)
+	/* every standard TCODE has at least one variable field */
+	if (tcode >= 64 || tab[tcode].slots[0] == SLOT_END)
 		return false;
 	*l = tab[tcode];
 	return true;

@@ -280,6 +280,20 @@ size_t ntrace_parse(struct ntrace_parser *p, const uint8_t *buf, size_t len,
 		case ST_MSG: {
 			unsigned int k = 0;
 
+			/* fast path: inside a variable field with room in acc */
+			if (__builtin_expect(mseo != NTRACE_MSEO_RESERVED &&
+					     p->hdr_got == p->hdr_need && p->acc_bits <= 58 &&
+					     p->nbytes < maxb, 1)) {
+				p->nbytes++;
+				p->acc |= (uint64_t)mdo << p->acc_bits;
+				p->acc_bits += 6;
+				if (mseo != NTRACE_MSEO_NORMAL) {
+					field_close(p);
+					if (mseo == NTRACE_MSEO_END_MSG)
+						msg_finish(p, &out[n++]);
+				}
+				break;
+			}
 			if (mseo == NTRACE_MSEO_RESERVED) {
 				bad_mark(p, p->start, off + 1, NTRACE_MSG_ERR_MSEO, p->tcode);
 				p->state = ST_SKIP;

@@ -286,7 +286,7 @@ static int hist_full(struct ntrace_encoder *e, uint64_t ts)
 	return put_plain(e, &m, ts);
 }
 
-static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r)
+static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r, unsigned int sync)
 {
 	struct ntrace_msg m;
 
@@ -299,7 +299,7 @@ static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	e->prev_size_in_block = 0;
 	memset(&m, 0, sizeof(m));
 	m.tcode = NTRACE_TC_PROG_TRACE_SYNC;
-	m.sync = e->cfg.start_sync;
+	m.sync = (uint8_t)sync;
 	m.addr = ntrace_faddr_field(r->addr);
 	m.flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR;
 	e->last_addr = r->addr;
@@ -428,10 +428,24 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	bool prev_in_block;
 	int rc;
 
-	if (!e->tracing) {
+	if (e->overrun && (e->tracing || (r->flags & NTRACE_INSN_TRACE_START))) {
+		struct ntrace_msg m;
+
+		memset(&m, 0, sizeof(m));
+		m.tcode = NTRACE_TC_ERROR;
+		m.code = NTRACE_ETYPE_FIFO_OVERRUN;
+		m.data = e->overrun_ecode;
+		e->overrun = false;
+		rc = put(e, &m, r->tstamp);
+		if (rc)
+			return rc;
+		rc = trace_start(e, r, NTRACE_SYNC_FIFO_OVERRUN);
+		if (rc)
+			return rc;
+	} else if (!e->tracing) {
 		if (e->records && !(r->flags & NTRACE_INSN_TRACE_START))
 			goto skip;
-		rc = trace_start(e, r);
+		rc = trace_start(e, r, e->cfg.start_sync);
 		if (rc)
 			return rc;
 	} else if (e->pend) {
@@ -538,6 +552,17 @@ int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn,
 			return rc;
 	}
 	return e->stopped;
+}
+
+void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode)
+{
+	e->overrun = true;
+	e->overrun_ecode = ecode;
+	e->pend = NTRACE_ENC_NONE;
+	e->pend_is_sync = false;
+	e->rb_count = 0;
+	e->rb_valid = false;
+	e->rh_count = 0;
 }
 
 int ntrace_encoder_finish(struct ntrace_encoder *e)

@@ -155,6 +155,10 @@ struct ntrace_encoder {
 	uint8_t own_priv;
 	uint64_t own_context;
 
+	/* FIFO overrun: Error + SYNC=7 restart at the next record */
+	bool overrun;
+	uint64_t overrun_ecode;
+
 	uint64_t last_record_addr;
 	uint64_t last_record_ts;
 	uint64_t records;	/* records consumed */
@@ -170,6 +174,15 @@ const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_en
  * value (the encoder then stops consuming).
  */
 int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n);
+
+/*
+ * Model an output FIFO overrun after the records fed so far: whatever the
+ * encoder still held (waiting message, repeat counts, I-CNT, HIST) is lost,
+ * and the next record is traced with an Error message (ETYPE=0, the given
+ * ECODE mask, e.g. NTRACE_ECODE_PROGRAM_LOST) immediately followed by a
+ * ProgTraceSync with SYNC=7 ("Error Message", "Synchronizing Messages").
+ */
+void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode);
 
 /*
  * End of the instruction stream: emits what is pending and, if tracing,

@@ -375,8 +375,34 @@ static void gaps(void)
 	       "bad configuration is named");
 }
 
+/* "Error Message": sent right before the sync that restarts after an overrun. */
+static void overrun(void)
+{
+	static const struct ntrace_insn a[] = { I(0x100, 4, TK), I(0x200, 4, 0) };
+	static const struct ntrace_insn b[] = { I(0x300, 4, 0), I(0x304, 2, 0) };
+	struct ntrace_enc_cfg c;
+	struct ntrace_encoder e;
+	struct enc_run r;
+
+	base(&c, NTRACE_MODE_BTM);
+	memset(&r, 0, sizeof(r));
+	ntrace_encoder_init(&e, &c, harness_collect, &r);
+	ntrace_encoder_put(&e, a, 2);
+	ntrace_encoder_overrun(&e, NTRACE_ECODE_PROGRAM_LOST);
+	ntrace_encoder_put(&e, b, 2);
+	ntrace_encoder_finish(&e);
+	r.reparse_ok = 1;
+	expect_listing(&r, "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x80\n"
+		       "DirectBranch icnt=2\n"
+		       "Error etype=0 ecode=0x4\n"
+		       "ProgTraceSync sync=7(fifo-overrun) icnt=0 faddr=0x180\n"
+		       "ProgTraceCorrelation evcode=4 cdf=0 icnt=3\n",
+		       "FIFO overrun: Error then ProgTraceSync SYNC=7");
+}
+
 int main(void)
 {
+	overrun();
 	implicit_return();
 	repeat_branch();
 	repeated_history();

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* Console, exit and TAP helpers for the bare-metal model tests. */
+#include "bm.h"
+
+int bm_failures;
+
+void putch(char c)
+{
+	volatile uint8_t *u = (volatile uint8_t *)UART0;
+
+	while (!(u[5] & 0x20))
+		;
+	u[0] = (uint8_t)c;
+}
+
+void puts_(const char *s)
+{
+	while (*s)
+		putch(*s++);
+}
+
+void puthex(uint64_t v)
+{
+	int i;
+
+	puts_("0x");
+	for (i = 60; i >= 0; i -= 4) {
+		if ((v >> i) == 0 && i)
+			continue;
+		putch("0123456789abcdef"[(v >> i) & 0xf]);
+	}
+}
+
+void putdec(uint64_t v)
+{
+	char b[21];
+	int n = 0;
+
+	do {
+		b[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		putch(b[--n]);
+}
+
+void check(int ok, const char *name)
+{
+	if (!ok) {
+		bm_failures++;
+		puts_("not ");
+	}
+	puts_("ok - ");
+	puts_(name);
+	putch('\n');
+}
+
+void check_eq(uint64_t got, uint64_t want, const char *name)
+{
+	check(got == want, name);
+	if (got != want) {
+		puts_("#   got ");
+		puthex(got);
+		puts_(" want ");
+		puthex(want);
+		putch('\n');
+	}
+}
+
+void exit(int code)
+{
+	volatile uint32_t *t = (volatile uint32_t *)TEST_DEV;
+
+	/* sifive_test: 0x5555 = pass, (code << 16) | 0x3333 = fail */
+	*t = code ? ((uint32_t)code << 16) | 0x3333 : 0x5555;
+	for (;;)
+		__asm__ volatile("wfi");
+}

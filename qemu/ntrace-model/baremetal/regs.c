@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Register behaviour of the model's trace encoder, timestamp unit,
+ * filters/comparators and RAM sink against the Trace Control Interface
+ * 1.0: power-up state, the reset/release handshake, WARL read-back of
+ * every implemented field, pointer locking while the sink captures.
+ * Each check prints one TAP line; the harness forwards them.
+ */
+#include "ntrace_regs_bm.h"
+
+#define TE	TE_BASE(0)
+#define RS	RAM_BASE(0)
+#define RAM_LO	0x80000000UL
+#define RAM_HI	(NTRACE_REG_BASE - 4)
+
+static uint32_t mode_of(uint32_t c)
+{
+	return (c & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT;
+}
+
+static void power_up(void)
+{
+	check_eq(rd32(TE + TCI_CONTROL) & (TCI_ACTIVE | TCI_ENABLE), 0,
+		 "power-up: trTeActive=0 trTeEnable=0");
+	check_eq(rd32(RS + TCI_CONTROL) & (TCI_ACTIVE | TCI_ENABLE), 0,
+		 "power-up: trRamActive=0 trRamEnable=0");
+	check_eq(rd32(TE + TCI_IMPL), 0x00010101,
+		 "trTeImpl: version 1.0, component type encoder, N-Trace protocol 1.0");
+	check_eq(rd32(RS + TCI_IMPL), 0x00002901,
+		 "trRamImpl: version 1.0, component type RAM sink, SMEM only");
+}
+
+static void reset_handshake(void)
+{
+	int polls;
+
+	/* a driver that skips the handshake loses writes, as on hardware */
+	wr32(TE + TCI_CONTROL, TCI_ACTIVE);
+	wr32(TE + TE_INST_FILTERS, 1);
+	check_eq(rd32(TE + TCI_CONTROL) & TCI_ACTIVE, 0,
+		 "release from reset is not instantaneous (trTeActive still 0)");
+	polls = poll32(TE + TCI_CONTROL, TCI_ACTIVE, TCI_ACTIVE);
+	check(polls >= 0, "trTeActive reads 1 after polling");
+	check_eq(rd32(TE + TE_INST_FILTERS), 0,
+		 "write issued while the encoder was in reset was ignored");
+
+	wr32(TE + TCI_CONTROL, 0);
+	check(poll32(TE + TCI_CONTROL, TCI_ACTIVE, 0) >= 0, "trTeActive=0 after writing 0");
+	check(tci_reset(TE) == 0, "encoder reset and discovery handshake");
+	check_eq(rd32(TE + TCI_CONTROL), 0x01810039,
+		 "trTeControl defaults: Active Empty BTM SyncMode=1 SyncMax=8 Format=N-Trace");
+	check(tci_reset(RS) == 0, "RAM sink reset and discovery handshake");
+	check_eq(rd32(RS + TCI_CONTROL), TCI_ACTIVE | TCI_EMPTY | RAM_MODE_SMEM,
+		 "trRamControl defaults: Active Empty SMEM mode");
+}
+
+static void encoder_warl(void)
+{
+	static const uint8_t want[8] = { 0, 3, 3, 3, 3, 3, 6, 6 };
+	uint32_t m, c, ok = 1;
+
+	for (m = 0; m < 8; m++) {
+		wr32(TE + TCI_CONTROL, TCI_ACTIVE | m << TE_INST_MODE_SHIFT);
+		c = rd32(TE + TCI_CONTROL);
+		if (mode_of(c) != want[m]) {
+			ok = 0;
+			puts_("# trTeInstMode ");
+			putdec(m);
+			puts_(" read ");
+			putdec(mode_of(c));
+			putch('\n');
+		}
+	}
+	check(ok, "trTeInstMode WARL: 0, 3 (BTM) and 6 (HTM) stick, others revert to non-0");
+	wr32(TE + TCI_CONTROL, TCI_ACTIVE | 6u << TE_INST_MODE_SHIFT);
+	check_eq(mode_of(rd32(TE + TCI_CONTROL)), 6, "trTeInstMode=6 (HTM) is settable");
+
+	wr32(TE + TCI_CONTROL, TCI_ACTIVE | 0u << TE_FORMAT_SHIFT | 3u << TE_INST_MODE_SHIFT);
+	check_eq((rd32(TE + TCI_CONTROL) & TE_FORMAT_MASK) >> TE_FORMAT_SHIFT, 1,
+		 "trTeFormat WARL: always 1 (N-Trace)");
+	wr32(TE + TCI_CONTROL, TCI_ACTIVE | 3u << TE_INST_MODE_SHIFT | TE_INST_STALL_ENA |
+	     TE_INST_TRIG_ENABLE | TE_CONTEXT | TE_INHIBIT_SRC | 0xc0u << 24 | 3u << 18 | 3u << 7);
+	c = rd32(TE + TCI_CONTROL);
+	check_eq(c & (TE_INST_STALL_ENA | TE_INST_TRIG_ENABLE), 0,
+		 "trTeInstStallEna and trTeInstTrigEnable are not implemented (read 0)");
+	check_eq(c & (TE_CONTEXT | TE_INHIBIT_SRC), TE_CONTEXT | TE_INHIBIT_SRC,
+		 "trTeContext and trTeInhibitSrc are settable");
+	check_eq(c & (0xf8u << 24 | 3u << 18 | 3u << 7 | 1u << 10 | 1u << 14), 0,
+		 "reserved trTeControl bits read 0");
+	for (m = 0, ok = 1; m < 4; m++) {
+		wr32(TE + TCI_CONTROL, TCI_ACTIVE | 3u << TE_INST_MODE_SHIFT |
+		     m << TE_SYNC_MODE_SHIFT | (m * 5) << TE_SYNC_MAX_SHIFT);
+		c = rd32(TE + TCI_CONTROL);
+		ok &= ((c & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT) == m;
+		ok &= ((c & TE_SYNC_MAX_MASK) >> TE_SYNC_MAX_SHIFT) == m * 5;
+	}
+	check(ok, "trTeInstSyncMode 0..3 and trTeInstSyncMax are settable");
+
+	wr32(TE + TE_INST_FEATURES, 0xffffffff);
+	check_eq(rd32(TE + TE_INST_FEATURES), 0xcfff07cc,
+		 "trTeInstFeatures WARL probe: SeqJump ImplicitReturn(mode 3) RepeatedHistory "
+		 "AllJumps ExtendAddrMSB, SrcID 12 bits, SrcBits max 12");
+	wr32(TE + TE_INST_FEATURES, 0x30070000 | TE_F_NO_ADDR_DIFF | TE_F_NO_TRAP_ADDR |
+	     TE_F_BRANCH_PREDICTION | TE_F_JUMP_TARGET_CACHE);
+	check_eq(rd32(TE + TE_INST_FEATURES), 0x30070000,
+		 "N-Trace hard-wires NoAddrDiff NoTrapAddr BranchPrediction JumpTargetCache to 0");
+	wr32(TE + TE_INST_FEATURES, 0);
+	check_eq(rd32(TE + TE_INST_FEATURES), 0, "trTeInstFeatures=0 (minimal features)");
+
+	wr32(TE + TE_INST_FILTERS, 0xffffffff);
+	check_eq(rd32(TE + TE_INST_FILTERS), 0x3, "trTeInstFilters: two filters implemented");
+	wr32(TE + TE_INST_FILTERS, 0);
+	wr32(TE + TE_DATA_CONTROL, 0xffffffff);
+	check_eq(rd32(TE + TE_DATA_CONTROL), 0, "trTeDataControl: no data trace (reads 0)");
+	wr32(TE + TE_TRIG_EXTIN_CONTROL, 0xffffffff);
+	wr32(TE + TE_TRIG_DBG_CONTROL, 0xffffffff);
+	check_eq(rd32(TE + TE_TRIG_EXTIN_CONTROL) | rd32(TE + TE_TRIG_DBG_CONTROL), 0,
+		 "trigger registers read 0 (no triggers)");
+	wr32(TE + 0x030, 0x12345678);
+	wr32(TE + 0xe00, 0x12345678);
+	check_eq(rd32(TE + 0x030) | rd32(TE + 0xe00), 0, "reserved encoder offsets read 0");
+	wr32(TE + TCI_IMPL, 0);
+	check_eq(rd32(TE + TCI_IMPL), 0x00010101, "trTeImpl is read-only");
+
+	wr32(TE + TE_FILTER_BASE + FLT_CONTROL, 0xffffffff);
+	check_eq(rd32(TE + TE_FILTER_BASE + FLT_CONTROL), 0x3333,
+		 "trTeFilter0Control WARL: enable, privilege, comparators 0..1 only");
+	wr32(TE + TE_FILTER_BASE + FLT_MATCH_INST, 0xffffffff);
+	check_eq(rd32(TE + TE_FILTER_BASE + FLT_MATCH_INST), 0xff,
+		 "trTeFilter0MatchInst: privilege choice only");
+	wr32(TE + TE_COMP_BASE + CMP_CONTROL, 0xffffffff);
+	check_eq(rd32(TE + TE_COMP_BASE + CMP_CONTROL), 0x3770,
+		 "trTeComp0Control WARL: iaddr input only, all functions and match modes");
+	wr32(TE + TE_COMP_BASE + TE_COMP_STRIDE + CMP_PMATCH_LOW, 0x89abcdef);
+	wr32(TE + TE_COMP_BASE + TE_COMP_STRIDE + CMP_PMATCH_HIGH, 0x01234567);
+	check_eq(rd32(TE + TE_COMP_BASE + TE_COMP_STRIDE + CMP_PMATCH_LOW) |
+		 (uint64_t)rd32(TE + TE_COMP_BASE + TE_COMP_STRIDE + CMP_PMATCH_HIGH) << 32,
+		 0x0123456789abcdefULL, "trTeComp1PmatchLow/High hold 64 bits");
+	wr32(TE + TE_FILTER_BASE + 2 * TE_FILTER_STRIDE, 1);
+	check_eq(rd32(TE + TE_FILTER_BASE + 2 * TE_FILTER_STRIDE), 0,
+		 "filter 2 is not implemented (reads 0)");
+	wr32(TE + TE_FILTER_BASE + FLT_CONTROL, 0);
+	wr32(TE + TE_COMP_BASE + CMP_CONTROL, 0);
+}
+
+static void timestamp_unit(void)
+{
+	uint32_t a, b, i;
+	volatile uint32_t spin = 0;
+
+	check_eq(rd32(TE + TS_CONTROL), 48u << 24,
+		 "trTsControl in reset: only trTsWidth=48 reads non-0");
+	wr32(TE + TS_CONTROL, TS_ACTIVE);
+	check_eq(rd32(TE + TS_CONTROL), 48u << 24 | 3u << TS_MODE_SHIFT | TS_ACTIVE,
+		 "trTsActive=1: mode defaults to 3 (internal core clock)");
+	wr32(TE + TS_CONTROL, TS_ACTIVE | 5u << TS_MODE_SHIFT);
+	check_eq((rd32(TE + TS_CONTROL) & TS_MODE_MASK) >> TS_MODE_SHIFT, 3,
+		 "trTsMode WARL: unsupported modes read back 3");
+	wr32(TE + TS_CONTROL, TS_ACTIVE | TS_COUNT | 3u << TS_MODE_SHIFT | TS_ENABLE);
+	a = rd32(TE + TS_COUNTER_LOW);
+	for (i = 0; i < 1000; i++)
+		spin += i;
+	b = rd32(TE + TS_COUNTER_LOW);
+	check(b > a && b - a >= 1000 && b - a < 20000,
+	      "timestamp counter runs (about one tick per instruction)");
+	wr32(TE + TS_CONTROL, TS_ACTIVE | 3u << TS_MODE_SHIFT);
+	a = rd32(TE + TS_COUNTER_LOW);
+	for (i = 0; i < 100; i++)
+		spin += i;
+	check_eq(rd32(TE + TS_COUNTER_LOW), a, "trTsCount=0 stops the counter");
+	wr32(TE + TS_CONTROL, TS_ACTIVE | TS_RESET | 3u << TS_MODE_SHIFT);
+	check_eq(rd32(TE + TS_COUNTER_LOW) | rd32(TE + TS_COUNTER_HIGH), 0,
+		 "trTsReset clears the counter");
+	wr32(TE + TS_CONTROL, TS_ACTIVE | TS_COUNT | 3u << TS_MODE_SHIFT | 2u << TS_PRESCALE_SHIFT);
+	for (i = 0; i < 1000; i++)
+		spin += i;
+	a = rd32(TE + TS_COUNTER_LOW);
+	check(a > 0 && a < 1000, "trTsPrescale=2 divides the clock by 16");
+	wr32(TE + TS_CONTROL, 0);
+	check_eq(rd32(TE + TS_CONTROL) & TS_ACTIVE, 0, "trTsActive=0 holds the unit in reset");
+}
+
+static uint64_t rd64(uintptr_t lo)
+{
+	return rd32(lo) | (uint64_t)rd32(lo + 4) << 32;
+}
+
+static void sink_warl(void)
+{
+	uint32_t buf = 0x80400000;
+
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | 0x7ff0);
+	check_eq(rd32(RS + TCI_CONTROL), TCI_ACTIVE | TCI_EMPTY | RAM_MODE_SMEM | RAM_STOP_ON_WRAP,
+		 "trRamControl WARL: SMEM mode fixed, StopOnWrap settable, "
+		 "MemFormat/AsyncFreq 0");
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	wr32(RS + RAM_START_HIGH, 0);
+	wr32(RS + RAM_START_LOW, 0);
+	check_eq(rd64(RS + RAM_START_LOW), RAM_LO, "trRamStart: writing 0 reads the lowest address");
+	wr32(RS + RAM_START_LOW, 0xffffffff);
+	check_eq(rd64(RS + RAM_START_LOW), RAM_HI,
+		 "trRamStart: writing all-ones reads the highest address");
+	wr32(RS + RAM_START_HIGH, 0xffffffff);
+	check_eq(rd32(RS + RAM_START_HIGH), 0,
+		 "trRamStartHigh reads 0: RAM lies below 4 GiB");
+	wr32(RS + RAM_LIMIT_LOW, 0xffffffff);
+	check_eq(rd64(RS + RAM_LIMIT_LOW), RAM_HI, "trRamLimit: highest address below the registers");
+	wr32(RS + RAM_START_LOW, buf + 3);
+	check_eq(rd32(RS + RAM_START_LOW), buf, "trRamStart is 4-byte aligned");
+	wr32(RS + RAM_LIMIT_LOW, buf + 0xffc);
+	wr32(RS + RAM_WP_LOW, buf + 0x10 + 1);
+	check_eq(rd32(RS + RAM_WP_LOW), buf + 0x10 + 1, "trRamWP holds an address and trRamWrap");
+	wr32(RS + RAM_WP_LOW, buf - 0x100);
+	check_eq(rd32(RS + RAM_WP_LOW), buf, "trRamWP WARL: clamped into [Start, Limit]");
+	wr32(RS + RAM_RP_LOW, buf + 0xffc);
+	check_eq(rd32(RS + RAM_RP_LOW), 0,
+		 "trRamRP is not settable: SMEM sink, trace is read from memory");
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
+	check(poll32(RS + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) >= 0, "trRamEnable=1 reads back");
+	check(rd32(RS + RAM_START_LOW) == buf && rd32(RS + RAM_LIMIT_LOW) == buf + 0xffc &&
+	      rd32(RS + RAM_WP_LOW) == buf, "enabling the sink changes no pointer");
+	wr32(RS + RAM_START_LOW, buf + 0x100);
+	wr32(RS + RAM_LIMIT_LOW, buf + 0x1fc);
+	wr32(RS + RAM_WP_LOW, buf + 0x100);
+	check(rd32(RS + RAM_START_LOW) == buf && rd32(RS + RAM_LIMIT_LOW) == buf + 0xffc &&
+	      rd32(RS + RAM_WP_LOW) == buf,
+	      "Start/Limit/WP writes are ignored while the sink is enabled");
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	check(poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
+	      "sink disabled and empty");
+	wr32(RS + TCI_CONTROL, 0);
+	check(poll32(RS + TCI_CONTROL, TCI_ACTIVE, 0) >= 0, "trRamActive=0 holds the sink in reset");
+}
+
+int main(void)
+{
+	puts_("# ntrace model register tests\n");
+	power_up();
+	reset_handshake();
+	encoder_warl();
+	timestamp_unit();
+	sink_warl();
+	return bm_failures;
+}

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Entry of the bare-metal test programs (M-mode, -bios none). Hart 0 runs
+ * main(); other harts park in WFI unless a program provides hart_main().
+ */
+	.section .text.start
+	.globl _start
+_start:
+	csrr	t0, mhartid
+	la	sp, __stack_top
+	slli	t1, t0, 12
+	sub	sp, sp, t1		/* 4 KiB of stack per hart */
+	bnez	t0, 2f
+	la	t1, __bss_start
+	la	t2, __bss_end
+1:	bgeu	t1, t2, 3f
+	sd	zero, 0(t1)
+	addi	t1, t1, 8
+	j	1b
+3:	call	main
+	call	exit
+2:	mv	a0, t0
+	call	hart_main
+4:	wfi
+	j	4b
+
+	.weak	hart_main
+hart_main:
+	ret

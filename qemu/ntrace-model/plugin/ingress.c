@@ -1,0 +1,549 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ingress port: turns QEMU's execution into one ntrace_insn record per
+ * retired instruction, in program order, with itype, privilege, context,
+ * timestamp and trap cause.
+ *
+ * How each signal is obtained (see Documentation/ntrace/qemu-model.rst):
+ *  - address, size, instruction kind: from the translated block's bytes,
+ *    classified by the shared ISA decoder (ntrace/isa.h);
+ *  - taken/not-taken and jump targets: from the next block's address;
+ *    indirect jumps and xRET read their target (rs1 + imm, xEPC) in a
+ *    callback just before they execute;
+ *  - traps: the next block does not start at the successor of the last
+ *    instruction, or the block did not run to its last instruction (a
+ *    per-block inline marker); the handler's privilege, xCAUSE, xEPC and
+ *    xTVAL are then read, so exception vs interrupt and which instruction
+ *    trapped are exact;
+ *  - privilege: the gdbstub "priv" pseudo-register, read at trace start
+ *    and after every trap and xRET;
+ *  - context: satp.ASID, re-read after any CSR instruction naming satp.
+ * Records are held one behind, so a trap can still mark the last retired
+ * instruction with itype EXCEPTION/INTERRUPT, as on a hardware ingress
+ * port; when that instruction already has an itype (a taken branch, a
+ * jump), a size-0 trap record at the trap address follows it instead.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "model.h"
+
+static struct {
+	struct qemu_plugin_register *gpr[32];
+	struct qemu_plugin_register *priv, *mepc, *sepc, *mcause, *scause;
+	struct qemu_plugin_register *mtval, *stval, *satp;
+} R;
+
+static const char *const gpr_names[32] = {
+	"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1", "a0",
+	"a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
+	"s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+};
+
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tb_desc *alloc_list;
+static const struct ntrace_isa_cfg isa_cfg = NTRACE_ISA_CFG_RV64GC;
+
+void ingress_vcpu_init(unsigned int vcpu)
+{
+	GArray *regs;
+	qemu_plugin_reg_descriptor *d;
+	unsigned int i, g;
+
+	if (vcpu != 0)
+		return;
+	regs = qemu_plugin_get_registers();
+	d = (qemu_plugin_reg_descriptor *)regs->data;
+	for (i = 0; i < regs->len; i++) {
+		const char *n = d[i].name;
+
+		for (g = 0; g < 32; g++)
+			if (!R.gpr[g] && !strcmp(n, gpr_names[g]))
+				R.gpr[g] = d[i].handle;
+		if (!strcmp(n, "priv")) R.priv = d[i].handle;
+		if (!strcmp(n, "mepc")) R.mepc = d[i].handle;
+		if (!strcmp(n, "sepc")) R.sepc = d[i].handle;
+		if (!strcmp(n, "mcause")) R.mcause = d[i].handle;
+		if (!strcmp(n, "scause")) R.scause = d[i].handle;
+		if (!strcmp(n, "mtval")) R.mtval = d[i].handle;
+		if (!strcmp(n, "stval")) R.stval = d[i].handle;
+		if (!strcmp(n, "satp")) R.satp = d[i].handle;
+	}
+	g_array_free(regs, 1);
+	if (!R.priv || !R.mepc || !R.mcause || !R.gpr[1])
+		fprintf(stderr, "ntrace-model: warning: QEMU exposes no priv/mepc/mcause "
+			"registers; privilege and trap causes will be wrong\n");
+}
+
+static uint64_t rd(struct qemu_plugin_register *r)
+{
+	static __thread GByteArray *buf;
+	uint64_t v = 0;
+	int n;
+
+	if (!r)
+		return 0;
+	if (!buf)
+		buf = g_byte_array_new();
+	g_byte_array_set_size(buf, 0);
+	n = qemu_plugin_read_register(r, buf);
+	if (n > 0)
+		memcpy(&v, buf->data, n < 8 ? (size_t)n : 8);
+	return v;
+}
+
+/* QEMU's priv register: bits 1:0 level, bit 2 V; same as enum ntrace_priv. */
+static uint8_t read_priv(void)
+{
+	return (uint8_t)(rd(R.priv) & 7);
+}
+
+static uint64_t read_context(void)
+{
+	return (rd(R.satp) >> 44) & 0xffff;	/* satp.ASID (RV64) */
+}
+
+/* ---- record output ---------------------------------------------------- */
+
+static void deliver(struct hart *h, const struct ntrace_insn *r)
+{
+	h->records++;
+	gt_record(h, r);
+	trace_out_record(h, r);
+}
+
+static void flush_pend(struct hart *h, uint8_t extra_flags)
+{
+	if (!h->have_pend)
+		return;
+	h->pend.flags |= extra_flags;
+	deliver(h, &h->pend);
+	h->have_pend = false;
+}
+
+/* One retired instruction (or size-0 trap record), after filtering. */
+static void put(struct hart *h, const struct ntrace_insn *r)
+{
+	if (!filter_match(h, r->addr, r->priv)) {
+		if (h->in_filter)
+			flush_pend(h, NTRACE_INSN_TRACE_STOP);
+		h->in_filter = false;
+		return;
+	}
+	flush_pend(h, 0);
+	h->pend = *r;
+	if (!h->in_filter || h->start_pending)
+		h->pend.flags |= NTRACE_INSN_TRACE_START;
+	h->in_filter = true;
+	h->start_pending = false;
+	h->have_pend = true;
+}
+
+static uint64_t tstamp(struct hart *h, uint64_t icount)
+{
+	return h->te.ts_running ? ts_value(h, icount) : 0;
+}
+
+static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
+		     uint64_t icount)
+{
+	struct ntrace_insn r = {
+		.addr = ti->pc,
+		.size = ti->d.size,
+		.itype = itype,
+		.priv = h->prev_priv,
+		.context = h->context,
+		.tstamp = tstamp(h, icount),
+	};
+
+	put(h, &r);
+}
+
+static void put_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval,
+		     uint64_t icount)
+{
+	uint8_t itype = cause >> 63 ? NTRACE_ITYPE_INTERRUPT : NTRACE_ITYPE_EXCEPTION;
+
+	if (h->have_pend && h->pend.itype == NTRACE_ITYPE_NONE) {
+		h->pend.itype = itype;
+		h->pend.cause = cause;
+		h->pend.tval = tval;
+		h->pend.flags |= NTRACE_INSN_CAUSE_VALID;
+		return;
+	}
+	{
+		struct ntrace_insn r = {
+			.addr = epc,
+			.size = 0,
+			.itype = itype,
+			.priv = h->prev_priv,
+			.context = h->context,
+			.tstamp = tstamp(h, icount),
+			.cause = cause,
+			.tval = tval,
+			.flags = NTRACE_INSN_CAUSE_VALID,
+		};
+
+		put(h, &r);
+	}
+}
+
+/* ---- outcome of a finished block -------------------------------------- */
+
+static uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
+{
+	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
+}
+
+/*
+ * Emit the records of block tb (from h->prev_from on), now that the next
+ * block starts at next_pc. upto < n stops early (trace stop mid-block).
+ */
+static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next_pc,
+			 bool reached, unsigned int upto)
+{
+	unsigned int from = h->prev_from, n = tb->n, nret, i;
+	const struct tb_insn *last = &tb->insn[n - 1];
+	uint64_t fall = last->pc + last->d.size;
+	uint64_t epc = 0, cause = 0, tval = 0, succ = next_pc;
+	bool trap = false;
+
+	if (upto < n) {
+		for (i = from; i <= upto; i++)
+			put_insn(h, &tb->insn[i], NTRACE_ITYPE_NONE, h->prev_icount + i + 1);
+		return;
+	}
+	if (!reached) {
+		trap = true;
+	} else {
+		switch (last->d.kind) {
+		case NTRACE_IK_NONE:
+			trap = next_pc != fall;
+			break;
+		case NTRACE_IK_BRANCH:
+			trap = next_pc != fall && next_pc != last->pc + (int64_t)last->d.off;
+			break;
+		case NTRACE_IK_JUMP:
+			trap = next_pc != last->pc + (int64_t)last->d.off;
+			break;
+		case NTRACE_IK_INDIRECT:
+		case NTRACE_IK_TRAP_RETURN:
+			trap = h->next_target_valid && next_pc != h->next_target;
+			break;
+		case NTRACE_IK_TABLE_JUMP:
+			break;	/* target in JVT table, not read: assume no trap */
+		default:	/* ECALL/EBREAK/invalid never retire */
+			trap = true;
+			break;
+		}
+	}
+	h->next_target_valid = false;
+	nret = n - from;
+	if (trap) {
+		h->priv = read_priv();
+		if ((h->priv & 3) == 3) {
+			cause = rd(R.mcause);
+			epc = rd(R.mepc);
+			tval = rd(R.mtval);
+		} else {
+			cause = rd(R.scause);
+			epc = rd(R.sepc);
+			tval = rd(R.stval);
+		}
+		succ = epc;
+		if (!(cause >> 63)) {
+			/* exception: the instruction at xEPC did not retire */
+			for (i = from; i < n; i++)
+				if (tb->insn[i].pc == epc) {
+					nret = i - from;
+					break;
+				}
+		}
+	}
+	for (i = from; i < from + nret; i++) {
+		const struct tb_insn *ti = &tb->insn[i];
+		uint64_t next = i + 1 < n ? tb->insn[i + 1].pc : succ;
+
+		put_insn(h, ti, itype_for(ti, next), h->prev_icount + i + 1);
+	}
+	if (trap)
+		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
+}
+
+/* ---- callbacks --------------------------------------------------------- */
+
+static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount_before)
+{
+	if (h->priv_stale) {
+		h->priv = read_priv();
+		h->priv_stale = false;
+	}
+	if (h->context_stale) {
+		h->context = read_context();
+		h->context_stale = false;
+	}
+	h->prev = d;
+	h->prev_from = 0;
+	h->prev_icount = icount_before;
+	h->prev_priv = h->priv;
+}
+
+static void stop_now(struct hart *h)
+{
+	flush_pend(h, NTRACE_INSN_TRACE_STOP);
+	trace_out_stop(h);
+	h->tracing = false;
+	h->prev = NULL;
+	h->te.empty = true;
+	vcpu_set_active(h->idx, ACTIVE_TRACE, false);
+	te_publish(h);
+	ram_publish(h);
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	const struct tb_desc *d = udata;
+	struct vcpu_sb *s = qemu_plugin_scoreboard_find(M.sb, vcpu);
+	struct hart *h;
+	bool reached;
+
+	if (s->active & ACTIVE_SERVICE)
+		regs_service(vcpu);
+	if (vcpu >= M.nharts)
+		return;
+	h = &M.harts[vcpu];
+	pthread_mutex_lock(&h->lock);
+	if (h->te.ts_running)
+		ts_publish(h, s->icount);
+	if (h->tracing) {
+		reached = s->reached;
+		s->reached = 0;
+		if (h->prev)
+			finish_block(h, h->prev, d->pc, reached, h->prev->n);
+		if (h->pending & PEND_TE_STOP) {
+			h->pending &= ~PEND_TE_STOP;
+			stop_now(h);
+		} else {
+			begin_block(h, d, s->icount - d->n);
+		}
+	}
+	pthread_mutex_unlock(&h->lock);
+}
+
+static void indirect_exec(unsigned int vcpu, void *udata)
+{
+	const struct tb_insn *ti = udata;
+	struct hart *h;
+	uint64_t base;
+
+	if (vcpu >= M.nharts || !M.harts[vcpu].tracing)
+		return;
+	h = &M.harts[vcpu];
+	base = ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0;
+	h->next_target = (base + (uint64_t)(int64_t)ti->imm) & ~1ull;
+	h->next_target_valid = ti->target_known;
+}
+
+static void xret_exec(unsigned int vcpu, void *udata)
+{
+	const struct tb_insn *ti = udata;
+	struct hart *h;
+
+	if (vcpu >= M.nharts || !M.harts[vcpu].tracing)
+		return;
+	h = &M.harts[vcpu];
+	h->next_target = rd(ti->xret_m ? R.mepc : R.sepc);
+	h->next_target_valid = ti->target_known;
+	h->priv_stale = true;
+}
+
+static void csr_exec(unsigned int vcpu, void *udata)
+{
+	(void)udata;
+	if (vcpu < M.nharts)
+		M.harts[vcpu].context_stale = true;
+}
+
+static void store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
+		       uint64_t vaddr, void *udata)
+{
+	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
+	unsigned int size = 1u << qemu_plugin_mem_size_shift(info);
+	uint64_t pa;
+
+	if (!hw || qemu_plugin_hwaddr_is_io(hw))
+		return;
+	pa = qemu_plugin_hwaddr_phys_addr(hw);
+	if (pa + size <= M.reg_base || pa >= M.reg_base + MODEL_REGION_SIZE)
+		return;
+	regs_store(vcpu, pa, size, udata);
+}
+
+/* ---- translation -------------------------------------------------------- */
+
+static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
+{
+	uint32_t w = 0;
+
+	memcpy(&w, raw, len < 4 ? len : 4);
+	ntrace_isa_decode_bytes(raw, len, &isa_cfg, &ti->d);
+	ti->target_known = true;
+	if (ti->d.kind == NTRACE_IK_INDIRECT) {
+		if ((w & 0x7f) == 0x67 && ti->d.size == 4)
+			ti->imm = (int32_t)w >> 20;	/* JALR */
+		else if ((w & 3) != 0 && ti->d.size == 2)
+			ti->imm = 0;			/* C.JR, C.JALR */
+		if (ti->d.size == 2 && (w & 0xe003) != 0x8002)
+			ti->target_known = false;	/* CM.POPRET*: from the stack */
+	}
+	if (ti->d.kind == NTRACE_IK_TRAP_RETURN) {
+		ti->xret_m = w == 0x30200073;		/* MRET */
+		ti->target_known = w == 0x30200073 || w == 0x10200073;
+	}
+	/* CSR instructions naming satp (0x180) change the context */
+	if ((w & 0x7f) == 0x73 && ((w >> 12) & 7) != 0 && ((w >> 12) & 7) != 4 &&
+	    (w >> 20) == 0x180)
+		ti->csr_watch = CSRW_SATP;
+}
+
+void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct tb_desc *d;
+
+	(void)id;
+	if (!n)
+		return;
+	d = calloc(1, sizeof(*d) + n * sizeof(d->insn[0]));
+	if (!d) {
+		fprintf(stderr, "ntrace-model: out of memory\n");
+		abort();
+	}
+	d->pc = qemu_plugin_tb_vaddr(tb);
+	d->n = n;
+	pthread_mutex_lock(&alloc_lock);
+	d->next_alloc = alloc_list;
+	alloc_list = d;
+	pthread_mutex_unlock(&alloc_lock);
+
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  M.sb_icount, n);
+	qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						  QEMU_PLUGIN_COND_NE, M.sb_active, 0, d);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		struct tb_insn *ti = &d->insn[i];
+		uint8_t raw[8] = { 0 };
+		size_t len = qemu_plugin_insn_data(insn, raw, sizeof(raw));
+
+		ti->pc = qemu_plugin_insn_vaddr(insn);
+		ti->tb = d;
+		ti->idx = i;
+		classify(ti, raw, len);
+		ti->d.size = qemu_plugin_insn_size(insn);
+
+		qemu_plugin_register_vcpu_mem_cb(insn, store_exec, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_W, ti);
+		if (ti->d.kind == NTRACE_IK_INDIRECT)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(
+				insn, indirect_exec, QEMU_PLUGIN_CB_R_REGS,
+				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
+		else if (ti->d.kind == NTRACE_IK_TRAP_RETURN)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(
+				insn, xret_exec, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
+		if (ti->csr_watch)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(
+				insn, csr_exec, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
+		if (i == n - 1)
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+				insn, QEMU_PLUGIN_INLINE_STORE_U64, M.sb_reached, 1);
+	}
+}
+
+/*
+ * QEMU flushed its translation cache: every block descriptor can go,
+ * except the ones harts still wait on, which are copied first.
+ */
+void ingress_flush(qemu_plugin_id_t id)
+{
+	struct tb_desc *d, *next, *keep = NULL;
+	unsigned int i;
+
+	(void)id;
+	pthread_mutex_lock(&alloc_lock);
+	for (i = 0; i < M.nharts; i++) {
+		struct hart *h = &M.harts[i];
+		size_t sz;
+		struct tb_desc *c;
+
+		if (!h->prev)
+			continue;
+		sz = sizeof(*c) + h->prev->n * sizeof(c->insn[0]);
+		c = malloc(sz);
+		if (!c)
+			abort();
+		memcpy(c, h->prev, sz);
+		for (unsigned int k = 0; k < c->n; k++)
+			c->insn[k].tb = c;
+		c->next_alloc = keep;
+		keep = c;
+		h->prev = c;
+	}
+	for (d = alloc_list; d; d = next) {
+		next = d->next_alloc;
+		free(d);
+	}
+	alloc_list = keep;
+	pthread_mutex_unlock(&alloc_lock);
+}
+
+/* ---- trace on/off from the register model --------------------------------- */
+
+void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
+{
+	const char *err = trace_out_start(h);
+	struct vcpu_sb *s;
+
+	if (err)
+		fprintf(stderr, "ntrace-model: hart %u: trace encoder: %s\n", h->idx, err);
+	h->tracing = true;
+	h->te.empty = false;
+	h->start_pending = true;
+	h->in_filter = false;
+	h->have_pend = false;
+	h->next_target_valid = false;
+	h->prev = NULL;
+	h->priv_stale = true;
+	h->context_stale = true;
+	if (at && vcpu == h->idx) {
+		/* this hart started its own trace: go on right after the store */
+		s = qemu_plugin_scoreboard_find(M.sb, vcpu);
+		h->priv = read_priv();
+		h->context = read_context();
+		h->priv_stale = h->context_stale = false;
+		h->prev = at->tb;
+		h->prev_from = at->idx + 1;
+		h->prev_priv = h->priv;
+		h->prev_icount = s->icount - at->tb->n;
+		s->reached = at->idx + 1u == at->tb->n;
+	}
+	vcpu_set_active(h->idx, ACTIVE_TRACE, true);
+}
+
+void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
+{
+	if (!h->tracing)
+		return;
+	if (at && vcpu == h->idx) {
+		/* the store that stops trace is the last traced instruction */
+		if (h->prev == at->tb && at->idx >= h->prev_from)
+			finish_block(h, at->tb, 0, true, at->idx);
+		stop_now(h);
+		return;
+	}
+	/* another hart asked: stop at this hart's next block boundary */
+	h->te.empty = false;
+	h->pending |= PEND_TE_STOP;
+}

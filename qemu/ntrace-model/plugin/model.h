@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * State of the ntrace hardware model: per hart one N-Trace encoder (with
+ * its timestamp unit, filters and comparators) and one RAM sink in SMEM
+ * mode, their registers living in a reserved region of guest RAM that the
+ * plugin shares with QEMU through the memory-backend file.
+ */
+#ifndef NTRACE_MODEL_H
+#define NTRACE_MODEL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ntrace/ingress.h>
+#include <ntrace/isa.h>
+
+#include "../qemu_plugin_api.h"
+
+#define MODEL_MAX_HARTS		8
+#define MODEL_NFILTERS		2
+#define MODEL_NCOMPS		2
+#define MODEL_TS_WIDTH		48
+#define MODEL_REGION_SIZE	0x10000	/* 8 KiB per hart: encoder, then sink */
+
+/* One instruction of a translated block, decoded once at translation. */
+struct tb_insn {
+	uint64_t pc;
+	struct tb_desc *tb;
+	struct ntrace_idec d;
+	int32_t imm;		/* JALR offset */
+	uint16_t idx;
+	uint8_t csr_watch;	/* writes a CSR the ingress mirrors (CSRW_*) */
+	bool target_known;	/* indirect/xRET target can be read before it runs */
+	bool xret_m;		/* MRET (else SRET) */
+};
+
+#define CSRW_SATP	0x01
+
+struct tb_desc {
+	uint64_t pc;
+	uint32_t n;
+	struct tb_desc *next_alloc;	/* allocation list, freed on TB flush */
+	struct tb_insn insn[];
+};
+
+struct comparator {
+	uint32_t control;
+	uint64_t pmatch, smatch;
+	bool latch;		/* match mode 3 state */
+};
+
+struct filter {
+	uint32_t control;
+	uint32_t match_inst;
+};
+
+/* Trace encoder registers and the state behind them. */
+struct encoder {
+	bool active;		/* trTeActive as the hardware sees it */
+	bool enable;
+	bool inst_tracing;
+	bool overflow;		/* trTeInstStallOrOverflow */
+	bool empty;
+	uint32_t control;	/* WARL mode/option fields of trTeControl */
+	uint32_t features;	/* trTeInstFeatures */
+	uint32_t inst_filters;
+	struct filter flt[MODEL_NFILTERS];
+	struct comparator cmp[MODEL_NCOMPS];
+
+	/* timestamp unit: counts retired instructions (core clock, IPC 1) */
+	bool ts_active;
+	uint32_t ts_control;	/* WARL fields of trTsControl */
+	uint64_t ts_base;	/* counter value when it last started */
+	uint64_t ts_start_icount;
+	bool ts_running;
+};
+
+struct ramsink {
+	bool active;
+	bool enable;
+	uint32_t control;	/* WARL fields of trRamControl */
+	uint64_t start, limit, wp;
+	bool wrap;
+	uint8_t staged;		/* bytes written into the word at wp, not yet counted */
+};
+
+/* Pending reset transitions: complete at the writer's next block. */
+#define PEND_TE_ACTIVE	0x1
+#define PEND_RAM_ACTIVE	0x2
+#define PEND_TE_STOP	0x4
+
+struct hart {
+	unsigned int idx;
+	pthread_mutex_t lock;
+	struct encoder te;
+	struct ramsink ram;
+	uint32_t pending;	/* PEND_* */
+	bool pending_te_active, pending_ram_active;	/* target values */
+	volatile uint32_t *te_regs, *ram_regs;	/* register pages in guest RAM */
+	uint64_t te_phys, ram_phys;
+
+	/* ingress derivation */
+	bool tracing;		/* records are being produced */
+	const struct tb_desc *prev;	/* block whose outcome is still open */
+	unsigned int prev_from;	/* first instruction of prev inside the trace */
+	uint64_t prev_icount;	/* instructions retired before prev started */
+	uint8_t prev_priv;
+	uint64_t next_target;	/* target of an indirect jump / trap return */
+	bool next_target_valid;
+	uint8_t priv;
+	bool priv_stale;
+	uint64_t context;
+	bool context_stale;
+	bool start_pending;	/* next record carries TRACE_START */
+	bool in_filter;
+	struct ntrace_insn pend;	/* one record held back for trap itype */
+	bool have_pend;
+
+	/* output */
+	FILE *gt;
+	void *enc;		/* encoder instance (trace_out.c) */
+	uint64_t records, bytes;
+};
+
+struct model {
+	unsigned int nharts;
+	uint64_t ram_base, ram_size;
+	uint8_t *ram;		/* host mapping of guest RAM */
+	uint64_t reg_base;	/* guest-physical base of the register region */
+	const char *ram_path;
+	const char *gt_prefix;
+	bool gt_text;
+	bool stats;
+	pthread_mutex_t lock;	/* register writes and pending transitions */
+	struct hart harts[MODEL_MAX_HARTS];
+	struct qemu_plugin_scoreboard *sb;
+	qemu_plugin_u64 sb_active;	/* per vCPU: block callback needed */
+	qemu_plugin_u64 sb_reached;	/* per vCPU: last insn of block started */
+	qemu_plugin_u64 sb_icount;	/* per vCPU: instructions executed */
+};
+
+/* Per-vCPU scoreboard layout. */
+struct vcpu_sb {
+	uint64_t active;
+	uint64_t reached;
+	uint64_t icount;
+};
+
+#define ACTIVE_TRACE	0x1
+#define ACTIVE_TS	0x2
+#define ACTIVE_SERVICE	0x4
+
+extern struct model M;
+
+/* guest_ram.c */
+int guest_ram_map(void);
+void *guest_ram_ptr(uint64_t phys, uint64_t len);
+
+/* regs_encoder.c */
+void te_reset(struct hart *h);
+void te_write(struct hart *h, unsigned int off, uint32_t val, uint32_t bytemask,
+	      unsigned int vcpu, const struct tb_insn *at);
+void te_publish(struct hart *h);
+uint64_t ts_value(struct hart *h, uint64_t icount);
+void ts_publish(struct hart *h, uint64_t icount);
+
+/* regs_sink.c */
+void ram_reset(struct hart *h);
+void ram_write(struct hart *h, unsigned int off, uint32_t val, uint32_t bytemask,
+	       unsigned int vcpu);
+void ram_publish(struct hart *h);
+int ram_push(struct hart *h, const uint8_t *buf, size_t n);
+void ram_flush(struct hart *h);
+
+/* regs.c: dispatch of guest stores to the register region */
+void regs_init(void);
+void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
+		const struct tb_insn *at);
+void regs_service(unsigned int vcpu);
+void vcpu_set_active(unsigned int vcpu, uint64_t bits, bool on);
+uint64_t vcpu_icount(unsigned int vcpu);
+
+/* filter.c */
+bool filter_match(struct hart *h, uint64_t addr, uint8_t priv);
+
+/* ingress.c */
+void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb);
+void ingress_flush(qemu_plugin_id_t id);
+void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at);
+void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at);
+void ingress_vcpu_init(unsigned int vcpu);
+
+/* trace_out.c: the one place that talks to the encoder library */
+const char *trace_out_start(struct hart *h);
+void trace_out_record(struct hart *h, const struct ntrace_insn *r);
+void trace_out_stop(struct hart *h);
+uint32_t trace_out_features(void);
+bool trace_out_has_context(void);
+bool trace_out_mode_ok(unsigned int mode);
+bool trace_out_sync_mode_ok(unsigned int mode);
+
+/* gtlog.c */
+void gt_open(struct hart *h);
+void gt_record(struct hart *h, const struct ntrace_insn *r);
+void gt_close(struct hart *h);
+
+#endif /* NTRACE_MODEL_H */

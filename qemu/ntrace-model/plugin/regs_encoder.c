@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Trace encoder registers (trTe*), its timestamp unit (trTs*), filters and
+ * comparators, with the WARL rules of the Trace Control Interface 1.0 and
+ * the N-Trace specific controls chapter of N-Trace 1.0.
+ *
+ * Choices where the specification leaves room (documented in
+ * Documentation/ntrace/qemu-model.rst):
+ *  - release from reset (trTeActive 0->1) completes at the writer's next
+ *    block boundary; until then trTeActive reads 0 and writes to the
+ *    component are ignored, so a driver must poll as the spec says;
+ *  - mode and option fields are latched while trTeEnable=1: writes to them
+ *    (and to trTeInstFeatures, filters, comparators) are ignored until the
+ *    encoder is disabled;
+ *  - no triggers, no data trace, no stall (trTeInstStallEna reads 0).
+ */
+#include <string.h>
+
+#include "model.h"
+#include "tci_regs.h"
+
+#define TE_CONTROL_WARL (TE_INST_MODE_MASK | TE_CONTEXT | TE_INHIBIT_SRC | \
+			 TE_SYNC_MODE_MASK | TE_SYNC_MAX_MASK | TE_FORMAT_MASK)
+
+static uint32_t legal_inst_mode(uint32_t m)
+{
+	if (m == 0 || trace_out_mode_ok(m))
+		return m;
+	/* never revert to 0: pick the supported mode closest in kind */
+	if (m < 6 && trace_out_mode_ok(3))
+		return 3;
+	return trace_out_mode_ok(6) ? 6 : 3;
+}
+
+static uint32_t legal_sync_mode(uint32_t m, uint32_t old)
+{
+	if (m == 0 || trace_out_sync_mode_ok(m))
+		return m;
+	return old;
+}
+
+static uint32_t legal_control(uint32_t val, uint32_t old)
+{
+	uint32_t c = 0;
+
+	c |= legal_inst_mode((val & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT)
+	     << TE_INST_MODE_SHIFT;
+	if (trace_out_has_context())
+		c |= val & TE_CONTEXT;
+	c |= val & TE_INHIBIT_SRC;
+	c |= legal_sync_mode((val & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT,
+			     (old & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT)
+	     << TE_SYNC_MODE_SHIFT;
+	c |= val & TE_SYNC_MAX_MASK;
+	c |= TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;	/* only N-Trace */
+	return c;
+}
+
+static uint32_t legal_features(uint32_t val)
+{
+	uint32_t sup = trace_out_features();
+	uint32_t f = val & sup & (TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN |
+				  TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS |
+				  TE_F_EXTEND_ADDR_MSB);
+	uint32_t bits = (val & TE_F_SRC_BITS_MASK) >> TE_F_SRC_BITS_SHIFT;
+
+	if (sup & TE_F_IMPLICIT_RETURN)
+		f |= val & TE_F_IRET_MODE_MASK;
+	if (bits > 12)
+		bits = 12;
+	f |= bits << TE_F_SRC_BITS_SHIFT;
+	f |= val & TE_F_SRC_ID_MASK;
+	return f;
+}
+
+static uint32_t legal_filter_control(uint32_t val)
+{
+	uint32_t c = val & (FLT_ENABLE | FLT_MATCH_PRIV | FLT_MATCH_COMP1 |
+			    FLT_MATCH_COMP2 | FLT_MATCH_COMP3);
+	static const unsigned int shift[3] = {
+		FLT_COMP1_SHIFT, FLT_COMP2_SHIFT, FLT_COMP3_SHIFT
+	};
+	unsigned int k;
+
+	for (k = 0; k < 3; k++) {
+		uint32_t j = (val >> shift[k]) & 7;
+
+		if (j >= MODEL_NCOMPS)
+			j = MODEL_NCOMPS - 1;
+		c |= j << shift[k];
+	}
+	return c;
+}
+
+static uint32_t legal_comp_control(uint32_t val)
+{
+	/* inputs: only iaddr (0); functions and match modes: all; no notify */
+	return val & (7u << CMP_P_FUNC_SHIFT | 7u << CMP_S_FUNC_SHIFT |
+		      3u << CMP_MATCH_MODE_SHIFT);
+}
+
+void te_reset(struct hart *h)
+{
+	struct encoder *te = &h->te;
+
+	memset(te, 0, sizeof(*te));
+	te->empty = true;
+	te->control = legal_control(3u << TE_INST_MODE_SHIFT |
+				    1u << TE_SYNC_MODE_SHIFT |
+				    8u << TE_SYNC_MAX_SHIFT, 0);
+	te->features = legal_features(h->idx << TE_F_SRC_ID_SHIFT);
+	te->ts_control = TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT;
+}
+
+uint64_t ts_value(struct hart *h, uint64_t icount)
+{
+	struct encoder *te = &h->te;
+	unsigned int ps = (te->ts_control & TS_PRESCALE_MASK) >> TS_PRESCALE_SHIFT;
+	uint64_t v = te->ts_base;
+
+	if (te->ts_running)
+		v += (icount - te->ts_start_icount) >> (2 * ps);
+	return v & ((1ull << MODEL_TS_WIDTH) - 1);
+}
+
+void ts_publish(struct hart *h, uint64_t icount)
+{
+	uint64_t v = ts_value(h, icount);
+
+	h->te_regs[TS_COUNTER_LOW / 4] = (uint32_t)v;
+	h->te_regs[TS_COUNTER_HIGH / 4] = (uint32_t)(v >> 32);
+}
+
+static void ts_update_running(struct hart *h, uint64_t icount)
+{
+	struct encoder *te = &h->te;
+	bool run = te->ts_active && (te->ts_control & TS_COUNT) &&
+		   ((te->ts_control & TS_MODE_MASK) >> TS_MODE_SHIFT) != TS_MODE_NONE;
+
+	if (run == te->ts_running)
+		return;
+	te->ts_base = ts_value(h, icount);
+	te->ts_start_icount = icount;
+	te->ts_running = run;
+	vcpu_set_active(h->idx, ACTIVE_TS, run);
+}
+
+void te_publish(struct hart *h)
+{
+	struct encoder *te = &h->te;
+	volatile uint32_t *r = h->te_regs;
+	unsigned int i;
+	uint32_t c = TCI_EMPTY;
+
+	if (te->active) {
+		c = TCI_ACTIVE | te->control;
+		c |= te->enable ? TCI_ENABLE : 0;
+		c |= te->inst_tracing ? TE_INST_TRACING : 0;
+		c |= te->overflow ? TE_INST_STALL_OR_OVF : 0;
+		c |= te->empty ? TCI_EMPTY : 0;
+	}
+	r[TCI_CONTROL / 4] = c;
+	r[TCI_IMPL / 4] = TCI_IMPL_VER(1, 0) | TCI_IMPL_COMPTYPE(TCI_COMPTYPE_ENCODER) |
+			  1u << 16 | 0u << 20;	/* N-Trace protocol 1.0 */
+	r[TE_INST_FEATURES / 4] = te->features;
+	r[TE_INST_FILTERS / 4] = te->inst_filters;
+	r[TE_DATA_CONTROL / 4] = 0;	/* trTeDataImplemented = 0 */
+	r[TE_DATA_FILTERS / 4] = 0;
+	r[TS_CONTROL / 4] = (te->ts_active ? TS_ACTIVE | te->ts_control : 0) |
+			    (uint32_t)MODEL_TS_WIDTH << TS_WIDTH_SHIFT;
+	r[TE_TRIG_DBG_CONTROL / 4] = 0;
+	r[TE_TRIG_EXTIN_CONTROL / 4] = 0;
+	r[TE_TRIG_EXTOUT_CONTROL / 4] = 0;
+	for (i = 0; i < MODEL_NFILTERS; i++) {
+		volatile uint32_t *f = r + (TE_FILTER_BASE + i * TE_FILTER_STRIDE) / 4;
+
+		f[FLT_CONTROL / 4] = te->flt[i].control;
+		f[FLT_MATCH_INST / 4] = te->flt[i].match_inst;
+	}
+	for (i = 0; i < MODEL_NCOMPS; i++) {
+		volatile uint32_t *k = r + (TE_COMP_BASE + i * TE_COMP_STRIDE) / 4;
+
+		k[CMP_CONTROL / 4] = te->cmp[i].control;
+		k[CMP_PMATCH_LOW / 4] = (uint32_t)te->cmp[i].pmatch;
+		k[CMP_PMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].pmatch >> 32);
+		k[CMP_SMATCH_LOW / 4] = (uint32_t)te->cmp[i].smatch;
+		k[CMP_SMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].smatch >> 32);
+	}
+	ts_publish(h, vcpu_icount(h->idx));
+}
+
+/* Is instruction trace flowing (encoder enabled and tracing)? */
+static bool te_tracing(const struct encoder *te)
+{
+	return te->active && te->enable && te->inst_tracing &&
+	       ((te->control & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT) != 0;
+}
+
+static void set_word(uint64_t *v, bool high, uint32_t w)
+{
+	if (high)
+		*v = (*v & 0xffffffffull) | (uint64_t)w << 32;
+	else
+		*v = (*v & ~0xffffffffull) | w;
+}
+
+static void write_filter_regs(struct hart *h, unsigned int off, uint32_t val)
+{
+	struct encoder *te = &h->te;
+
+	if (off >= TE_FILTER_BASE && off < TE_FILTER_BASE + MODEL_NFILTERS * TE_FILTER_STRIDE) {
+		struct filter *f = &te->flt[(off - TE_FILTER_BASE) / TE_FILTER_STRIDE];
+
+		switch ((off - TE_FILTER_BASE) % TE_FILTER_STRIDE) {
+		case FLT_CONTROL:
+			f->control = legal_filter_control(val);
+			break;
+		case FLT_MATCH_INST:
+			f->match_inst = val & 0xff;	/* no interrupt matching */
+			break;
+		}
+	} else if (off >= TE_COMP_BASE && off < TE_COMP_BASE + MODEL_NCOMPS * TE_COMP_STRIDE) {
+		struct comparator *k = &te->cmp[(off - TE_COMP_BASE) / TE_COMP_STRIDE];
+
+		switch ((off - TE_COMP_BASE) % TE_COMP_STRIDE) {
+		case CMP_CONTROL:
+			k->control = legal_comp_control(val);
+			k->latch = false;
+			break;
+		case CMP_PMATCH_LOW:
+		case CMP_PMATCH_HIGH:
+			set_word(&k->pmatch, off & 4, val);
+			break;
+		case CMP_SMATCH_LOW:
+		case CMP_SMATCH_HIGH:
+			set_word(&k->smatch, off & 4, val);
+			break;
+		}
+	}
+}
+
+static void write_ts_control(struct hart *h, uint32_t val, uint32_t mask)
+{
+	struct encoder *te = &h->te;
+	uint64_t ic = vcpu_icount(h->idx);
+	uint32_t mode;
+
+	if (!(val & TS_ACTIVE)) {
+		/* timestamp unit held in reset: counter cleared and stopped */
+		te->ts_active = false;
+		te->ts_control = TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT;
+		ts_update_running(h, ic);
+		te->ts_base = 0;
+		return;
+	}
+	if (!te->ts_active) {
+		/* release from reset: every field to its default */
+		te->ts_active = true;
+		te->ts_control = TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT;
+		te->ts_base = 0;
+		te->ts_start_icount = ic;
+		return;
+	}
+	ts_update_running(h, ic);	/* settle the count before changes */
+	te->ts_base = ts_value(h, ic);
+	te->ts_start_icount = ic;
+	mode = (val & TS_MODE_MASK) >> TS_MODE_SHIFT;
+	if (mode != TS_MODE_NONE)
+		mode = TS_MODE_INTERNAL_CORE;
+	te->ts_control = (val & (TS_COUNT | TS_PRESCALE_MASK | TS_ENABLE)) |
+			 mode << TS_MODE_SHIFT;
+	if ((val & TS_RESET) && (mask & 0xff))
+		te->ts_base = 0;
+	ts_update_running(h, ic);
+}
+
+static void write_control(struct hart *h, uint32_t val, uint32_t mask,
+			  unsigned int vcpu, const struct tb_insn *at)
+{
+	struct encoder *te = &h->te;
+	bool was_tracing = te_tracing(te);
+	bool was_enabled = te->enable;
+
+	if (!te->active) {
+		if (val & TCI_ACTIVE) {
+			/* release from reset completes at the next block */
+			h->pending |= PEND_TE_ACTIVE;
+			vcpu_set_active(vcpu, ACTIVE_SERVICE, true);
+		}
+		return;
+	}
+	if (!(val & TCI_ACTIVE)) {
+		/* enter reset: stop and flush, then everything to defaults */
+		if (was_tracing)
+			ingress_stop(h, vcpu, at);
+		h->pending &= ~PEND_TE_ACTIVE;
+		te_reset(h);
+		return;
+	}
+	if ((mask & 0xff00) && (val & TE_INST_STALL_OR_OVF))
+		te->overflow = false;
+	if (!was_enabled)
+		te->control = legal_control(val, te->control);
+	te->enable = val & TCI_ENABLE;
+	te->inst_tracing = val & TE_INST_TRACING;
+	if (!was_enabled && te->enable)
+		te->overflow = false;
+	if (!was_tracing && te_tracing(te))
+		ingress_start(h, vcpu, at);
+	else if (was_tracing && !te_tracing(te))
+		ingress_stop(h, vcpu, at);
+}
+
+/* Offsets te_publish() keeps up to date; anything else is reserved. */
+static bool te_is_reg(unsigned int off)
+{
+	unsigned int r;
+
+	if (off <= TE_DATA_FILTERS || (off >= TS_CONTROL && off <= TE_TRIG_EXTOUT_CONTROL &&
+				       off != TS_CONTROL + 4))
+		return off != 0x014 && off != 0x018;
+	if (off >= TE_FILTER_BASE && off < TE_FILTER_BASE + MODEL_NFILTERS * TE_FILTER_STRIDE)
+		return (off - TE_FILTER_BASE) % TE_FILTER_STRIDE <= FLT_MATCH_INST;
+	if (off >= TE_COMP_BASE && off < TE_COMP_BASE + MODEL_NCOMPS * TE_COMP_STRIDE) {
+		r = (off - TE_COMP_BASE) % TE_COMP_STRIDE;
+		return r == CMP_CONTROL || r >= CMP_PMATCH_LOW;
+	}
+	return false;
+}
+
+void te_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
+	      unsigned int vcpu, const struct tb_insn *at)
+{
+	struct encoder *te = &h->te;
+
+	if (off == TCI_CONTROL)
+		write_control(h, val, mask, vcpu, at);
+	else if (!te->active)
+		;	/* in reset: other registers ignore writes */
+	else if (off == TS_CONTROL)
+		write_ts_control(h, val, mask);
+	else if (te->enable)
+		;	/* configuration is latched while enabled */
+	else if (off == TE_INST_FEATURES)
+		te->features = legal_features(val);
+	else if (off == TE_INST_FILTERS)
+		te->inst_filters = val & ((1u << MODEL_NFILTERS) - 1);
+	else
+		write_filter_regs(h, off, val);
+	if (!te_is_reg(off))
+		h->te_regs[off / 4] = 0;
+	te_publish(h);
+}

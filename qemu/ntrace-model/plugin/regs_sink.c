@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RAM sink (trRam*) in SMEM mode: trace bytes go to guest RAM between
+ * trRamStart and trRamLimit (inclusive, 32-bit words), LSB first.
+ *
+ * Choices where the specification leaves room:
+ *  - SMEM only (trRamHasSRAM=0, trRamMode reads 1); trRamRP and trRamData
+ *    are not implemented (read 0, writes ignored), as the spec's "SMEM
+ *    Generic" configuration;
+ *  - trRamStart/Limit/WP accept 4-byte aligned addresses inside guest RAM
+ *    below the register region; other values are clamped to that range
+ *    (writing 0 reads back the lowest, writing all-ones the highest legal
+ *    address, as the discovery procedure expects). The High halves are
+ *    therefore 0 while RAM ends below 4 GiB;
+ *  - writes to Start/Limit/WP while the sink is enabled or not empty are
+ *    ignored;
+ *  - trRamEmpty reads 0 while a partly filled trace word is held; disabling
+ *    the sink pads that word with N-Trace idle bytes (0xFF) and writes it;
+ *  - stop-on-wrap: the word written at trRamLimit wraps WP to trRamStart,
+ *    sets trRamWrap and clears trRamEnable; later bytes are dropped and the
+ *    encoder reports an overflow.
+ */
+#include "model.h"
+#include "tci_regs.h"
+
+#define RAM_CONTROL_WARL (RAM_STOP_ON_WRAP)
+
+void ram_reset(struct hart *h)
+{
+	struct ramsink *r = &h->ram;
+
+	r->active = false;
+	r->enable = false;
+	r->control = RAM_MODE_SMEM;
+	r->staged = 0;
+	/* Start/Limit/WP are Undef at reset: they keep their values */
+}
+
+static bool ram_empty(const struct ramsink *r)
+{
+	return r->staged == 0;
+}
+
+void ram_publish(struct hart *h)
+{
+	struct ramsink *r = &h->ram;
+	volatile uint32_t *p = h->ram_regs;
+	uint32_t c = TCI_EMPTY;
+
+	if (r->active) {
+		c = TCI_ACTIVE | r->control;
+		c |= r->enable ? TCI_ENABLE : 0;
+		c |= ram_empty(r) ? TCI_EMPTY : 0;
+	}
+	p[TCI_CONTROL / 4] = c;
+	p[TCI_IMPL / 4] = TCI_IMPL_VER(1, 0) | TCI_IMPL_COMPTYPE(TCI_COMPTYPE_RAMSINK) |
+			  RAM_HAS_SMEM;
+	p[RAM_START_LOW / 4] = (uint32_t)r->start;
+	p[RAM_START_HIGH / 4] = (uint32_t)(r->start >> 32);
+	p[RAM_LIMIT_LOW / 4] = (uint32_t)r->limit;
+	p[RAM_LIMIT_HIGH / 4] = (uint32_t)(r->limit >> 32);
+	p[RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? RAM_WRAP : 0);
+	p[RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
+	p[RAM_RP_LOW / 4] = 0;
+	p[RAM_RP_HIGH / 4] = 0;
+	p[RAM_DATA / 4] = 0;
+}
+
+static uint64_t clamp_addr(uint64_t a, uint64_t lo, uint64_t hi)
+{
+	a &= ~3ull;
+	if (a < lo)
+		return lo;
+	if (a > hi)
+		return hi;
+	return a;
+}
+
+static uint64_t with_word(uint64_t v, bool high, uint32_t w)
+{
+	if (high)
+		return (v & 0xffffffffull) | (uint64_t)w << 32;
+	return (v & ~0xffffffffull) | w;
+}
+
+void ram_flush(struct hart *h)
+{
+	struct ramsink *r = &h->ram;
+	uint8_t idle[4] = { 0xff, 0xff, 0xff, 0xff };
+
+	if (r->staged && r->enable)
+		ram_push(h, idle, 4 - r->staged);
+	r->staged = 0;
+}
+
+static void write_control(struct hart *h, uint32_t val, unsigned int vcpu)
+{
+	struct ramsink *r = &h->ram;
+
+	if (!r->active) {
+		if (val & TCI_ACTIVE) {
+			h->pending |= PEND_RAM_ACTIVE;
+			vcpu_set_active(vcpu, ACTIVE_SERVICE, true);
+		}
+		return;
+	}
+	if (!(val & TCI_ACTIVE)) {
+		ram_flush(h);
+		h->pending &= ~PEND_RAM_ACTIVE;
+		ram_reset(h);
+		return;
+	}
+	r->control = RAM_MODE_SMEM | (val & RAM_CONTROL_WARL);
+	if (r->enable && !(val & TCI_ENABLE))
+		ram_flush(h);
+	/* enabling changes none of Start/Limit/WP */
+	r->enable = val & TCI_ENABLE;
+}
+
+void ram_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
+	       unsigned int vcpu)
+{
+	struct ramsink *r = &h->ram;
+	uint64_t lo = M.ram_base, hi = M.reg_base - 4;
+	bool locked = r->enable || !ram_empty(r);
+
+	(void)mask;
+	if (off == TCI_CONTROL) {
+		write_control(h, val, vcpu);
+	} else if (!r->active || locked) {
+		/* in reset, or pointers locked while capturing */
+	} else if (off == RAM_START_LOW || off == RAM_START_HIGH) {
+		r->start = clamp_addr(with_word(r->start, off & 4, val), lo, hi);
+	} else if (off == RAM_LIMIT_LOW || off == RAM_LIMIT_HIGH) {
+		r->limit = clamp_addr(with_word(r->limit, off & 4, val), lo, hi);
+	} else if (off == RAM_WP_LOW || off == RAM_WP_HIGH) {
+		uint64_t top = r->limit >= r->start ? r->limit : r->start;
+
+		r->wp = clamp_addr(with_word(r->wp, off & 4, val), r->start, top);
+		if (off == RAM_WP_LOW)
+			r->wrap = val & RAM_WRAP;
+	}
+	if (off > RAM_DATA)
+		h->ram_regs[off / 4] = 0;	/* reserved */
+	ram_publish(h);
+}
+
+/*
+ * Store trace bytes. Returns 0, or -1 when (some of) the bytes were
+ * dropped because the sink is not capturing.
+ */
+int ram_push(struct hart *h, const uint8_t *buf, size_t n)
+{
+	struct ramsink *r = &h->ram;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *p;
+
+		if (!r->active || !r->enable)
+			return -1;
+		p = guest_ram_ptr(r->wp + r->staged, 1);
+		if (p)
+			*p = buf[i];
+		h->bytes++;
+		if (++r->staged < 4)
+			continue;
+		r->staged = 0;
+		if (r->wp >= r->limit) {
+			r->wp = r->start;
+			r->wrap = true;
+			if (r->control & RAM_STOP_ON_WRAP) {
+				r->enable = false;
+				ram_publish(h);
+				return i + 1 < n ? -1 : 0;
+			}
+		} else {
+			r->wp += 4;
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The one place where the model meets the N-Trace encoder library
+ * (tools/perf-ntrace, ntrace/encoder.h): encoder configuration from the
+ * trTe* registers, records in, message bytes out to the hart's RAM sink.
+ *
+ * Parameters the registers do not show (a decoder must use the same):
+ * the library defaults of ntrace_enc_cfg_default() (I-CNT 16 bits incl.
+ * overflow bit, HIST 32 bits, return stack depth 16, partial return
+ * address 16 bits), 4-bit ingress itype, XLEN 64.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <ntrace/encoder.h>
+
+#include "model.h"
+#include "tci_regs.h"
+
+struct trace_out {
+	struct ntrace_encoder enc;
+	struct hart *h;
+	bool running;
+};
+
+/* Options the model's encoder implements (trTeInstFeatures WARL mask). */
+uint32_t trace_out_features(void)
+{
+	return TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN | TE_F_IRET_MODE_MASK |
+	       TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS | TE_F_EXTEND_ADDR_MSB;
+}
+
+bool trace_out_has_context(void)
+{
+	return true;
+}
+
+bool trace_out_mode_ok(unsigned int mode)
+{
+	return mode == NTRACE_MODE_BTM || mode == NTRACE_MODE_HTM;
+}
+
+bool trace_out_sync_mode_ok(unsigned int mode)
+{
+	return mode <= NTRACE_SYNCMODE_HWORDS;
+}
+
+static int emit(void *ctx, const struct ntrace_msg *msg)
+{
+	struct trace_out *o = ctx;
+	uint8_t buf[NTRACE_MSG_MAX_BYTES];
+	size_t n = ntrace_msg_encode(&o->enc.cfg.codec, msg, buf);
+
+	if (!n) {
+		fprintf(stderr, "ntrace-model: hart %u: encoder produced an unencodable "
+			"%s message; dropped\n", o->h->idx, ntrace_tcode_name(msg->tcode));
+		return 0;
+	}
+	if (ram_push(o->h, buf, n) < 0)
+		o->h->te.overflow = true;	/* trTeInstStallOrOverflow */
+	return 0;
+}
+
+static void cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
+{
+	const struct encoder *te = &h->te;
+	uint32_t f = te->features;
+	unsigned int bits = (f & TE_F_SRC_BITS_MASK) >> TE_F_SRC_BITS_SHIFT;
+
+	ntrace_enc_cfg_default(c);
+	c->mode = (te->control & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT;
+	c->codec.src_bits = (te->control & TE_INHIBIT_SRC) ? 0 : bits;
+	c->src_id = (f & TE_F_SRC_ID_MASK) >> TE_F_SRC_ID_SHIFT;
+	if (c->codec.src_bits < 12)
+		c->src_id &= (1u << c->codec.src_bits) - 1;
+	c->codec.ext_addr_msb = f & TE_F_EXTEND_ADDR_MSB;
+	c->codec.tstamp = te->ts_active && (te->ts_control & TS_ENABLE) &&
+			  ((te->ts_control & TS_MODE_MASK) >> TS_MODE_SHIFT) != TS_MODE_NONE;
+	c->seq_jump = f & TE_F_SEQ_JUMP;
+	c->all_jumps = f & TE_F_ALL_JUMPS;
+	c->repeated_history = f & TE_F_REPEATED_HISTORY;
+	c->implicit_return = (f & TE_F_IMPLICIT_RETURN) ?
+			     (f & TE_F_IRET_MODE_MASK) >> TE_F_IRET_MODE_SHIFT : 0;
+	c->context = te->control & TE_CONTEXT;
+	c->sync_mode = (te->control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT;
+	c->sync_max = (te->control & TE_SYNC_MAX_MASK) >> TE_SYNC_MAX_SHIFT;
+}
+
+const char *trace_out_start(struct hart *h)
+{
+	struct trace_out *o = h->enc;
+	struct ntrace_enc_cfg cfg;
+	const char *err;
+
+	if (!o) {
+		o = calloc(1, sizeof(*o));
+		if (!o)
+			return "out of memory";
+		o->h = h;
+		h->enc = o;
+	}
+	cfg_from_regs(h, &cfg);
+	err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
+	o->running = !err;
+	return err;
+}
+
+void trace_out_record(struct hart *h, const struct ntrace_insn *r)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running)
+		ntrace_encoder_put(&o->enc, r, 1);
+}
+
+void trace_out_stop(struct hart *h)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running)
+		ntrace_encoder_finish(&o->enc);
+	if (o)
+		o->running = false;
+}

@@ -73,6 +73,7 @@ const char *ntrace_msg_err_name(unsigned int err)
 		[NTRACE_MSG_ERR_SHORT] = "message ended inside its fixed fields",
 		[NTRACE_MSG_ERR_FIELD_COUNT] = "wrong number of fields for the TCODE",
 		[NTRACE_MSG_ERR_TRUNCATED] = "trace ends inside a message",
+		[NTRACE_MSG_ERR_EMPTY_FIELD] = "variable field with no bits",
 	};
 
 	return err < NTRACE_MSG_ERR__COUNT ? names[err] : "unknown error";

@@ -92,6 +92,9 @@ static void field_close(struct ntrace_parser *p)
 	if (p->hdr_got < p->hdr_need) {
 		if (!p->ferr)
 			p->ferr = NTRACE_MSG_ERR_SHORT;
+	} else if (!p->acc_bits) {
+		if (!p->ferr)
+			p->ferr = NTRACE_MSG_ERR_EMPTY_FIELD;
 	} else if (i < PARSER_MAX_FIELDS) {
 		p->field[i] = p->acc;
 		/* 255 = more than 64 bits; hi bits all 1 = 254 (MSB extension) */

@@ -157,6 +157,8 @@ enum ntrace_msg_err {
 	NTRACE_MSG_ERR_FIELD_COUNT,	/* wrong number of variable fields for the TCODE
 					 * (or a TSTAMP while tstamp is off) */
 	NTRACE_MSG_ERR_TRUNCATED,	/* stream ended inside a message */
+	NTRACE_MSG_ERR_EMPTY_FIELD,	/* a variable field with no bits (fixed fields
+					 * filled the byte that ended the field) */
 	NTRACE_MSG_ERR__COUNT
 };
 

@@ -155,6 +155,11 @@ static void field_count(void)
 	       "IndirectBranch without U-ADDR: FIELD_COUNT");
 	k = parse(&(struct ntrace_codec_cfg){ .src_bits = 12 }, d, sizeof(d), out, 4);
 	tap_ok(k == 1 && out[0].err == NTRACE_MSG_ERR_SHORT, "message ending inside SRC: SHORT");
+	/* Ownership with SRC=6 bits filling byte 1, which also ends the message */
+	k = parse(&(struct ntrace_codec_cfg){ .src_bits = 6 }, (const uint8_t[]){ 0x08, 0x7F }, 2,
+		  out, 4);
+	tap_ok(k == 1 && out[0].err == NTRACE_MSG_ERR_EMPTY_FIELD && out[0].size == 2,
+	       "variable field with no bits: EMPTY_FIELD");
 }
 
 static void zeros_and_wrap(void)

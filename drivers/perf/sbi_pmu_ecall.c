@@ -37,6 +37,18 @@ int ntrace_sbi_pmu_cfg_match(unsigned long base, unsigned long mask,
 {
 	struct sbiret ret;
 
+	/*
+	 * OpenSBI up to 1.5 returns the bit position inside @mask instead of
+	 * the counter index when it picks a firmware counter, and with
+	 * SBI_PMU_CFG_FLAG_CLEAR_VALUE then writes outside its counter array
+	 * (an M-mode store fault that stops the hart) unless the base is 0.
+	 * Linux's own driver always asks with base 0, so do the same.
+	 */
+	if (base && mask && base + __fls(mask) < BITS_PER_LONG) {
+		mask <<= base;
+		base = 0;
+	}
+
 	if (IS_ENABLED(CONFIG_32BIT))
 		ret = sbi_ecall(SBI_EXT_PMU, SBI_EXT_PMU_COUNTER_CFG_MATCH,
 				base, mask, flags, event_idx,

@@ -477,8 +477,24 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		if (rc)
 			return rc;
 	}
-	/* I-CNT full: reported unless this record's own message carries it */
-	if (!e->pend && e->icnt >> (c->icnt_bits - 1)) {
+	/*
+	 * I-CNT full: reported unless this record's own message carries it.
+	 * A return that may turn out inferable cannot be relied on: report
+	 * the count before it, so the counter stays bounded.
+	 */
+	if (e->pend == NTRACE_ENC_RETURN && e->icnt >> (c->icnt_bits - 1) && e->icnt > hw) {
+		struct ntrace_msg m;
+
+		memset(&m, 0, sizeof(m));
+		m.tcode = NTRACE_TC_RESOURCE_FULL;
+		m.code = NTRACE_RCODE_ICNT;
+		m.icnt = e->icnt - hw;
+		m.flags = NTRACE_MSGF_ICNT;
+		e->icnt = hw;
+		rc = put_plain(e, &m, r->tstamp);
+		if (rc)
+			return rc;
+	} else if (!e->pend && e->icnt >> (c->icnt_bits - 1)) {
 		if (c->icnt_full_sync) {
 			e->pend = NTRACE_ENC_LINEAR;
 			e->pend_is_sync = true;

@@ -16,10 +16,10 @@
 #include "tap.h"
 
 struct enc_run {
-	char text[16384];
+	char text[1 << 19];
 	size_t len;
 	unsigned int nmsg;
-	uint8_t bytes[16384];
+	uint8_t bytes[1 << 17];
 	size_t nbytes;
 	int reparse_ok;		/* bytes parse back to the same messages */
 };
@@ -48,10 +48,10 @@ static int enc_run(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *i
 	struct ntrace_encoder e;
 	struct ntrace_parser p;
 	struct ntrace_msg out[512];
-	struct enc_run again;
+	static struct enc_run again;
 	const char *err;
 	FILE *f;
-	size_t k, used, i;
+	size_t k, used, i, pos;
 	char *mem = NULL;
 	size_t memlen = 0;
 
@@ -84,11 +84,15 @@ static int enc_run(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *i
 	/* the bytes must parse back to the same listing */
 	memset(&again, 0, sizeof(again));
 	ntrace_parser_init(&p, &cfg->codec, 0);
-	k = ntrace_parse(&p, r->bytes, r->nbytes, out, 512, &used);
-	k += ntrace_parse_finish(&p, out + k);
+	for (pos = 0; pos < r->nbytes; pos += used) {
+		k = ntrace_parse(&p, r->bytes + pos, r->nbytes - pos, out, 512, &used);
+		for (i = 0; i < k; i++)
+			harness_collect(&again, &out[i]);
+	}
+	k = ntrace_parse_finish(&p, out);
 	for (i = 0; i < k; i++)
 		harness_collect(&again, &out[i]);
-	r->reparse_ok = used == r->nbytes && !strcmp(again.text, r->text);
+	r->reparse_ok = !strcmp(again.text, r->text);
 	return 0;
 }
 
@@ -106,7 +110,7 @@ static void print_listing(const char *text)
 }
 
 /* Compare a run's listing with the expected text; print both on mismatch. */
-static int expect_listing(const struct enc_run *r, const char *want, const char *name)
+__attribute__((unused)) static int expect_listing(const struct enc_run *r, const char *want, const char *name)
 {
 	int ok = !strcmp(r->text, want) && r->reparse_ok;
 

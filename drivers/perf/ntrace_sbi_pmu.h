@@ -31,7 +31,11 @@ int ntrace_sbi_pmu_counter_desc(unsigned int idx, struct sbi_pmu_ctr_desc *desc)
 /*
  * SBI_EXT_PMU_COUNTER_CFG_MATCH: pick and configure a counter from
  * @base/@mask for @event_idx. Returns the counter index or a negative errno
- * (-EOPNOTSUPP: no counter in the set can count the event).
+ * (-EOPNOTSUPP: no counter in the set can count the event). The request is
+ * sent with base 0 whenever the mask allows, to avoid an OpenSBI <= 1.5 bug
+ * with firmware counters. Release the counter with ntrace_sbi_pmu_stop()
+ * and SBI_PMU_STOP_FLAG_RESET. OpenSBI 1.5 accepts reserved flag bits and
+ * does not report already started/stopped counters: do not rely on either.
  */
 int ntrace_sbi_pmu_cfg_match(unsigned long base, unsigned long mask,
 			     unsigned long flags, unsigned long event_idx,

@@ -172,6 +172,34 @@ const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_en
 /*
  * Feed n records in program order. Returns 0, or the sink's non-zero return
  * value (the encoder then stops consuming).
+ *
+ * How records drive the trace:
+ *  - The first record ever, and after a stop the first record with
+ *    NTRACE_INSN_TRACE_START, start the trace: ProgTraceSync(start_sync,
+ *    I-CNT=0, F-ADDR=its address), then Ownership if enabled. Records while
+ *    stopped are not traced; START while tracing is ignored.
+ *  - NTRACE_INSN_TRACE_STOP: the record is traced, then ProgTraceCorrelation
+ *    (stop_evcode, I-CNT, HIST in HTM). A message still waiting for this
+ *    record's target (jump, trap) is folded into that I-CNT.
+ *  - Messages with an address (and DirectBranch) are emitted when the next
+ *    record arrives; their address is the next record's address, and their
+ *    TSTAMP is the time of the record that caused them.
+ *  - Sync messages give F-ADDR = the address execution continues at (the
+ *    branch/jump/trap target, or the next instruction for a sync on linear
+ *    code, which is ProgTraceSync in BTM and IndirectBranchHistSync with
+ *    B-TYPE=0 in HTM). Periodic sync is placed at the first message or
+ *    instruction boundary after the period expires.
+ *  - I-CNT full: ResourceFull RCODE=0 (or SYNC=4 with icnt_full_sync) with
+ *    the count including the record that filled it, unless that record ends
+ *    a message itself (then the message carries it); at a return that may be
+ *    inferable, the count up to the record before it is reported.
+ *  - HIST full: ResourceFull RCODE=1 with the full register; with
+ *    repeated_history, identical full registers are held back and sent as
+ *    one RCODE=2 message (HREPEAT = number of occurrences) before the next
+ *    other message.
+ *  - repeat_branch: a branch message whose fields (I-CNT, U-ADDR field,
+ *    HIST, B-TYPE) equal the previous branch message's is counted and sent
+ *    as RepeatBranch (B-CNT = repeats) before the next other message.
  */
 int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n);
 

@@ -183,7 +183,10 @@ enum ntrace_msg_err {
  *                          TCODE and SRC (unknown fixed fields are in raw[0])
  *   unknown RCODE / CDF    code (and cdf) set; raw[] holds the variable fields
  * Address fields hold the field value as transmitted (address bits 63..1 or
- * the XOR of them), already MSB-extended when ext_addr_msb is set.
+ * the XOR of them). With ext_addr_msb the parser applies the MSB extension
+ * and keeps XLEN-1 bits, so the value is exactly addr >> 1 (F-ADDR) or
+ * (addr ^ prev) >> 1 (U-ADDR) for XLEN-bit addresses; use the helpers at
+ * the end of this header to get addresses. HIST values include the stop bit.
  *
  * Error records (err != 0) cover bytes [offset, offset + size); tcode is the
  * TCODE of the message being parsed when known, else 0xFF. After an error the
@@ -196,7 +199,7 @@ struct ntrace_msg {
 	uint8_t err;		/* enum ntrace_msg_err */
 	uint8_t tcode;
 	uint8_t flags;		/* NTRACE_MSGF_* */
-	uint8_t addr_bits;	/* bits transmitted in the address field */
+	uint8_t addr_bits;	/* bits transmitted in the address field (max 64) */
 	uint16_t src;		/* SRC (0 when src_bits == 0) */
 	uint8_t sync;		/* SYNC */
 	uint8_t btype;		/* B-TYPE */
@@ -262,8 +265,17 @@ size_t ntrace_parse(struct ntrace_parser *p, const uint8_t *buf, size_t len,
 
 /*
  * End of stream: report a message cut off by the end (ERR_TRUNCATED) or a
- * pending bad region. Returns the number of records written to out (0..2).
- * The parser is then idle and may be fed a new stream.
+ * pending bad region. Returns the number of records written to out (0 or 1
+ * today; pass room for 2). The parser is then idle and may be fed more.
+ *
+ * Typical use:
+ *	ntrace_parser_init(&p, &cfg, 0);
+ *	while ((len = read_chunk(buf)))
+ *		for (pos = 0; pos < len; pos += used) {
+ *			n = ntrace_parse(&p, buf + pos, len - pos, recs, NREC, &used);
+ *			handle(recs, n);
+ *		}
+ *	handle(recs, ntrace_parse_finish(&p, recs));
  */
 size_t ntrace_parse_finish(struct ntrace_parser *p, struct ntrace_msg out[2]);
 

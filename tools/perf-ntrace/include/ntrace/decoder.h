@@ -1,0 +1,214 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * N-Trace flow decoder: messages + program images -> retired instructions.
+ *
+ * Layer 3 of the decoder (like libipt's block decoder or OpenCSD's trace
+ * element decoder): it applies the "N-Trace Decoding Guidelines" to the
+ * messages of the codec (msg.h), walking the code of the images (image.h)
+ * one basic block at a time. Its output is a stream of runs: a run is a
+ * sequence of instructions executed one after another by fall-through,
+ * ended by a control transfer (or by the end of a message's I-CNT), so a
+ * branch record (from = last, to = to) is one run and a PC list is the
+ * expansion of the runs. Runs are delivered in batches; instructions are
+ * never delivered one by one, which keeps the decoder fast.
+ *
+ * The configuration is the encoder's own (encoder.h): every setting that
+ * changes what the messages mean (mode, implicit return, sequential jumps,
+ * all jumps, SRC width, timestamps, I-CNT width) is there.
+ *
+ * Robustness: decoding starts at the first synchronizing message; on a parse
+ * error, an Error message, or any inconsistency between messages and code
+ * (a message says branch where the code has none, a PC outside every image,
+ * an I-CNT that runs past an indirect jump or ends inside an instruction)
+ * the decoder reports the cause with the byte offset of the message and
+ * waits for the next synchronizing message. State is bounded (a fixed block
+ * cache, a return stack of 32, a history backlog limit) whatever the input.
+ */
+#ifndef NTRACE_DECODER_H
+#define NTRACE_DECODER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <ntrace/encoder.h>
+#include <ntrace/image.h>
+#include <ntrace/msg.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* How control left the last instruction of a run. */
+enum ntrace_dec_kind {
+	NTRACE_DK_FALL = 0,	/* nothing special: the message's I-CNT ended here
+				 * (to = next instruction in memory) */
+	NTRACE_DK_NOT_TAKEN,	/* conditional branch, not taken */
+	NTRACE_DK_TAKEN,	/* conditional branch, taken */
+	NTRACE_DK_JUMP,		/* direct jump (JAL x0, C.J, CM.JT) */
+	NTRACE_DK_CALL,		/* direct call (JAL ra, C.JAL, CM.JALT) */
+	NTRACE_DK_IND_JUMP,	/* indirect jump (target from a message or inferred) */
+	NTRACE_DK_IND_CALL,	/* indirect call */
+	NTRACE_DK_RETURN,	/* function return (explicit or implicit) */
+	NTRACE_DK_TRAP_RETURN,	/* MRET/SRET */
+	NTRACE_DK_EXCEPTION,	/* exception after last (ninsn may be 0) */
+	NTRACE_DK_INTERRUPT,	/* interrupt after last (ninsn may be 0) */
+	NTRACE_DK_TRAP,		/* exception or interrupt (B-TYPE 1) */
+	NTRACE_DK_STOP,		/* trace stopped after last; to = 0 */
+	NTRACE_DK__COUNT
+};
+
+/* ntrace_dec_run.flags */
+#define NTRACE_DRF_IMPLICIT	0x01	/* return target taken from the return stack */
+#define NTRACE_DRF_INFERRED	0x02	/* indirect target inferred (sequential jump) */
+
+/*
+ * One run of instructions: ninsn instructions from start to last by
+ * fall-through (not-taken branches do not end a run when merged, but the
+ * decoder may also deliver them as NOT_TAKEN runs), then a transfer of kind
+ * to address to. A trap taken with no instruction retired is a run with
+ * ninsn = 0 and start = last = the address the trap was taken at (0 when
+ * unknown).
+ */
+struct ntrace_dec_run {
+	uint64_t start;
+	uint64_t last;
+	uint64_t to;
+	uint64_t tstamp;	/* absolute time of the message that reported it */
+	uint32_t ninsn;
+	uint8_t kind;		/* enum ntrace_dec_kind */
+	uint8_t flags;		/* NTRACE_DRF_* */
+	uint8_t priv;		/* enum ntrace_priv from Ownership (0 if never told) */
+	uint8_t pad;
+	uint16_t src;
+	uint16_t pad2;
+	uint32_t pad3;
+};
+
+/* Events besides runs; delivered in order with the runs. */
+enum ntrace_dec_ev {
+	NTRACE_DEV_SYNC,	/* a sync message: decoding (re)starts or goes on at pc;
+				 * code = SYNC */
+	NTRACE_DEV_ERROR,	/* decoding stopped: text says why; waits for a sync */
+	NTRACE_DEV_WARN,	/* something odd that did not stop decoding */
+	NTRACE_DEV_LOST,	/* Error message: the encoder lost messages; code = ECODE */
+	NTRACE_DEV_STOP,	/* ProgTraceCorrelation: trace stopped; code = EVCODE */
+	NTRACE_DEV_OWNER,	/* Ownership: priv, context */
+	NTRACE_DEV__COUNT
+};
+
+struct ntrace_dec_event {
+	uint8_t type;		/* enum ntrace_dec_ev */
+	uint8_t priv;
+	uint16_t src;
+	uint32_t code;
+	uint64_t offset;	/* byte offset of the message it comes from */
+	uint64_t pc;		/* where decoding stands (0 if unknown) */
+	uint64_t context;
+	uint64_t tstamp;
+	const char *text;	/* human-readable reason (valid during the call) */
+};
+
+/* Sink of decoded flow. Either callback may be NULL. Non-zero return stops
+ * the decoder; ntrace_decoder_feed/finish then return that value. */
+struct ntrace_dec_ops {
+	int (*runs)(void *ctx, const struct ntrace_dec_run *r, size_t n);
+	int (*event)(void *ctx, const struct ntrace_dec_event *ev);
+};
+
+struct ntrace_dec_cfg {
+	struct ntrace_enc_cfg enc;	/* the encoder's settings (encoder.h) */
+	int32_t src;			/* SRC to decode; -1 = every source */
+	bool merge_not_taken;		/* fold not-taken branches into runs */
+	uint32_t hist_backlog;		/* max queued HIST entries per source (0: 1M) */
+};
+
+/* Defaults: encoder defaults, return-stack implicit return on, all sources. */
+void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
+
+struct ntrace_dec_stats {
+	uint64_t bytes;		/* trace bytes fed */
+	uint64_t messages;	/* messages parsed */
+	uint64_t insns;		/* instructions decoded */
+	uint64_t runs;
+	uint64_t taken;		/* taken branches and direct jumps/calls */
+	uint64_t indirect;	/* indirect jumps, calls, returns, trap returns */
+	uint64_t implicit_returns;
+	uint64_t traps;
+	uint64_t syncs;		/* times decoding (re)started at a sync message */
+	uint64_t errors;	/* decode errors (each followed by a resync wait) */
+	uint64_t parse_errors;	/* codec error records */
+	uint64_t skipped;	/* messages ignored while not synchronised */
+	uint64_t lost;		/* Error messages */
+	uint64_t tcode[64];	/* messages per TCODE */
+};
+
+struct ntrace_decoder;
+
+/*
+ * cfg is copied; img must outlive the decoder. Returns NULL with a reason in
+ * *err (a configuration problem or out of memory).
+ */
+struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
+					  struct ntrace_images *img,
+					  const struct ntrace_dec_ops *ops, void *ctx,
+					  const char **err);
+void ntrace_decoder_free(struct ntrace_decoder *d);
+
+/* Raw N-Trace bytes, in any chunking. Returns 0 or the sink's stop value. */
+int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
+
+/* One already parsed message (or codec error record). */
+int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m);
+
+/* End of the trace: reports a cut-off message and flushes pending runs. */
+int ntrace_decoder_finish(struct ntrace_decoder *d);
+
+void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stats *s);
+
+/*
+ * The instruction addresses of a run, in order, in batches (at most 256 per
+ * call) through fn; uses the decoder's block cache, so it is fast. Returns
+ * 0, fn's non-zero return, or -1 if the images cannot be decoded there.
+ */
+int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run *r,
+			   int (*fn)(void *ctx, const uint64_t *pcs, size_t n), void *ctx);
+
+/* ---- Sinks (layer 4) ---------------------------------------------------- */
+
+/*
+ * Ready-made sinks with the ntrace_dec_ops.runs signature. Each writes to a
+ * FILE through its own buffer; call ntrace_sink_flush() at the end. Write
+ * errors make the sink return -1 (which stops the decoder).
+ *   PC list:  one retired-instruction address per line, "0x%lx".
+ *   branches: one line per control transfer (not-taken branches and plain
+ *             ends of I-CNT are left out): "FROM TO KIND TSTAMP", traps with
+ *             no instruction retired have FROM = the trap address.
+ *   tv:       the seed-002 tandem-verification "partial trace" (pc and
+ *             instruction per group, trap groups), via ntrace_tv_export().
+ */
+enum ntrace_sink_format {
+	NTRACE_SINK_PC,
+	NTRACE_SINK_BRANCHES,
+	NTRACE_SINK_TV,
+};
+
+struct ntrace_sink;
+
+struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
+				    struct ntrace_decoder *d, struct ntrace_images *img);
+int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n);
+int ntrace_sink_flush(struct ntrace_sink *s);	/* 0 or -1 (write error) */
+void ntrace_sink_free(struct ntrace_sink *s);
+/* Attach the decoder after creating it (the sink is its callback context). */
+void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d);
+
+const char *ntrace_dec_kind_name(unsigned int kind);
+const char *ntrace_dec_ev_name(unsigned int type);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTRACE_DECODER_H */

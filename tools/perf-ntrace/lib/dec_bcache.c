@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Block cache of the flow decoder: per block start, everything the walk
+ * needs about the block (length in instructions and halfwords, the kind
+ * of its last instruction, its direct target, where instructions start),
+ * filled from the image layer on the first visit. Direct mapped, fixed
+ * size, so memory stays bounded whatever the program.
+ */
+#include <inttypes.h>
+
+#include "dec_internal.h"
+
+static inline uint32_t bc_index(uint64_t pc)
+{
+	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & (DEC_BC_SIZE - 1);
+}
+
+static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
+{
+	struct ntrace_block b;
+	struct ntrace_idec id;
+	uint64_t a;
+	uint32_t i;
+
+	if (ntrace_images_block(d->img, pc, &b))
+		return -1;
+	if (!b.nhalf || !b.end.size)
+		return -1;	/* cannot happen with a sane image layer; never loop */
+	e->last = b.last;
+	e->nhalf = b.nhalf;
+	e->ninsn = b.ninsn;
+	e->kind = b.end.kind;
+	e->itype = b.end.itype;
+	e->lhalf = b.end.size / 2;
+	e->target = b.target;
+	e->tvalid = ntrace_isa_is_direct(&b.end) &&
+		    (b.end.kind != NTRACE_IK_TABLE_JUMP || b.target);
+	e->imask = 0;
+	if (b.nhalf <= 64) {
+		for (a = pc, i = 0; i < b.ninsn; i++) {
+			if (ntrace_images_decode(d->img, a, &id) || !id.size)
+				break;
+			e->imask |= 1ull << ((a - pc) >> 1);
+			a += id.size;
+		}
+		if (i != b.ninsn)
+			e->imask = 0;	/* 0 = no mask: step through the image */
+	}
+	e->pc = pc;
+	return 0;
+}
+
+const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t pc)
+{
+	struct dec_blk *e = &d->bc[bc_index(pc)];
+
+	if (__builtin_expect(e->pc == pc, 1))
+		return e;
+	if (fill(d, e, pc)) {
+		e->pc = DEC_NOKEY;
+		return NULL;
+	}
+	return e;
+}
+
+int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t nh,
+		     uint32_t *ninsn, uint64_t *lastp)
+{
+	struct ntrace_idec id;
+	uint64_t a = b->pc, prev = 0;
+	uint32_t n = 0;
+
+	if (!nh) {
+		*ninsn = 0;
+		*lastp = 0;
+		return 0;
+	}
+	if (b->imask) {
+		uint64_t below = b->imask & ((1ull << nh) - 1);
+
+		if (nh < 64 && !(b->imask >> nh & 1))
+			return -1;
+		*ninsn = (uint32_t)__builtin_popcountll(below);
+		*lastp = b->pc + 2 * (uint64_t)(63 - __builtin_clzll(below));
+		return 0;
+	}
+	while (a < b->pc + 2 * (uint64_t)nh) {
+		if (ntrace_images_decode(d->img, a, &id) || !id.size)
+			return -1;
+		prev = a;
+		a += id.size;
+		n++;
+	}
+	if (a != b->pc + 2 * (uint64_t)nh)
+		return -1;
+	*ninsn = n;
+	*lastp = prev;
+	return 0;
+}
+
+uint64_t dec_block_prev(struct ntrace_decoder *d, const struct dec_blk *b)
+{
+	uint32_t n;
+	uint64_t prev;
+
+	if (b->ninsn < 2)
+		return 0;
+	if (dec_block_prefix(d, b, b->nhalf - b->lhalf, &n, &prev))
+		return 0;
+	return prev;
+}

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/* Flow decoder: construction, byte input, statistics and names. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dec_internal.h"
+
+void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	ntrace_enc_cfg_default(&cfg->enc);
+	cfg->enc.implicit_return = NTRACE_IRET_FULL;
+	cfg->enc.return_depth = NTRACE_IRET_MAX_DEPTH;
+	cfg->enc.icnt_bits = NTRACE_MAX_ICNT_BITS;
+	cfg->src = -1;
+	cfg->merge_not_taken = true;
+}
+
+struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
+					  struct ntrace_images *img,
+					  const struct ntrace_dec_ops *ops, void *ctx,
+					  const char **err)
+{
+	struct ntrace_decoder *d;
+	const char *e = ntrace_enc_cfg_check(&cfg->enc);
+	uint32_t i;
+
+	if (!e && cfg->src >= (1 << cfg->enc.codec.src_bits))
+		e = "the selected SRC does not fit in the SRC width";
+	if (!e && !img)
+		e = "no program images";
+	if (e) {
+		if (err)
+			*err = e;
+		return NULL;
+	}
+	d = calloc(1, sizeof(*d));
+	if (d)
+		d->bc = malloc(DEC_BC_SIZE * sizeof(*d->bc));
+	if (!d || !d->bc) {
+		free(d);
+		if (err)
+			*err = "out of memory";
+		return NULL;
+	}
+	for (i = 0; i < DEC_BC_SIZE; i++)
+		d->bc[i].pc = DEC_NOKEY;
+	d->cfg = *cfg;
+	if (!d->cfg.hist_backlog)
+		d->cfg.hist_backlog = 1u << 20;
+	d->img = img;
+	if (ops)
+		d->ops = *ops;
+	d->ctx = ctx;
+	d->htm = cfg->enc.mode == NTRACE_MODE_HTM;
+	d->iret = cfg->enc.implicit_return != NTRACE_IRET_OFF && cfg->enc.itype_bits == 4;
+	d->seqj = cfg->enc.seq_jump;
+	d->alljumps = cfg->enc.all_jumps;
+	d->merge = cfg->merge_not_taken;
+	d->xlen = cfg->enc.codec.xlen ? cfg->enc.codec.xlen : 64;
+	d->icnt_limit = cfg->enc.icnt_bits >= 64 ? UINT64_MAX : (1ull << cfg->enc.icnt_bits) - 1;
+	d->bcnt_limit = (1ull << cfg->enc.bcnt_bits) - 1;
+	d->hrep_limit = (1ull << cfg->enc.hrepeat_bits) - 1;
+	ntrace_parser_init(&d->parser, &cfg->enc.codec, 0);
+	return d;
+}
+
+void ntrace_decoder_free(struct ntrace_decoder *d)
+{
+	uint32_t i;
+
+	if (!d)
+		return;
+	for (i = 0; i < (1u << NTRACE_MAX_SRC_BITS); i++) {
+		if (d->srcs[i])
+			free(d->srcs[i]->hq);
+		free(d->srcs[i]);
+	}
+	free(d->bc);
+	free(d);
+}
+
+int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
+{
+	struct ntrace_msg m[64];
+
+	d->st.bytes += len;
+	while (len && !d->stopped) {
+		size_t used = 0, n, i;
+
+		n = ntrace_parse(&d->parser, buf, len, m, 64, &used);
+		for (i = 0; i < n && !d->stopped; i++)
+			ntrace_decoder_put(d, &m[i]);
+		buf += used;
+		len -= used;
+		if (!n && !used)
+			break;	/* cannot happen: the parser always progresses */
+	}
+	dec_flush(d);
+	return d->stopped;
+}
+
+int ntrace_decoder_finish(struct ntrace_decoder *d)
+{
+	struct ntrace_msg m[2];
+	size_t n, i;
+	uint32_t k;
+
+	n = ntrace_parse_finish(&d->parser, m);
+	for (i = 0; i < n && !d->stopped; i++)
+		ntrace_decoder_put(d, &m[i]);
+	/* a trace cut off mid-flow: deliver what was decoded, as a stop */
+	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS) && !d->stopped; k++) {
+		struct dec_src *s = d->srcs[k];
+
+		if (s && s->synced && s->run_open) {
+			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
+			s->run_open = false;
+		}
+	}
+	dec_flush(d);
+	return d->stopped;
+}
+
+void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stats *s)
+{
+	*s = d->st;
+}
+
+const char *ntrace_dec_kind_name(unsigned int kind)
+{
+	static const char *const names[NTRACE_DK__COUNT] = {
+		"fall", "not_taken", "taken", "jump", "call", "ind_jump", "ind_call",
+		"return", "trap_return", "exception", "interrupt", "trap", "stop",
+	};
+
+	return kind < NTRACE_DK__COUNT ? names[kind] : "?";
+}
+
+const char *ntrace_dec_ev_name(unsigned int type)
+{
+	static const char *const names[NTRACE_DEV__COUNT] = {
+		"sync", "error", "warning", "lost", "stop", "ownership",
+	};
+
+	return type < NTRACE_DEV__COUNT ? names[type] : "?";
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * HIST backlog of one source. HIST bits arrive ahead of the I-CNT that
+ * lets the decoder walk to the branches they describe (ResourceFull with
+ * RCODE 1/2 before RCODE 0 or the next branch message), so they queue
+ * here. A repeated pattern (RCODE 2, HREPEAT) is one entry with a count, so
+ * a long loop costs no memory. The ring grows on demand up to the
+ * configured backlog limit.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "dec_internal.h"
+
+int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep)
+{
+	struct dec_hist *h;
+	unsigned int n;
+
+	if (!hist)
+		return dec_error(d, s, "HIST field is 0 (no stop bit)");
+	n = 63 - (unsigned int)__builtin_clzll(hist);
+	if (!n || !rep)
+		return 0;	/* empty history, or repeated zero times */
+	if (s->hq_len == s->hq_cap) {
+		uint32_t cap = s->hq_cap ? s->hq_cap * 2 : 64, i;
+		struct dec_hist *nq;
+
+		if (s->hq_cap >= d->cfg.hist_backlog)
+			return dec_error(d, s, "more than %u HIST fields wait for an I-CNT",
+					 d->cfg.hist_backlog);
+		nq = malloc(cap * sizeof(*nq));
+		if (!nq)
+			return dec_error(d, s, "out of memory for the HIST backlog");
+		for (i = 0; i < s->hq_len; i++)
+			nq[i] = s->hq[(s->hq_head + i) & (s->hq_cap - 1)];
+		free(s->hq);
+		s->hq = nq;
+		s->hq_cap = cap;
+		s->hq_head = 0;
+	}
+	h = &s->hq[(s->hq_head + s->hq_len) & (s->hq_cap - 1)];
+	h->bits = hist & ((1ull << n) - 1);
+	h->n = (uint8_t)n;
+	h->pos = 0;
+	h->rep = rep;
+	s->hq_len++;
+	return 0;
+}
+
+/* Bits still queued (saturating). */
+uint64_t dec_hist_pending(const struct dec_src *s)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < s->hq_len; i++) {
+		const struct dec_hist *h = &s->hq[(s->hq_head + i) & (s->hq_cap - 1)];
+		uint64_t t = h->rep * h->n - (i == 0 ? h->pos : 0);
+
+		if (h->rep > UINT64_MAX / 64 || total + t < total)
+			return UINT64_MAX;
+		total += t;
+	}
+	return total;
+}
+
+void dec_hist_clear(struct dec_src *s)
+{
+	s->hq_head = 0;
+	s->hq_len = 0;
+}

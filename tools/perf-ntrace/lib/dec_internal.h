@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/* Private structures of the flow decoder (dec_*.c). */
+#ifndef NTRACE_DEC_INTERNAL_H
+#define NTRACE_DEC_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ntrace/decoder.h"
+
+/*
+ * Block cache: one direct-mapped entry per block start. A block runs from
+ * pc by fall-through to the next control-flow instruction ("last"). imask
+ * has bit i set when an instruction starts at halfword i (blocks of at most
+ * 64 halfwords), so a walk can stop inside a block without decoding.
+ */
+#define DEC_BC_BITS	16
+#define DEC_BC_SIZE	(1u << DEC_BC_BITS)
+#define DEC_NOKEY	1ull	/* odd: never a pc */
+
+struct dec_blk {
+	uint64_t pc;
+	uint64_t last;
+	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP) */
+	uint64_t imask;		/* instruction starts when nhalf <= 64, else 0 */
+	uint32_t nhalf;		/* halfwords including last */
+	uint32_t ninsn;		/* instructions including last */
+	uint8_t kind;		/* enum ntrace_ikind of last */
+	uint8_t itype;		/* 4-bit itype of last */
+	uint8_t lhalf;		/* halfwords of last */
+	uint8_t tvalid;		/* target is known */
+};
+
+/* A queued HIST field: pattern bits (first branch most significant). */
+struct dec_hist {
+	uint64_t bits;
+	uint64_t rep;		/* times the pattern is still to be used */
+	uint8_t n;		/* pattern length (1..63) */
+	uint8_t pos;		/* bits of the current repetition consumed */
+};
+
+#define DEC_RSTACK	32	/* spec: no encoder stack is deeper */
+
+/* Decoding state of one message source (SRC). */
+struct dec_src {
+	bool used;
+	bool synced;
+	uint16_t id;
+	uint8_t priv;
+	uint64_t context;
+	uint64_t pc;		/* next instruction to walk */
+	uint64_t ref_addr;	/* last reported address (U-ADDR reference) */
+	uint64_t ts;		/* last absolute timestamp */
+	uint64_t icnt;		/* half-words reported but not walked yet */
+	/* HIST backlog, a ring */
+	struct dec_hist *hq;
+	uint32_t hq_cap, hq_head, hq_len;
+	/* return stack, a ring: newest at (rs_top - 1) */
+	uint64_t rs[DEC_RSTACK];
+	uint32_t rs_top, rs_len;
+	/* the open run */
+	bool run_open;
+	uint64_t run_start;
+	uint64_t run_last;
+	uint32_t run_ninsn;
+	/* last branch message (RepeatBranch replays it) */
+	bool prev_valid;
+	struct ntrace_msg prev;
+};
+
+#define DEC_RUNBUF 512
+
+struct ntrace_decoder {
+	struct ntrace_dec_cfg cfg;
+	struct ntrace_images *img;
+	struct ntrace_dec_ops ops;
+	void *ctx;
+	int stopped;
+	bool htm, iret, seqj, alljumps, merge;
+	uint8_t xlen;
+	uint64_t icnt_limit, bcnt_limit, hrep_limit;
+	struct ntrace_parser parser;
+	struct dec_blk *bc;
+	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
+	const struct ntrace_msg *cur;	/* message being handled (offsets) */
+	struct ntrace_dec_stats st;
+	struct ntrace_dec_run runs[DEC_RUNBUF];
+	uint32_t nruns;
+	char text[512];
+};
+
+/* dec_bcache.c */
+const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t pc);
+/* Instructions in the first nh halfwords of block b (pc = b->pc); returns
+ * -1 when nh does not end on an instruction boundary. *lastp gets the
+ * address of the last of them. */
+int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t nh,
+		     uint32_t *ninsn, uint64_t *lastp);
+/* Address of the instruction before b->last inside the block, or 0. */
+uint64_t dec_block_prev(struct ntrace_decoder *d, const struct dec_blk *b);
+
+/* dec_hist.c */
+int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);
+static inline int dec_hist_pop(struct dec_src *s)
+{
+	struct dec_hist *h;
+	int bit;
+
+	if (!s->hq_len)
+		return -1;
+	h = &s->hq[s->hq_head];
+	bit = (int)(h->bits >> (h->n - 1 - h->pos)) & 1;
+	if (++h->pos == h->n) {
+		h->pos = 0;
+		if (!--h->rep) {
+			s->hq_head = (s->hq_head + 1) & (s->hq_cap - 1);
+			s->hq_len--;
+		}
+	}
+	return bit;
+}
+uint64_t dec_hist_pending(const struct dec_src *s);
+void dec_hist_clear(struct dec_src *s);
+
+/* dec_walk.c */
+enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
+int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
+void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, uint64_t to,
+		   unsigned int kind, unsigned int flags);
+void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, uint32_t ninsn,
+		  uint64_t last, uint64_t to, unsigned int kind, unsigned int flags);
+int dec_flush(struct ntrace_decoder *d);
+void dec_end_block(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
+		   uint64_t next, unsigned int kind, unsigned int flags);
+int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,
+	      const char *text);
+void dec_rs_push(struct dec_src *s, uint64_t ret);
+bool dec_rs_pop(struct dec_src *s, uint64_t *ret);
+int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b, bool final,
+		 uint64_t *next, unsigned int *kind, unsigned int *flags);
+
+#endif /* NTRACE_DEC_INTERNAL_H */

@@ -1,0 +1,412 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Message handling of the flow decoder: what each TCODE adds to the walk
+ * (I-CNT, HIST, a target), how the instruction a message ends on is
+ * resolved, synchronisation, RepeatBranch replay, Ownership, Error and
+ * ProgTraceCorrelation.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dec_internal.h"
+
+static uint64_t faddr(struct ntrace_decoder *d, uint64_t field)
+{
+	return ntrace_addr_from_faddr(field, d->xlen);
+}
+
+static void reset_flow(struct dec_src *s)
+{
+	s->icnt = 0;
+	s->rs_len = 0;
+	s->prev_valid = false;
+	dec_hist_clear(s);
+}
+
+static unsigned int trap_kind(unsigned int btype)
+{
+	return btype == NTRACE_BTYPE_EXCEPTION ? NTRACE_DK_EXCEPTION :
+	       btype == NTRACE_BTYPE_INTERRUPT ? NTRACE_DK_INTERRUPT : NTRACE_DK_TRAP;
+}
+
+static int add_icnt(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	if (!(m->flags & NTRACE_MSGF_ICNT))
+		return 0;
+	if (m->icnt > d->icnt_limit)
+		return dec_error(d, s, "I-CNT 0x%" PRIx64 " is wider than the %u-bit counter",
+				 m->icnt, d->cfg.enc.icnt_bits);
+	s->icnt += m->icnt;
+	return 0;
+}
+
+static int add_hist(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m,
+		    uint64_t rep)
+{
+	if (!(m->flags & NTRACE_MSGF_HIST))
+		return 0;
+	return dec_hist_push(d, s, m->hist, rep);
+}
+
+/* After a final message: nothing may be left of its HIST. */
+static int check_left(struct ntrace_decoder *d, struct dec_src *s)
+{
+	if (s->hq_len)
+		return dec_error(d, s, "%" PRIu64 " HIST bits left after the I-CNT ended at 0x%"
+				 PRIx64 " (fewer branches in the code than in the trace)",
+				 dec_hist_pending(s), s->pc);
+	return 0;
+}
+
+/* Stack effects of an indirect jump whose target a message gave. */
+static void explicit_indirect(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b)
+{
+	uint64_t after = b->last + 2 * (uint64_t)b->lhalf, dummy;
+
+	if (!d->iret)
+		return;
+	if (b->itype == NTRACE_ITYPE_RETURN || b->itype == NTRACE_ITYPE_COSWAP)
+		dec_rs_pop(s, &dummy);
+	if (b->itype == NTRACE_ITYPE_COSWAP || b->itype == NTRACE_ITYPE_IND_CALL)
+		dec_rs_push(s, after);
+}
+
+static int mismatch(struct ntrace_decoder *d, struct dec_src *s, uint64_t got, uint64_t want)
+{
+	snprintf(d->text, sizeof(d->text),
+		 "sync message says pc 0x%" PRIx64 " but the code leads to 0x%" PRIx64
+		 "; continuing at the sync address", want, got);
+	d->st.errors++;
+	return dec_event(d, s, NTRACE_DEV_ERROR, 0, d->text);
+}
+
+/*
+ * A message whose I-CNT (and HIST) are final. tcode/btype say what the
+ * last instruction did; target is the address the message gives (0 for
+ * DirectBranch and ProgTraceCorrelation). Returns 0 or -1 (reported).
+ */
+static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		     unsigned int btype, uint64_t target)
+{
+	const struct dec_blk *b = NULL;
+	bool sync = ntrace_tcode_is_sync(tcode);
+	uint64_t next = 0;
+	unsigned int kind, flags;
+	int w = dec_walk(d, s, true, &b);
+
+	if (w == W_ERROR)
+		return -1;
+	switch (tcode) {
+	case NTRACE_TC_DIRECT_BRANCH:
+	case NTRACE_TC_DIRECT_BRANCH_SYNC:
+		if (w != W_AT_END)
+			return dec_error(d, s, "DirectBranch: I-CNT ends at 0x%" PRIx64
+					 ", which is not after a branch", s->pc);
+		if (b->kind == NTRACE_IK_BRANCH) {
+			kind = NTRACE_DK_TAKEN;
+		} else if (b->kind == NTRACE_IK_JUMP || b->kind == NTRACE_IK_TABLE_JUMP) {
+			kind = b->itype == NTRACE_ITYPE_DIR_CALL ? NTRACE_DK_CALL : NTRACE_DK_JUMP;
+			if (kind == NTRACE_DK_CALL && d->iret)
+				dec_rs_push(s, b->last + 2 * (uint64_t)b->lhalf);
+		} else {
+			return dec_error(d, s, "DirectBranch: the instruction at 0x%" PRIx64
+					 " is %s, not a branch", b->last,
+					 ntrace_ikind_name(b->kind));
+		}
+		if (!b->tvalid)
+			return dec_error(d, s, "DirectBranch at 0x%" PRIx64 ": target unknown: %s",
+					 b->last, ntrace_images_errmsg(d->img));
+		d->st.taken++;
+		next = b->target;
+		dec_end_block(d, s, b, next, kind, 0);
+		if (sync && next != target && mismatch(d, s, next, target))
+			return -1;
+		break;
+	case NTRACE_TC_PROG_TRACE_CORRELATION:
+		if (w == W_AT_END) {
+			if (dec_end_insn(d, s, b, true, &next, &kind, &flags))
+				return -1;
+			dec_end_block(d, s, b, 0, NTRACE_DK_STOP, 0);
+		} else if (s->run_open) {
+			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
+		}
+		break;
+	default:	/* indirect branch messages and ProgTraceSync */
+		if (btype != NTRACE_BTYPE_INDIRECT) {
+			if (w == W_AT_END) {
+				if (dec_end_insn(d, s, b, true, &next, &kind, &flags))
+					return -1;
+				dec_end_block(d, s, b, next, kind, flags);
+			} else if (s->run_open) {
+				dec_run_close(d, s, s->run_last, s->pc, NTRACE_DK_FALL, 0);
+			}
+			dec_run_close(d, s, s->pc, target, trap_kind(btype), 0);
+			d->st.traps++;
+		} else if (w == W_AT_END && (b->kind == NTRACE_IK_INDIRECT ||
+					     b->kind == NTRACE_IK_TRAP_RETURN)) {
+			explicit_indirect(d, s, b);
+			kind = b->kind == NTRACE_IK_TRAP_RETURN ? NTRACE_DK_TRAP_RETURN
+				: b->itype == NTRACE_ITYPE_IND_CALL ? NTRACE_DK_IND_CALL
+				: b->itype == NTRACE_ITYPE_RETURN ? NTRACE_DK_RETURN
+				: NTRACE_DK_IND_JUMP;
+			d->st.indirect++;
+			dec_end_block(d, s, b, target, kind, 0);
+		} else if (!sync) {
+			return dec_error(d, s, "%s: I-CNT ends at 0x%" PRIx64 " (%s), not after an "
+					 "indirect jump", ntrace_tcode_name(tcode),
+					 w == W_AT_END ? b->last : s->pc,
+					 w == W_AT_END ? ntrace_ikind_name(b->kind) : "mid-block");
+		} else {
+			/* sync on linear code (periodic, SYNC=4, ...) */
+			if (w == W_AT_END) {
+				if (dec_end_insn(d, s, b, true, &next, &kind, &flags))
+					return -1;
+				dec_end_block(d, s, b, next ? next : target, kind, flags);
+			} else {
+				next = s->pc;
+				if (s->run_open)
+					dec_run_close(d, s, s->run_last, target, NTRACE_DK_FALL, 0);
+			}
+			if (next && next != target && mismatch(d, s, next, target))
+				return -1;
+		}
+		s->pc = target;
+		break;
+	}
+	return check_left(d, s);
+}
+
+static void resync(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	uint64_t pc = faddr(d, m->addr);
+
+	reset_flow(s);
+	s->run_open = false;
+	s->pc = pc;
+	s->ref_addr = pc;
+	/* every sync is an event: a consumer can check the flow against it */
+	snprintf(d->text, sizeof(d->text), "%s at 0x%" PRIx64 " (%s, SYNC=%u)",
+		 s->synced ? "sync" : "decoding starts", pc, ntrace_tcode_name(m->tcode), m->sync);
+	if (!s->synced)
+		d->st.syncs++;
+	s->synced = true;
+	dec_event(d, s, NTRACE_DEV_SYNC, m->sync, d->text);
+}
+
+static int branch_msg(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	uint64_t target = 0;
+
+	if (add_icnt(d, s, m) || add_hist(d, s, m, 1))
+		return -1;
+	if (m->tcode != NTRACE_TC_DIRECT_BRANCH) {
+		if (!(m->flags & NTRACE_MSGF_ADDR))
+			return dec_error(d, s, "%s without an address", ntrace_tcode_name(m->tcode));
+		target = ntrace_addr_from_uaddr(m->addr, s->ref_addr, d->xlen);
+		s->ref_addr = target;
+	}
+	return final_msg(d, s, m->tcode, m->btype, target);
+}
+
+static int sync_msg(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	uint64_t target = faddr(d, m->addr);
+	unsigned int btype = m->tcode == NTRACE_TC_INDIRECT_BRANCH_SYNC ||
+			     m->tcode == NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC ? m->btype : 0;
+
+	if (s->synced) {
+		if (add_icnt(d, s, m) || add_hist(d, s, m, 1))
+			goto lost;
+		if (final_msg(d, s, m->tcode, btype, target))
+			goto lost;
+	}
+	resync(d, s, m);
+	return 0;
+lost:	/* the error is reported; the sync itself is good: restart here */
+	resync(d, s, m);
+	return 0;
+}
+
+static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	const struct dec_blk *b;
+	uint64_t rep = 1;
+
+	switch (m->code) {
+	case NTRACE_RCODE_ICNT:
+		if (add_icnt(d, s, m))
+			return -1;
+		break;
+	case NTRACE_RCODE_HREPEAT:
+		rep = m->count;
+		if (rep > d->hrep_limit)
+			return dec_error(d, s, "HREPEAT %" PRIu64 " is wider than %u bits", rep,
+					 d->cfg.enc.hrepeat_bits);
+		/* fall through */
+	case NTRACE_RCODE_HIST:
+		if (add_hist(d, s, m, rep))
+			return -1;
+		break;
+	default:
+		snprintf(d->text, sizeof(d->text), "ResourceFull with unknown RCODE %u ignored",
+			 m->code);
+		return dec_event(d, s, NTRACE_DEV_WARN, m->code, d->text);
+	}
+	return dec_walk(d, s, false, &b) == W_ERROR ? -1 : 0;
+}
+
+static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	struct ntrace_msg again;
+	uint64_t i;
+
+	if (!s->prev_valid)
+		return dec_error(d, s, "RepeatBranch without a branch message to repeat");
+	if (m->count > d->bcnt_limit)
+		return dec_error(d, s, "B-CNT %" PRIu64 " is wider than %u bits", m->count,
+				 d->cfg.enc.bcnt_bits);
+	again = s->prev;
+	again.flags &= (uint8_t)~NTRACE_MSGF_TSTAMP;
+	for (i = 0; i < m->count; i++)
+		if (branch_msg(d, s, &again) || d->stopped)
+			return -1;
+	return 0;
+}
+
+static void ownership(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	unsigned int fmt = ntrace_process_format(m->data);
+
+	s->priv = (uint8_t)(ntrace_process_v(m->data) << 2 | ntrace_process_prv(m->data));
+	if (fmt == NTRACE_PROCESS_FMT_SCONTEXT || fmt == NTRACE_PROCESS_FMT_HCONTEXT)
+		s->context = ntrace_process_context(m->data);
+	snprintf(d->text, sizeof(d->text), "priv %u context 0x%" PRIx64, s->priv, s->context);
+	dec_event(d, s, NTRACE_DEV_OWNER, fmt, d->text);
+}
+
+static struct dec_src *get_src(struct ntrace_decoder *d, unsigned int id)
+{
+	struct dec_src *s = d->srcs[id];
+
+	if (s)
+		return s;
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return NULL;
+	s->id = (uint16_t)id;
+	s->used = true;
+	d->srcs[id] = s;
+	return s;
+}
+
+/* A codec error record: every source loses its place. */
+static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	unsigned int i;
+	bool any = false;
+
+	d->st.parse_errors++;
+	for (i = 0; i < (1u << NTRACE_MAX_SRC_BITS); i++) {
+		struct dec_src *s = d->srcs[i];
+
+		if (!s || !s->synced)
+			continue;
+		any = true;
+		dec_error(d, s, "bad bytes at offset %" PRIu64 " (%u bytes): %s", m->offset,
+			  m->size, ntrace_msg_err_name(m->err));
+	}
+	if (!any) {
+		snprintf(d->text, sizeof(d->text), "bad bytes at offset %" PRIu64 " (%u bytes): %s",
+			 m->offset, m->size, ntrace_msg_err_name(m->err));
+		dec_event(d, NULL, NTRACE_DEV_WARN, m->err, d->text);
+	}
+}
+
+int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	struct dec_src *s;
+
+	if (d->stopped)
+		return d->stopped;
+	d->cur = m;
+	if (m->err) {
+		parse_error(d, m);
+		goto out;
+	}
+	d->st.messages++;
+	d->st.tcode[m->tcode & 63]++;
+	if (d->cfg.src >= 0 && m->src != d->cfg.src)
+		goto out;
+	s = get_src(d, m->src);
+	if (!s) {
+		dec_event(d, NULL, NTRACE_DEV_ERROR, 0, "out of memory for a new source");
+		goto out;
+	}
+	ntrace_tstamp_update(&s->ts, m);
+
+	if (ntrace_tcode_is_sync(m->tcode)) {
+		sync_msg(d, s, m);
+		goto out;
+	}
+	switch (m->tcode) {
+	case NTRACE_TC_OWNERSHIP:
+		ownership(d, s, m);
+		goto out;
+	case NTRACE_TC_ERROR:
+		d->st.lost++;
+		if (s->synced && s->run_open)
+			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
+		s->run_open = false;
+		s->synced = false;
+		reset_flow(s);
+		snprintf(d->text, sizeof(d->text),
+			 "the encoder lost messages (Error ETYPE=%u ECODE=0x%" PRIx64
+			 "); waiting for a sync", m->code, m->data);
+		dec_event(d, s, NTRACE_DEV_LOST, (uint32_t)m->data, d->text);
+		goto out;
+	default:
+		break;
+	}
+	if (!s->synced) {
+		d->st.skipped++;
+		goto out;
+	}
+	switch (m->tcode) {
+	case NTRACE_TC_DIRECT_BRANCH:
+	case NTRACE_TC_INDIRECT_BRANCH:
+	case NTRACE_TC_INDIRECT_BRANCH_HIST:
+		s->prev = *m;
+		s->prev_valid = !branch_msg(d, s, m) && s->synced;
+		break;
+	case NTRACE_TC_RESOURCE_FULL:
+		resource_full(d, s, m);
+		break;
+	case NTRACE_TC_REPEAT_BRANCH:
+		repeat_branch(d, s, m);
+		break;
+	case NTRACE_TC_PROG_TRACE_CORRELATION:
+		if (add_icnt(d, s, m))
+			break;
+		if (m->cdf == 1 && add_hist(d, s, m, 1))
+			break;
+		if (final_msg(d, s, m->tcode, 0, 0))
+			break;
+		s->synced = false;
+		s->run_open = false;
+		reset_flow(s);
+		snprintf(d->text, sizeof(d->text), "trace stopped at 0x%" PRIx64 " (EVCODE=%u)",
+			 s->pc, m->code);
+		dec_event(d, s, NTRACE_DEV_STOP, m->code, d->text);
+		break;
+	default:
+		snprintf(d->text, sizeof(d->text), "%s message (TCODE %u) ignored",
+			 ntrace_tcode_name(m->tcode), m->tcode);
+		dec_event(d, s, NTRACE_DEV_WARN, m->tcode, d->text);
+		break;
+	}
+out:
+	d->cur = NULL;
+	return d->stopped;
+}

@@ -1,0 +1,266 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Output sinks of decoded flow: PC list, branch records and the seed-002
+ * tandem-verification partial trace. Text is formatted by hand into a
+ * large buffer: printf per instruction would be the bottleneck.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dec_internal.h"
+#include "ntrace/ingress_build.h"
+
+#define OUTBUF (1u << 18)
+#define TV_CHUNK 65536
+
+struct ntrace_sink {
+	enum ntrace_sink_format fmt;
+	FILE *out;
+	struct ntrace_decoder *d;
+	struct ntrace_images *img;
+	int err;
+	size_t n;
+	char *buf;
+	/* tv: records held until a fall-through boundary */
+	struct ntrace_insn *tv;
+	size_t ntv, tvcap;
+	bool tv_started;
+};
+
+static int out_flush(struct ntrace_sink *s)
+{
+	if (s->n && fwrite(s->buf, 1, s->n, s->out) != s->n)
+		s->err = -1;
+	s->n = 0;
+	return s->err;
+}
+
+static inline char *hex(char *p, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	int nd = v ? (67 - __builtin_clzll(v)) >> 2 : 1, i;
+
+	p[0] = '0';
+	p[1] = 'x';
+	for (i = nd - 1; i >= 0; i--) {
+		p[2 + i] = digits[v & 15];
+		v >>= 4;
+	}
+	return p + 2 + nd;
+}
+
+static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
+{
+	struct ntrace_sink *s = ctx;
+	size_t i;
+	char *p;
+
+	if (s->n + n * 20 > OUTBUF && out_flush(s))
+		return -1;
+	p = s->buf + s->n;
+	for (i = 0; i < n; i++) {
+		p = hex(p, pcs[i]);
+		*p++ = '\n';
+	}
+	s->n = (size_t)(p - s->buf);
+	return 0;
+}
+
+static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
+{
+	const char *k;
+	char *p;
+	int len;
+
+	if (r->kind == NTRACE_DK_FALL || r->kind == NTRACE_DK_NOT_TAKEN)
+		return 0;
+	if (s->n + 96 > OUTBUF && out_flush(s))
+		return -1;
+	p = s->buf + s->n;
+	p = hex(p, r->ninsn ? r->last : r->start);
+	*p++ = ' ';
+	p = hex(p, r->to);
+	*p++ = ' ';
+	k = ntrace_dec_kind_name(r->kind);
+	len = (int)strlen(k);
+	memcpy(p, k, (size_t)len);
+	p += len;
+	*p++ = ' ';
+	p += snprintf(p, 24, "%" PRIu64, r->tstamp);
+	*p++ = '\n';
+	s->n = (size_t)(p - s->buf);
+	return 0;
+}
+
+static int tv_flush(struct ntrace_sink *s, size_t upto)
+{
+	char err[256];
+
+	if (!upto)
+		return 0;
+	if (ntrace_tv_export(s->tv, upto, s->img, s->out, err, sizeof(err))) {
+		fprintf(stderr, "perf-ntrace: tandem-verification export: %s\n", err);
+		s->err = -1;
+		return -1;
+	}
+	memmove(s->tv, s->tv + upto, (s->ntv - upto) * sizeof(*s->tv));
+	s->ntv -= upto;
+	return 0;
+}
+
+static int tv_push(struct ntrace_sink *s, const struct ntrace_insn *in)
+{
+	if (s->ntv == s->tvcap) {
+		size_t cap = s->tvcap ? s->tvcap * 2 : TV_CHUNK * 2;
+		struct ntrace_insn *n = realloc(s->tv, cap * sizeof(*n));
+
+		if (!n)
+			return s->err = -1;
+		s->tv = n;
+		s->tvcap = cap;
+	}
+	s->tv[s->ntv++] = *in;
+	return 0;
+}
+
+struct tv_ctx {
+	struct ntrace_sink *s;
+	const struct ntrace_dec_run *r;
+	uint32_t done;
+};
+
+static uint8_t kind_itype(unsigned int kind)
+{
+	switch (kind) {
+	case NTRACE_DK_TAKEN: return NTRACE_ITYPE_TAKEN;
+	case NTRACE_DK_NOT_TAKEN: return NTRACE_ITYPE_NOT_TAKEN;
+	case NTRACE_DK_JUMP: return NTRACE_ITYPE_DIR_JUMP;
+	case NTRACE_DK_CALL: return NTRACE_ITYPE_DIR_CALL;
+	case NTRACE_DK_IND_JUMP: return NTRACE_ITYPE_IND_JUMP;
+	case NTRACE_DK_IND_CALL: return NTRACE_ITYPE_IND_CALL;
+	case NTRACE_DK_RETURN: return NTRACE_ITYPE_RETURN;
+	case NTRACE_DK_TRAP_RETURN: return NTRACE_ITYPE_TRAP_RETURN;
+	case NTRACE_DK_INTERRUPT: return NTRACE_ITYPE_INTERRUPT;
+	case NTRACE_DK_EXCEPTION:
+	case NTRACE_DK_TRAP: return NTRACE_ITYPE_EXCEPTION;
+	default: return NTRACE_ITYPE_NONE;
+	}
+}
+
+static int tv_pcs(void *ctx, const uint64_t *pcs, size_t n)
+{
+	struct tv_ctx *t = ctx;
+	struct ntrace_sink *s = t->s;
+	struct ntrace_insn in;
+	struct ntrace_idec id;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		memset(&in, 0, sizeof(in));
+		in.addr = pcs[i];
+		in.priv = t->r->priv;
+		in.tstamp = t->r->tstamp;
+		if (ntrace_images_decode(s->img, pcs[i], &id))
+			return -1;
+		in.size = id.size;
+		if (++t->done == t->r->ninsn && t->r->kind != NTRACE_DK_STOP)
+			in.itype = kind_itype(t->r->kind);
+		if (!s->tv_started) {
+			in.flags |= NTRACE_INSN_TRACE_START;
+			s->tv_started = true;
+		}
+		if (tv_push(s, &in))
+			return -1;
+	}
+	return 0;
+}
+
+static int tv_run(struct ntrace_sink *s, const struct ntrace_dec_run *r)
+{
+	struct tv_ctx t = { s, r, 0 };
+	struct ntrace_insn in;
+
+	if (r->ninsn && ntrace_decoder_run_pcs(s->d, r, tv_pcs, &t))
+		return s->err = -1;
+	if (!r->ninsn && (r->kind == NTRACE_DK_EXCEPTION || r->kind == NTRACE_DK_INTERRUPT ||
+			  r->kind == NTRACE_DK_TRAP)) {
+		memset(&in, 0, sizeof(in));
+		in.addr = r->start;
+		in.itype = kind_itype(r->kind);
+		in.priv = r->priv;
+		if (tv_push(s, &in))
+			return -1;
+	}
+	if (r->kind == NTRACE_DK_STOP)
+		s->tv_started = false;
+	/* export at a boundary where the last record falls through */
+	if (s->ntv >= TV_CHUNK && r->kind == NTRACE_DK_FALL && r->ninsn)
+		return tv_flush(s, s->ntv);
+	return 0;
+}
+
+int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
+{
+	struct ntrace_sink *s = sink;
+	size_t i;
+
+	for (i = 0; i < n && !s->err; i++) {
+		switch (s->fmt) {
+		case NTRACE_SINK_PC:
+			if (r[i].ninsn && ntrace_decoder_run_pcs(s->d, &r[i], pcs_text, s))
+				s->err = -1;
+			break;
+		case NTRACE_SINK_BRANCHES:
+			branch_text(s, &r[i]);
+			break;
+		case NTRACE_SINK_TV:
+			tv_run(s, &r[i]);
+			break;
+		}
+	}
+	return s->err;
+}
+
+struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
+				    struct ntrace_decoder *d, struct ntrace_images *img)
+{
+	struct ntrace_sink *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->buf = malloc(OUTBUF + 128);
+	if (!s->buf) {
+		free(s);
+		return NULL;
+	}
+	s->fmt = fmt;
+	s->out = out;
+	s->d = d;
+	s->img = img;
+	return s;
+}
+
+void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d)
+{
+	s->d = d;
+}
+
+int ntrace_sink_flush(struct ntrace_sink *s)
+{
+	if (s->fmt == NTRACE_SINK_TV && !s->err)
+		tv_flush(s, s->ntv);
+	out_flush(s);
+	if (fflush(s->out))
+		s->err = -1;
+	return s->err;
+}
+
+void ntrace_sink_free(struct ntrace_sink *s)
+{
+	if (!s)
+		return;
+	free(s->tv);
+	free(s->buf);
+	free(s);
+}

@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The walk ("Decoding Algorithm Principles"): spend the half-words of
+ * I-CNT block by block from the current pc, taking HIST bits at
+ * conditional branches, following direct jumps, and inferring returns
+ * (return stack) and sequential jumps. A walk stops when the I-CNT is
+ * spent, or, when the message that will resolve the last instruction has
+ * not arrived yet (ResourceFull only), before an instruction it cannot
+ * resolve; it continues when the next message adds I-CNT or HIST.
+ */
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "dec_internal.h"
+
+int dec_flush(struct ntrace_decoder *d)
+{
+	uint32_t n = d->nruns;
+
+	d->nruns = 0;
+	if (n && d->ops.runs && !d->stopped)
+		d->stopped = d->ops.runs(d->ctx, d->runs, n);
+	return d->stopped;
+}
+
+void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, uint32_t ninsn,
+		  uint64_t last, uint64_t to, unsigned int kind, unsigned int flags)
+{
+	struct ntrace_dec_run *r;
+
+	if (d->nruns == DEC_RUNBUF)
+		dec_flush(d);
+	r = &d->runs[d->nruns++];
+	r->start = start;
+	r->last = last;
+	r->to = to;
+	r->tstamp = s->ts;
+	r->ninsn = ninsn;
+	r->kind = (uint8_t)kind;
+	r->flags = (uint8_t)flags;
+	r->priv = s->priv;
+	r->pad = 0;
+	r->src = s->id;
+	r->pad2 = 0;
+	r->pad3 = 0;
+	d->st.insns += ninsn;
+	d->st.runs++;
+}
+
+static inline void run_add(struct dec_src *s, uint64_t start, uint32_t n, uint64_t last)
+{
+	if (!n)
+		return;
+	if (!s->run_open) {
+		s->run_open = true;
+		s->run_start = start;
+		s->run_ninsn = 0;
+	}
+	s->run_ninsn += n;
+	s->run_last = last;
+}
+
+/* Close the open run (or make an empty one at last) with a transfer. */
+void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, uint64_t to,
+		   unsigned int kind, unsigned int flags)
+{
+	if (s->run_open) {
+		dec_emit_run(d, s, s->run_start, s->run_ninsn, s->run_last, to, kind, flags);
+		s->run_open = false;
+	} else {
+		dec_emit_run(d, s, last, 0, last, to, kind, flags);
+	}
+}
+
+int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,
+	      const char *text)
+{
+	struct ntrace_dec_event ev;
+
+	if (dec_flush(d))
+		return d->stopped;
+	if (!d->ops.event)
+		return 0;
+	ev.type = (uint8_t)type;
+	ev.priv = s ? s->priv : 0;
+	ev.src = s ? s->id : 0;
+	ev.code = code;
+	ev.offset = d->cur ? d->cur->offset : d->parser.pos;
+	ev.pc = s && s->synced ? s->pc : 0;
+	ev.context = s ? s->context : 0;
+	ev.tstamp = s ? s->ts : 0;
+	ev.text = text;
+	d->stopped = d->ops.event(d->ctx, &ev);
+	return d->stopped;
+}
+
+/* Report an inconsistency: what decoded so far is kept, then wait for a sync. */
+int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(d->text, sizeof(d->text), fmt, ap);
+	va_end(ap);
+	d->st.errors++;
+	if (s) {
+		if (s->run_open && s->synced)
+			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
+		s->run_open = false;
+		s->synced = false;
+		s->icnt = 0;
+		s->prev_valid = false;
+		s->rs_len = 0;
+		dec_hist_clear(s);
+	}
+	dec_event(d, s, NTRACE_DEV_ERROR, 0, d->text);
+	return -1;
+}
+
+void dec_rs_push(struct dec_src *s, uint64_t ret)
+{
+	s->rs[s->rs_top] = ret;
+	s->rs_top = (s->rs_top + 1) & (DEC_RSTACK - 1);
+	if (s->rs_len < DEC_RSTACK)
+		s->rs_len++;
+}
+
+bool dec_rs_pop(struct dec_src *s, uint64_t *ret)
+{
+	if (!s->rs_len)
+		return false;
+	s->rs_top = (s->rs_top - 1) & (DEC_RSTACK - 1);
+	s->rs_len--;
+	*ret = s->rs[s->rs_top];
+	return true;
+}
+
+static int64_t sext(uint64_t v, unsigned int bits)
+{
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/*
+ * Sequential jump ("Sequential Jump Optimization"): the target of an
+ * indirect jump whose rs1 was just written by LUI, C.LUI or AUIPC.
+ */
+static int seq_target(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
+		      uint64_t *target)
+{
+	uint64_t prev = dec_block_prev(d, b), val;
+	uint32_t pb, jb;
+	unsigned int rd, rs1;
+	int64_t imm = 0;
+
+	if (!prev && s->run_open && b->ninsn == 1)
+		prev = s->run_last;
+	if (!prev || ntrace_images_insn_bits(d->img, prev, &pb) ||
+	    ntrace_images_insn_bits(d->img, b->last, &jb))
+		return -1;
+	if ((jb & 3) == 3) {		/* JALR */
+		rs1 = (jb >> 15) & 31;
+		imm = sext(jb >> 20, 12);
+	} else {			/* C.JR / C.JALR */
+		rs1 = (jb >> 7) & 31;
+	}
+	if ((pb & 0x7f) == 0x17) {	/* AUIPC */
+		rd = (pb >> 7) & 31;
+		val = prev + (uint64_t)sext(pb & 0xfffff000u, 32);
+	} else if ((pb & 0x7f) == 0x37) {	/* LUI */
+		rd = (pb >> 7) & 31;
+		val = (uint64_t)sext(pb & 0xfffff000u, 32);
+	} else if ((pb & 0xe003) == 0x6001) {	/* C.LUI */
+		rd = (pb >> 7) & 31;
+		if (rd == 0 || rd == 2)
+			return -1;
+		val = (uint64_t)sext(((pb >> 12) & 1) << 17 | ((pb >> 2) & 31) << 12, 18);
+	} else {
+		return -1;
+	}
+	if (rd != rs1)
+		return -1;
+	*target = (val + (uint64_t)imm) & ~1ull;
+	if (d->xlen == 32)
+		*target = (uint32_t)*target;
+	return 0;
+}
+
+static unsigned int ind_kind(unsigned int itype)
+{
+	switch (itype) {
+	case NTRACE_ITYPE_IND_CALL:
+		return NTRACE_DK_IND_CALL;
+	case NTRACE_ITYPE_RETURN:
+	case NTRACE_ITYPE_COSWAP:
+		return NTRACE_DK_RETURN;
+	default:
+		return NTRACE_DK_IND_JUMP;
+	}
+}
+
+/*
+ * Resolve the block-ending instruction of b. final: the message that
+ * carries the I-CNT has arrived (a missing HIST bit then means not taken);
+ * mid: the I-CNT goes on past it (so no message reports its target).
+ * Returns 0 with *next, *kind, *flags; 1 when it must wait for more
+ * messages; -1 after reporting an inconsistency.
+ */
+static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
+		    bool final, bool mid, uint64_t *next, unsigned int *kind, unsigned int *flags)
+{
+	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
+	int bit;
+
+	*flags = 0;
+	switch (b->kind) {
+	case NTRACE_IK_BRANCH:
+		if (d->htm) {
+			bit = dec_hist_pop(s);
+			if (bit < 0) {
+				if (!final)
+					return 1;
+				bit = 0;
+			}
+		} else {
+			if (!mid)
+				return 1;
+			bit = 0;
+		}
+		*next = bit ? b->target : after;
+		*kind = bit ? NTRACE_DK_TAKEN : NTRACE_DK_NOT_TAKEN;
+		if (bit)
+			d->st.taken++;
+		return 0;
+	case NTRACE_IK_JUMP:
+	case NTRACE_IK_TABLE_JUMP:
+		if (!b->tvalid)
+			return dec_error(d, s, "direct jump at 0x%" PRIx64 ": %s", b->last,
+					 ntrace_images_errmsg(d->img));
+		if (d->alljumps) {
+			if (d->htm) {
+				bit = dec_hist_pop(s);
+				if (bit < 0 && !final)
+					return 1;
+				if (bit == 0)
+					return dec_error(d, s, "HIST says the direct jump at 0x%"
+							 PRIx64 " was not taken", b->last);
+			} else {
+				if (!mid)
+					return 1;
+				return dec_error(d, s, "I-CNT runs past the direct jump at 0x%"
+						 PRIx64 " (all-jumps mode reports every jump)",
+						 b->last);
+			}
+		}
+		if (b->itype == NTRACE_ITYPE_DIR_CALL) {
+			if (d->iret)
+				dec_rs_push(s, after);
+			*kind = NTRACE_DK_CALL;
+		} else {
+			*kind = NTRACE_DK_JUMP;
+		}
+		*next = b->target;
+		d->st.taken++;
+		return 0;
+	case NTRACE_IK_INDIRECT:
+		if (!mid)
+			return 1;
+		*kind = ind_kind(b->itype);
+		if (d->iret && (b->itype == NTRACE_ITYPE_RETURN || b->itype == NTRACE_ITYPE_COSWAP)) {
+			if (!dec_rs_pop(s, next))
+				return dec_error(d, s, "I-CNT runs past the return at 0x%" PRIx64
+						 " but the return stack is empty", b->last);
+			if (b->itype == NTRACE_ITYPE_COSWAP)
+				dec_rs_push(s, after);
+			*flags = NTRACE_DRF_IMPLICIT;
+			d->st.implicit_returns++;
+		} else if (d->seqj && !seq_target(d, s, b, next)) {
+			if (d->iret && b->itype == NTRACE_ITYPE_IND_CALL)
+				dec_rs_push(s, after);
+			*flags = NTRACE_DRF_INFERRED;
+		} else {
+			return dec_error(d, s, "I-CNT runs past the indirect jump at 0x%" PRIx64
+					 " (no message gives its target)", b->last);
+		}
+		d->st.indirect++;
+		return 0;
+	case NTRACE_IK_TRAP_RETURN:
+		if (!mid)
+			return 1;
+		return dec_error(d, s, "I-CNT runs past the trap return at 0x%" PRIx64, b->last);
+	case NTRACE_IK_NONE:	/* executable region ends: code may go on in the next one */
+		*next = after;
+		*kind = NTRACE_DK_FALL;
+		return 0;
+	default:
+		return dec_error(d, s, "I-CNT runs into the %s instruction at 0x%" PRIx64
+				 ", which cannot retire", ntrace_ikind_name(b->kind), b->last);
+	}
+}
+
+/*
+ * Resolve the instruction a final message's I-CNT ends on, for messages
+ * that do not say what it did (traps, syncs, trace stop): the natural
+ * outcome, with an unknown indirect target reported as 0.
+ */
+int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b, bool final,
+		 uint64_t *next, unsigned int *kind, unsigned int *flags)
+{
+	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
+
+	(void)final;
+	*flags = 0;
+	switch (b->kind) {
+	case NTRACE_IK_INDIRECT:
+		*kind = ind_kind(b->itype);
+		*next = 0;
+		if (d->iret && (b->itype == NTRACE_ITYPE_RETURN || b->itype == NTRACE_ITYPE_COSWAP)) {
+			if (dec_rs_pop(s, next))
+				*flags = NTRACE_DRF_IMPLICIT;
+			if (b->itype == NTRACE_ITYPE_COSWAP)
+				dec_rs_push(s, after);
+		} else if (d->iret && b->itype == NTRACE_ITYPE_IND_CALL) {
+			dec_rs_push(s, after);
+		}
+		if (!*next && d->seqj && !seq_target(d, s, b, next))
+			*flags = NTRACE_DRF_INFERRED;
+		return 0;
+	case NTRACE_IK_TRAP_RETURN:
+		*kind = NTRACE_DK_TRAP_RETURN;
+		*next = 0;
+		return 0;
+	case NTRACE_IK_JUMP:
+	case NTRACE_IK_TABLE_JUMP:
+		if (!d->htm && d->alljumps && b->tvalid) {	/* its DirectBranch was folded */
+			if (b->itype == NTRACE_ITYPE_DIR_CALL && d->iret)
+				dec_rs_push(s, after);
+			*kind = b->itype == NTRACE_ITYPE_DIR_CALL ? NTRACE_DK_CALL : NTRACE_DK_JUMP;
+			*next = b->target;
+			return 0;
+		}
+		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? -1 : 0;
+	case NTRACE_IK_BRANCH:
+		if (!d->htm) {	/* a taken BTM branch has its own DirectBranch message */
+			*next = after;
+			*kind = NTRACE_DK_NOT_TAKEN;
+			return 0;
+		}
+		/* fall through */
+	default:
+		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? -1 : 0;
+	}
+}
+
+/* Take the whole block b, ending the run with a transfer to next. */
+void dec_end_block(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
+		   uint64_t next, unsigned int kind, unsigned int flags)
+{
+	run_add(s, s->pc, b->ninsn, b->last);
+	dec_run_close(d, s, b->last, next, kind, flags);
+	s->pc = next;
+}
+
+/* Close or extend the run after passing the end of b. */
+static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
+			      uint64_t next, unsigned int kind, unsigned int flags)
+{
+	run_add(s, s->pc, b->ninsn, b->last);
+	if (kind == NTRACE_DK_FALL || (kind == NTRACE_DK_NOT_TAKEN && d->merge))
+		;
+	else
+		dec_run_close(d, s, b->last, next, kind, flags);
+	s->pc = next;
+}
+
+int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp)
+{
+	for (;;) {
+		uint64_t r = s->icnt, next;
+		const struct dec_blk *b;
+		unsigned int kind, flags;
+		int rc;
+
+		if (!r)
+			return final ? W_DONE : W_PAUSE;
+		b = dec_block(d, s->pc);
+		if (__builtin_expect(!b, 0)) {
+			dec_error(d, s, "cannot decode at pc 0x%" PRIx64 ": %s", s->pc,
+				  ntrace_images_errmsg(d->img));
+			return W_ERROR;
+		}
+		if (r > b->nhalf) {
+			rc = pass_end(d, s, b, final, true, &next, &kind, &flags);
+			if (rc)
+				return rc < 0 ? W_ERROR : W_PAUSE;
+			after_pass(d, s, b, next, kind, flags);
+			s->icnt = r - b->nhalf;
+			continue;
+		}
+		if (r == b->nhalf && b->kind != NTRACE_IK_TRAP && b->kind != NTRACE_IK_INVALID) {
+			if (final) {
+				*endp = b;
+				s->icnt = 0;	/* the caller takes the block */
+				return W_AT_END;
+			}
+			rc = pass_end(d, s, b, false, false, &next, &kind, &flags);
+			if (rc)
+				return rc < 0 ? W_ERROR : W_PAUSE;
+			after_pass(d, s, b, next, kind, flags);
+			s->icnt = 0;
+			return W_PAUSE;
+		}
+		/* the I-CNT ends inside this block */
+		{
+			uint32_t usable = b->nhalf, n;
+			uint64_t last;
+
+			if (b->kind == NTRACE_IK_TRAP || b->kind == NTRACE_IK_INVALID)
+				usable -= b->lhalf;
+			if (r > usable) {
+				dec_error(d, s, "I-CNT runs into the %s instruction at 0x%" PRIx64
+					  ", which cannot retire", ntrace_ikind_name(b->kind),
+					  b->last);
+				return W_ERROR;
+			}
+			if (dec_block_prefix(d, b, (uint32_t)r, &n, &last)) {
+				dec_error(d, s, "I-CNT ends inside an instruction (%" PRIu64
+					  " half-words from 0x%" PRIx64 ")", r, s->pc);
+				return W_ERROR;
+			}
+			run_add(s, s->pc, n, last);
+			s->pc += 2 * r;
+			s->icnt = 0;
+			return final ? W_DONE : W_PAUSE;
+		}
+	}
+}

@@ -1,0 +1,536 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * rt-tool: N-Trace round trip on recorded ground truth.
+ *
+ *   rt-tool all PCS IMAGE...             every encoder configuration: records ->
+ *                                        encoder -> bytes -> decoder -> PCs, compared
+ *                                        with the recorded PCs; plus corrupted and
+ *                                        truncated variants. One TAP line each.
+ *   rt-tool encode CONFIG PCS OUT IMAGE... write the trace bytes of one configuration
+ *   rt-tool expect PCS OUT IMAGE...      write the recorded PCs as "0x%lx" lines
+ *   rt-tool configs                      list the configuration names
+ *
+ * The records come from the ground truth through the ingress builder; the
+ * tool only adds timestamps (record index * 3) and the sequentially-
+ * inferable flag the hart would give for LUI/AUIPC + JALR pairs.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace/decoder.h"
+#include "ntrace/ingress_build.h"
+#include "rt_configs.h"
+
+struct sync_pt {
+	uint64_t offset;
+	size_t rec;	/* index of the record the sync message points at */
+};
+
+struct enc_out {
+	struct ntrace_encoder *e;
+	const struct ntrace_codec_cfg *codec;
+	uint8_t *buf;
+	size_t n, cap;
+	struct sync_pt *sp;
+	size_t nsp, spcap;
+	int bad;
+};
+
+static int emit(void *ctx, const struct ntrace_msg *m)
+{
+	struct enc_out *o = ctx;
+	uint8_t b[NTRACE_MSG_MAX_BYTES];
+	size_t len = ntrace_msg_encode(o->codec, m, b);
+
+	if (!len) {
+		o->bad = 1;
+		return -1;
+	}
+	if (o->n + len > o->cap) {
+		o->cap = (o->cap + len) * 2;
+		o->buf = realloc(o->buf, o->cap);
+		if (!o->buf)
+			abort();
+	}
+	if (ntrace_tcode_is_sync(m->tcode)) {
+		if (o->nsp == o->spcap) {
+			o->spcap = o->spcap ? o->spcap * 2 : 256;
+			o->sp = realloc(o->sp, o->spcap * sizeof(*o->sp));
+			if (!o->sp)
+				abort();
+		}
+		o->sp[o->nsp].offset = o->n;
+		o->sp[o->nsp].rec = o->e->records;
+		o->nsp++;
+	}
+	memcpy(o->buf + o->n, b, len);
+	o->n += len;
+	return 0;
+}
+
+static int encode(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *in, size_t n,
+		  struct enc_out *o)
+{
+	struct ntrace_encoder e;
+	const char *err;
+
+	memset(o, 0, sizeof(*o));
+	o->e = &e;
+	o->codec = &cfg->codec;
+	err = ntrace_encoder_init(&e, cfg, emit, o);
+	if (err) {
+		fprintf(stderr, "rt-tool: encoder: %s\n", err);
+		return -1;
+	}
+	if (ntrace_encoder_put(&e, in, n) || ntrace_encoder_finish(&e) || o->bad)
+		return -1;
+	return 0;
+}
+
+/* ---- decoding into segments ---- */
+
+struct seg {
+	uint64_t offset;	/* of the sync message that started it */
+	size_t first, n;	/* PCs [first, first + n) of the output */
+};
+
+struct dec_out {
+	struct ntrace_decoder *d;
+	uint64_t *pc;
+	size_t n, cap;
+	struct seg *seg;
+	size_t nseg, segcap;
+	size_t errors;
+	uint64_t last_ts;
+	int ts_backwards;
+	int verbose;
+};
+
+static int add_pcs(void *ctx, const uint64_t *pcs, size_t n)
+{
+	struct dec_out *o = ctx;
+
+	if (o->n + n > o->cap) {
+		o->cap = (o->cap + n) * 2;
+		o->pc = realloc(o->pc, o->cap * sizeof(*o->pc));
+		if (!o->pc)
+			abort();
+	}
+	memcpy(o->pc + o->n, pcs, n * sizeof(*pcs));
+	o->n += n;
+	if (o->nseg)
+		o->seg[o->nseg - 1].n += n;
+	return 0;
+}
+
+static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
+{
+	struct dec_out *o = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].tstamp < o->last_ts)
+			o->ts_backwards = 1;
+		o->last_ts = r[i].tstamp;
+		if (o->verbose > 1)
+			fprintf(stderr, "# run 0x%" PRIx64 " +%u last 0x%" PRIx64 " -> 0x%" PRIx64
+				" %s\n", r[i].start, r[i].ninsn, r[i].last, r[i].to,
+				ntrace_dec_kind_name(r[i].kind));
+		if (r[i].ninsn && ntrace_decoder_run_pcs(o->d, &r[i], add_pcs, o))
+			return -1;
+	}
+	return 0;
+}
+
+static int on_event(void *ctx, const struct ntrace_dec_event *ev)
+{
+	struct dec_out *o = ctx;
+
+	if (o->verbose)
+		fprintf(stderr, "# event %s @%" PRIu64 " pc=0x%" PRIx64 ": %s\n",
+			ntrace_dec_ev_name(ev->type), ev->offset, ev->pc, ev->text);
+	if (ev->type == NTRACE_DEV_ERROR)
+		o->errors++;
+	if (ev->type == NTRACE_DEV_SYNC) {
+		if (o->nseg == o->segcap) {
+			o->segcap = o->segcap ? o->segcap * 2 : 64;
+			o->seg = realloc(o->seg, o->segcap * sizeof(*o->seg));
+			if (!o->seg)
+				abort();
+		}
+		o->seg[o->nseg].offset = ev->offset;
+		o->seg[o->nseg].first = o->n;
+		o->seg[o->nseg].n = 0;
+		o->nseg++;
+	}
+	return 0;
+}
+
+static int decode(const struct ntrace_enc_cfg *cfg, struct ntrace_images *img, const uint8_t *buf,
+		  size_t len, struct dec_out *o)
+{
+	struct ntrace_dec_cfg dc;
+	struct ntrace_dec_ops ops = { on_runs, on_event };
+	const char *err;
+	size_t off;
+
+	memset(o, 0, sizeof(*o));
+	o->verbose = getenv("RT_VERBOSE") ? atoi(getenv("RT_VERBOSE")) : 0;
+	ntrace_dec_cfg_default(&dc);
+	dc.enc = *cfg;
+	dc.src = cfg->codec.src_bits ? cfg->src_id : -1;
+	o->d = ntrace_decoder_new(&dc, img, &ops, o, &err);
+	if (!o->d) {
+		fprintf(stderr, "rt-tool: decoder: %s\n", err);
+		return -1;
+	}
+	/* feed in uneven chunks: results must not depend on the split */
+	for (off = 0; off < len;) {
+		size_t c = 1 + (off * 7919) % 4093;
+
+		if (c > len - off)
+			c = len - off;
+		ntrace_decoder_feed(o->d, buf + off, c);
+		off += c;
+	}
+	ntrace_decoder_finish(o->d);
+	return 0;
+}
+
+static void dec_out_free(struct dec_out *o)
+{
+	ntrace_decoder_free(o->d);
+	free(o->pc);
+	free(o->seg);
+}
+
+/* ---- ground truth ---- */
+
+struct truth {
+	struct ntrace_insn_vec rec;
+	uint64_t *pc;		/* addresses of retired records */
+	size_t npc;
+	size_t *pos;		/* record index -> index in pc[] */
+};
+
+static int64_t sext(uint64_t v, unsigned int bits)
+{
+	return (int64_t)(v << (64 - bits)) >> (64 - bits);
+}
+
+/* The hart's "sequentially inferable" flag: LUI/C.LUI/AUIPC rd, then JALR rs1=rd. */
+static void mark_seq(struct ntrace_images *img, struct ntrace_insn *in, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++) {
+		uint32_t pb, jb;
+		unsigned int rd, rs1, it = in[i].itype;
+
+		if (it != NTRACE_ITYPE_IND_CALL && it != NTRACE_ITYPE_IND_JUMP &&
+		    it != NTRACE_ITYPE_OTHER_IND_JUMP && it != NTRACE_ITYPE_INDIRECT)
+			continue;
+		if (in[i - 1].size == 0 || in[i - 1].addr + in[i - 1].size != in[i].addr ||
+		    in[i - 1].itype != NTRACE_ITYPE_NONE)
+			continue;
+		if (ntrace_images_insn_bits(img, in[i - 1].addr, &pb) ||
+		    ntrace_images_insn_bits(img, in[i].addr, &jb))
+			continue;
+		rs1 = (jb & 3) == 3 ? (jb >> 15) & 31 : (jb >> 7) & 31;
+		if ((pb & 0x7f) == 0x17 || (pb & 0x7f) == 0x37)
+			rd = (pb >> 7) & 31;
+		else if ((pb & 0xe003) == 0x6001)
+			rd = (pb >> 7) & 31;
+		else
+			continue;
+		(void)sext;
+		if (rd == rs1 && rd != 0)
+			in[i].flags |= NTRACE_INSN_SEQ_INFERABLE;
+	}
+}
+
+static int load_truth(const char *pcs, struct ntrace_images *img, struct truth *t)
+{
+	struct ntrace_gt gt;
+	struct ntrace_ingress_opts io = { .priv = NTRACE_PRIV_U };
+	char err[512];
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	if (ntrace_gt_load(pcs, &gt, err, sizeof(err)) < 0 ||
+	    ntrace_ingress_from_gt(&gt, img, &io, 0, &t->rec, err, sizeof(err)) < 0) {
+		fprintf(stderr, "rt-tool: %s: %s\n", pcs, err);
+		return -1;
+	}
+	ntrace_gt_free(&gt);
+	t->pc = malloc((t->rec.n + 1) * sizeof(*t->pc));
+	t->pos = malloc((t->rec.n + 1) * sizeof(*t->pos));
+	if (!t->pc || !t->pos)
+		abort();
+	for (i = 0; i < t->rec.n; i++) {
+		t->rec.v[i].tstamp = 3 * (uint64_t)i;
+		t->pos[i] = t->npc;
+		if (t->rec.v[i].size)
+			t->pc[t->npc++] = t->rec.v[i].addr;
+	}
+	t->pos[t->rec.n] = t->npc;
+	mark_seq(img, t->rec.v, t->rec.n);
+	return 0;
+}
+
+/* ---- checks ---- */
+
+static void first_diff(const uint64_t *a, size_t na, const uint64_t *b, size_t nb, char *msg,
+		       size_t len)
+{
+	size_t i, n = na < nb ? na : nb;
+
+	for (i = 0; i < n && a[i] == b[i]; i++)
+		;
+	if (i < n)
+		snprintf(msg, len, "first difference at instruction %zu: decoded 0x%" PRIx64
+			 ", recorded 0x%" PRIx64, i, a[i], b[i]);
+	else
+		snprintf(msg, len, "decoded %zu instructions, recorded %zu", na, nb);
+}
+
+static const struct sync_pt *find_sync(const struct enc_out *e, uint64_t offset)
+{
+	size_t lo = 0, hi = e->nsp;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (e->sp[mid].offset < offset)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < e->nsp && e->sp[lo].offset == offset ? &e->sp[lo] : NULL;
+}
+
+/*
+ * Corrupted stream: bytes [bad_lo, bad_hi) of the original are damaged and
+ * the decoder saw the stream from byte base on. Every segment that starts at
+ * a sync message wholly after the damage must match the truth from that
+ * sync's record on.
+ */
+static int check_segments(const struct truth *t, const struct enc_out *e, const struct dec_out *o,
+			  uint64_t base, uint64_t bad_lo, uint64_t bad_hi, size_t *checked,
+			  char *msg, size_t len)
+{
+	size_t k;
+
+	*checked = 0;
+	(void)bad_lo;
+	for (k = 0; k < o->nseg; k++) {
+		const struct seg *s = &o->seg[k];
+		uint64_t off = s->offset + base;
+		const struct sync_pt *sp;
+		size_t at;
+
+		if (off < bad_hi)
+			continue;
+		sp = find_sync(e, off);
+		if (!sp) {
+			snprintf(msg, len, "segment %zu starts at offset %" PRIu64
+				 ", which is not a sync message", k, off);
+			return -1;
+		}
+		at = t->pos[sp->rec];
+		if (at + s->n > t->npc ||
+		    memcmp(o->pc + s->first, t->pc + at, s->n * sizeof(uint64_t))) {
+			char d[160];
+
+			first_diff(o->pc + s->first, s->n, t->pc + at,
+				   t->npc - at < s->n ? t->npc - at : s->n, d, sizeof(d));
+			snprintf(msg, len, "segment %zu (sync at %" PRIu64 ", instruction %zu): %s",
+				 k, off, at, d);
+			return -1;
+		}
+		*checked += s->n;
+	}
+	return 0;
+}
+
+static int run_variant(const char *prog, const struct rt_config *c, const struct ntrace_enc_cfg *cfg,
+		       struct ntrace_images *img, const struct truth *t, const struct enc_out *e,
+		       const char *vname, size_t base, size_t cut, size_t bad_lo, size_t bad_hi,
+		       uint8_t xor)
+{
+	uint8_t *buf = malloc(e->n + 1);
+	struct dec_out o;
+	char msg[512] = "";
+	size_t checked = 0, len = cut - base, i;
+	int ok;
+
+	if (!buf)
+		abort();
+	memcpy(buf, e->buf + base, len);
+	for (i = bad_lo; i < bad_hi && i < cut; i++)
+		if (i >= base)
+			buf[i - base] ^= xor;
+	if (decode(cfg, img, buf, len, &o)) {
+		free(buf);
+		printf("not ok - rt %s %s %s: decoder setup failed\n", prog, c->name, vname);
+		return 1;
+	}
+	ok = !check_segments(t, e, &o, base, bad_lo, bad_hi, &checked, msg, sizeof(msg));
+	/* the damage must not hide everything after it: a later sync resyncs */
+	/* a sync message after the damage must bring decoding back */
+	if (ok && checked == 0 && bad_hi > 0) {
+		for (i = 0; i < e->nsp; i++)
+			if (e->sp[i].offset >= bad_hi && e->sp[i].offset >= base &&
+			    e->sp[i].offset < cut && t->pos[e->sp[i].rec] < t->npc)
+				break;
+		if (i + 2 < e->nsp) {	/* and more syncs after it: there is flow between */
+			ok = 0;
+			snprintf(msg, sizeof(msg), "nothing verified after the damage although a"
+				 " sync message follows it (offset %" PRIu64 ")", e->sp[i].offset);
+		}
+	}
+	printf("%s - rt %s %s %s # %zu decoded, %zu verified after resync, %zu errors%s%s\n",
+	       ok ? "ok" : "not ok", prog, c->name, vname, o.n, checked, o.errors,
+	       *msg ? ": " : "", msg);
+	dec_out_free(&o);
+	free(buf);
+	return !ok;
+}
+
+static int run_config(const char *prog, const struct rt_config *c, struct ntrace_images *img,
+		      const struct truth *t)
+{
+	struct ntrace_enc_cfg cfg;
+	struct enc_out e;
+	struct dec_out o;
+	char msg[512] = "";
+	int ok, fails = 0;
+
+	ntrace_enc_cfg_default(&cfg);
+	c->apply(&cfg);
+	if (encode(&cfg, t->rec.v, t->rec.n, &e)) {
+		printf("not ok - rt %s %s: encoding failed\n", prog, c->name);
+		return 1;
+	}
+	if (decode(&cfg, img, e.buf, e.n, &o)) {
+		printf("not ok - rt %s %s: decoder setup failed\n", prog, c->name);
+		return 1;
+	}
+	ok = o.n == t->npc && !memcmp(o.pc, t->pc, o.n * sizeof(uint64_t));
+	if (!ok)
+		first_diff(o.pc, o.n, t->pc, t->npc, msg, sizeof(msg));
+	if (ok && o.errors) {
+		ok = 0;
+		snprintf(msg, sizeof(msg), "%zu decode errors on a clean trace", o.errors);
+	}
+	if (ok && cfg.codec.tstamp && o.ts_backwards) {
+		ok = 0;
+		snprintf(msg, sizeof(msg), "timestamps go backwards");
+	}
+	printf("%s - rt %s %s # %zu instructions, %zu bytes, %.3f bits/instruction%s%s\n",
+	       ok ? "ok" : "not ok", prog, c->name, o.n, e.n,
+	       t->npc ? 8.0 * (double)e.n / (double)t->npc : 0.0, *msg ? ": " : "", msg);
+	fails += !ok;
+	dec_out_free(&o);
+
+	if (c->corrupt && e.n > 64) {
+		size_t n = e.n;
+
+		fails += run_variant(prog, c, &cfg, img, t, &e, "cut-head", n / 3, n, 0, n / 3, 0);
+		fails += run_variant(prog, c, &cfg, img, t, &e, "cut-tail", 0, 2 * n / 3, 0, 0, 0);
+		fails += run_variant(prog, c, &cfg, img, t, &e, "flip", 0, n, n / 2, n / 2 + 1, 0x5c);
+		fails += run_variant(prog, c, &cfg, img, t, &e, "smash", 0, n, 2 * n / 5,
+				     2 * n / 5 + 48, 0xff);
+	}
+	free(e.buf);
+	free(e.sp);
+	return fails;
+}
+
+static struct ntrace_images *load_images(char **spec, int n)
+{
+	struct ntrace_images *img = ntrace_images_new(NULL);
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (ntrace_images_add_spec(img, spec[i])) {
+			fprintf(stderr, "rt-tool: %s\n", ntrace_images_errmsg(img));
+			ntrace_images_free(img);
+			return NULL;
+		}
+	return img;
+}
+
+static const char *base_name(const char *path)
+{
+	static char name[256];
+	const char *s = strrchr(path, '/');
+	char *dot;
+
+	snprintf(name, sizeof(name), "%s", s ? s + 1 : path);
+	dot = strrchr(name, '.');
+	if (dot)
+		*dot = 0;
+	return name;
+}
+
+int main(int argc, char **argv)
+{
+	struct ntrace_images *img;
+	struct truth t;
+	int fails = 0;
+	size_t i;
+
+	if (argc >= 2 && !strcmp(argv[1], "configs")) {
+		for (i = 0; i < RT_NCONFIGS; i++)
+			printf("%s\n", rt_configs[i].name);
+		return 0;
+	}
+	if (argc >= 4 && !strcmp(argv[1], "all")) {
+		char prog[256];
+
+		img = load_images(argv + 3, argc - 3);
+		if (!img || load_truth(argv[2], img, &t))
+			return 2;
+		snprintf(prog, sizeof(prog), "%s", base_name(argv[2]));
+		for (i = 0; i < RT_NCONFIGS; i++)
+			fails += run_config(prog, &rt_configs[i], img, &t);
+		return fails ? 1 : 0;
+	}
+	if (argc >= 6 && !strcmp(argv[1], "encode")) {
+		const struct rt_config *c = rt_config_find(argv[2]);
+		struct ntrace_enc_cfg cfg;
+		struct enc_out e;
+		FILE *f;
+
+		img = load_images(argv + 5, argc - 5);
+		if (!c || !img || load_truth(argv[3], img, &t))
+			return 2;
+		ntrace_enc_cfg_default(&cfg);
+		c->apply(&cfg);
+		if (encode(&cfg, t.rec.v, t.rec.n, &e))
+			return 1;
+		f = fopen(argv[4], "wb");
+		if (!f || fwrite(e.buf, 1, e.n, f) != e.n || fclose(f))
+			return 1;
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[1], "expect")) {
+		FILE *f;
+
+		img = load_images(argv + 4, argc - 4);
+		if (!img || load_truth(argv[2], img, &t))
+			return 2;
+		f = fopen(argv[3], "w");
+		if (!f)
+			return 1;
+		for (i = 0; i < t.npc; i++)
+			fprintf(f, "0x%" PRIx64 "\n", t.pc[i]);
+		return fclose(f) ? 1 : 0;
+	}
+	fprintf(stderr, "usage: rt-tool all PCS IMAGE... | encode CONFIG PCS OUT IMAGE... |"
+			" expect PCS OUT IMAGE... | configs\n");
+	return 2;
+}

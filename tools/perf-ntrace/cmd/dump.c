@@ -33,7 +33,7 @@ enum { OPT_WRAPPED = CODEC_OPT__END, OPT_MAX_MSG, OPT_ADDR, OPT_ABS_TS, OPT_STAT
 struct dump_state {
 	bool addr, abs_ts;
 	uint64_t last_addr, last_ts;
-	bool have_addr;
+	bool have_addr, hinted;
 	unsigned int xlen;
 	uint64_t msgs, errors;
 };
@@ -47,6 +47,12 @@ static void print_record(struct dump_state *s, const struct ntrace_msg *m)
 	if (m->err) {
 		s->errors++;
 		printf("\n");
+		if (!s->hinted && (m->err == NTRACE_MSG_ERR_FIELD_COUNT ||
+				   m->err == NTRACE_MSG_ERR_EMPTY_FIELD)) {
+			s->hinted = true;
+			fprintf(stderr, "perf-ntrace dump: messages do not match the layout; "
+					"check --ts and --src-bits against the encoder setup\n");
+		}
 		return;
 	}
 	s->msgs++;

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf-ntrace decode: a raw N-Trace byte stream + program images -> the
+ * retired instruction flow (PC list, branch records, statistics or the
+ * seed-002 tandem-verification partial trace).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ntrace/decoder.h>
+
+#include "cmd.h"
+#include "cmd_opts.h"
+
+static const char decode_help[] =
+	"usage: perf-ntrace decode [OPTIONS] --elf PROG.elf [--elf LIB.so@ADDR]... TRACE.bin|-\n"
+	"Decode a raw N-Trace byte stream (no header) into the retired instruction flow.\n"
+	"The encoder settings below must match the ones the trace was recorded with.\n\n"
+	"images:\n"
+	"  --elf FILE[@ADDR]   RISC-V ELF64 executable or shared object (at ADDR)\n"
+	"  --bin FILE@ADDR     raw binary code (bare metal) loaded at ADDR\n"
+	"  --zcmp, --zcmt      the code uses Zcmp / Zcmt;  --jvt ADDR  Zcmt table base\n"
+	"output:\n"
+	"  --format F      pc (default): one instruction address per line (hex)\n"
+	"                  branches: \"FROM TO KIND TSTAMP\" per control transfer\n"
+	"                  stats: counts;  tv: seed-002 tandem-verification partial trace\n"
+	"  -o, --output FILE   write there instead of stdout\n"
+	"  -q, --quiet     no warnings on stderr;  --max-warnings N  (default 20)\n"
+	"encoder settings:\n"
+	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"
+	"  --implicit-return M  off|count|partial|full [trTeInstImplicitReturnMode]\n"
+	"                  (default full: return-stack decoding; the stack depth need\n"
+	"                  not be known, --return-depth is accepted for symmetry)\n"
+	"  --return-depth N, --return-addr-bits N, --repeated-history, --repeat-branch\n"
+	"                  accepted for symmetry with encode; the decoder handles them\n"
+	"                  from the messages alone\n"
+	"  --itype-bits N  ingress itype width 3 or 4 (3 disables implicit return)\n"
+	"  --seq-jump      sequential jump optimisation [trTeInstEnSequentialJump]\n"
+	"  --all-jumps     direct jumps are traced too [trTeInstEnAllJumps]\n"
+	"  --icnt-bits N   I-CNT counter width; larger I-CNT fields are errors (22)\n"
+	"  --hist-bits N, --hrepeat-bits N (18), --bcnt-bits N (18)  field widths\n"
+	"  --src N|all     decode only messages with this SRC (default all; with\n"
+	"                  --src-bits and all, pc lines are prefixed \"SRC:\")\n"
+	"  --wrapped       trace may start mid-message (circular buffer wrapped)\n"
+	CODEC_HELP
+	"exit status: 0 decoded (warnings may have been printed), 1 nothing decoded,\n"
+	"2 usage, image or I/O error\n";
+
+enum {
+	OPT_ELF = CODEC_OPT__END, OPT_BIN, OPT_ZCMP, OPT_ZCMT, OPT_JVT, OPT_FORMAT, OPT_MAXW,
+	OPT_MODE, OPT_IRET, OPT_RDEPTH, OPT_RBITS, OPT_RHIST, OPT_RBRANCH, OPT_ITYPE_BITS,
+	OPT_SEQ, OPT_ALLJ, OPT_ICNT_BITS, OPT_HIST_BITS, OPT_HREPEAT_BITS, OPT_BCNT_BITS,
+	OPT_SRC, OPT_WRAPPED,
+};
+
+struct decode_ctx {
+	struct ntrace_sink *sink;
+	FILE *out;
+	bool quiet, stats_only, prefix_src;
+	unsigned int max_warn, nwarn;
+	uint64_t errors;
+};
+
+static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
+{
+	struct decode_ctx *c = ctx;
+
+	return ntrace_sink_runs(c->sink, r, n);
+}
+
+static int on_event(void *ctx, const struct ntrace_dec_event *ev)
+{
+	struct decode_ctx *c = ctx;
+
+	if (ev->type == NTRACE_DEV_ERROR || ev->type == NTRACE_DEV_LOST)
+		c->errors++;
+	if (ev->type != NTRACE_DEV_ERROR && ev->type != NTRACE_DEV_WARN &&
+	    ev->type != NTRACE_DEV_LOST)
+		return 0;
+	if (c->quiet)
+		return 0;
+	if (c->nwarn++ < c->max_warn)
+		fprintf(stderr, "perf-ntrace decode: %s at offset %" PRIu64 " (src %u): %s\n",
+			ntrace_dec_ev_name(ev->type), ev->offset, ev->src, ev->text);
+	else if (c->nwarn == c->max_warn + 1)
+		fprintf(stderr, "perf-ntrace decode: more problems follow (see --format=stats)\n");
+	return 0;
+}
+
+static int print_stats(FILE *f, const struct ntrace_dec_stats *s)
+{
+	unsigned int i;
+
+	fprintf(f, "bytes: %" PRIu64 "\nmessages: %" PRIu64 "\ninstructions: %" PRIu64
+		"\nruns: %" PRIu64 "\ntaken: %" PRIu64 "\nindirect: %" PRIu64
+		"\nimplicit_returns: %" PRIu64 "\ntraps: %" PRIu64 "\nsyncs: %" PRIu64
+		"\nerrors: %" PRIu64 "\nparse_errors: %" PRIu64 "\nskipped: %" PRIu64
+		"\nlost: %" PRIu64 "\n", s->bytes, s->messages, s->insns, s->runs, s->taken,
+		s->indirect, s->implicit_returns, s->traps, s->syncs, s->errors,
+		s->parse_errors, s->skipped, s->lost);
+	if (s->insns)
+		fprintf(f, "bits_per_instruction: %.4f\n", 8.0 * (double)s->bytes / (double)s->insns);
+	for (i = 0; i < 64; i++)
+		if (s->tcode[i])
+			fprintf(f, "tcode.%s(%u): %" PRIu64 "\n", ntrace_tcode_name(i), i, s->tcode[i]);
+	return ferror(f) ? -1 : 0;
+}
+
+static int add_image(struct ntrace_images *img, const char *kind, const char *arg)
+{
+	char spec[4200];
+	int rc;
+
+	if (!strcmp(kind, "bin")) {
+		if (!strchr(arg, '@')) {
+			fprintf(stderr, "perf-ntrace decode: --bin needs FILE@ADDR\n");
+			return -1;
+		}
+		snprintf(spec, sizeof(spec), "raw:%s", arg);
+	} else {
+		snprintf(spec, sizeof(spec), "%s", arg);
+	}
+	rc = ntrace_images_add_spec(img, spec);
+	if (rc)
+		fprintf(stderr, "perf-ntrace decode: %s\n", ntrace_images_errmsg(img));
+	return rc;
+}
+
+int cmd_decode(int argc, char **argv)
+{
+	static const char *const modes[] = { [NTRACE_MODE_BTM] = "btm", [NTRACE_MODE_HTM] = "htm" };
+	static const char *const irets[] = { "off", "count", "partial", "full" };
+	static const char *const formats[] = { "pc", "branches", "tv", "stats" };
+	static const struct option longopts[] = {
+		{ "elf", required_argument, NULL, OPT_ELF },
+		{ "bin", required_argument, NULL, OPT_BIN },
+		{ "zcmp", no_argument, NULL, OPT_ZCMP },
+		{ "zcmt", no_argument, NULL, OPT_ZCMT },
+		{ "jvt", required_argument, NULL, OPT_JVT },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "max-warnings", required_argument, NULL, OPT_MAXW },
+		{ "mode", required_argument, NULL, OPT_MODE },
+		{ "implicit-return", required_argument, NULL, OPT_IRET },
+		{ "return-depth", required_argument, NULL, OPT_RDEPTH },
+		{ "return-addr-bits", required_argument, NULL, OPT_RBITS },
+		{ "repeated-history", no_argument, NULL, OPT_RHIST },
+		{ "repeat-branch", no_argument, NULL, OPT_RBRANCH },
+		{ "itype-bits", required_argument, NULL, OPT_ITYPE_BITS },
+		{ "seq-jump", no_argument, NULL, OPT_SEQ },
+		{ "all-jumps", no_argument, NULL, OPT_ALLJ },
+		{ "icnt-bits", required_argument, NULL, OPT_ICNT_BITS },
+		{ "hist-bits", required_argument, NULL, OPT_HIST_BITS },
+		{ "hrepeat-bits", required_argument, NULL, OPT_HREPEAT_BITS },
+		{ "bcnt-bits", required_argument, NULL, OPT_BCNT_BITS },
+		{ "src", required_argument, NULL, OPT_SRC },
+		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
+		{ "help", no_argument, NULL, 'h' },
+		CODEC_LONG_OPTIONS,
+		{ NULL, 0, NULL, 0 },
+	};
+	struct ntrace_isa_cfg isa = NTRACE_ISA_CFG_RV64GC;
+	struct ntrace_dec_ops ops = { on_runs, on_event };
+	struct decode_ctx c = { .max_warn = 20 };
+	struct ntrace_dec_cfg cfg;
+	struct ntrace_dec_stats st;
+	struct ntrace_images *img = NULL;
+	struct ntrace_decoder *d = NULL;
+	const char *outpath = NULL, *err, *srcarg = NULL;
+	const char *imgs[256], *kinds[256];
+	unsigned int nimg = 0, fmt = 0, v, i;
+	uint8_t *buf = NULL;
+	FILE *in = NULL;
+	uint64_t x;
+	int opt, rc = 2;
+
+	ntrace_dec_cfg_default(&cfg);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		int r = codec_opt("decode", opt, optarg, &cfg.enc.codec);
+
+		if (r < 0)
+			return 2;
+		if (r > 0)
+			continue;
+		switch (opt) {
+		case OPT_ELF:
+		case OPT_BIN:
+			if (nimg == 256) {
+				fprintf(stderr, "perf-ntrace decode: too many images\n");
+				return 2;
+			}
+			kinds[nimg] = opt == OPT_BIN ? "bin" : "elf";
+			imgs[nimg++] = optarg;
+			break;
+		case OPT_ZCMP:
+			isa.ext |= NTRACE_ISA_ZCMP;
+			break;
+		case OPT_ZCMT:
+			isa.ext |= NTRACE_ISA_ZCMT;
+			break;
+		case OPT_JVT:
+			if (!opt_uint("decode", "jvt", optarg, UINT64_MAX, &isa.jvt_base))
+				return 2;
+			break;
+		case OPT_FORMAT:
+			if (!opt_enum("decode", "format", optarg, formats, 4, &fmt))
+				return 2;
+			break;
+		case 'o':
+			outpath = optarg;
+			break;
+		case 'q':
+			c.quiet = true;
+			break;
+		case OPT_MAXW:
+			if (!opt_uint("decode", "max-warnings", optarg, 1u << 30, &x))
+				return 2;
+			c.max_warn = (unsigned int)x;
+			break;
+		case OPT_MODE:
+			if (!opt_enum("decode", "mode", optarg, modes, 7, &v) ||
+			    (v != NTRACE_MODE_BTM && v != NTRACE_MODE_HTM)) {
+				fprintf(stderr, "perf-ntrace decode: --mode is btm or htm\n");
+				return 2;
+			}
+			cfg.enc.mode = (uint8_t)v;
+			break;
+		case OPT_IRET:
+			if (!opt_enum("decode", "implicit-return", optarg, irets, 4, &v))
+				return 2;
+			cfg.enc.implicit_return = (uint8_t)v;
+			break;
+		case OPT_RDEPTH:
+			if (!opt_uint("decode", "return-depth", optarg, NTRACE_IRET_MAX_DEPTH, &x))
+				return 2;
+			cfg.enc.return_depth = (uint8_t)(x ? x : 1);
+			break;
+		case OPT_RBITS:
+			if (!opt_uint("decode", "return-addr-bits", optarg, 63, &x))
+				return 2;
+			cfg.enc.return_addr_bits = (uint8_t)x;
+			break;
+		case OPT_RHIST:
+			cfg.enc.repeated_history = true;
+			break;
+		case OPT_RBRANCH:
+			cfg.enc.repeat_branch = true;
+			break;
+		case OPT_ITYPE_BITS:
+			if (!opt_uint("decode", "itype-bits", optarg, 4, &x) || x < 3)
+				return 2;
+			cfg.enc.itype_bits = (uint8_t)x;
+			if (x == 3)
+				cfg.enc.implicit_return = NTRACE_IRET_OFF;
+			break;
+		case OPT_SEQ:
+			cfg.enc.seq_jump = true;
+			break;
+		case OPT_ALLJ:
+			cfg.enc.all_jumps = true;
+			break;
+		case OPT_ICNT_BITS:
+			if (!opt_uint("decode", "icnt-bits", optarg, 32, &x))
+				return 2;
+			cfg.enc.icnt_bits = (uint8_t)x;
+			break;
+		case OPT_HIST_BITS:
+			if (!opt_uint("decode", "hist-bits", optarg, 32, &x))
+				return 2;
+			cfg.enc.hist_bits = (uint8_t)x;
+			break;
+		case OPT_HREPEAT_BITS:
+			if (!opt_uint("decode", "hrepeat-bits", optarg, 18, &x))
+				return 2;
+			cfg.enc.hrepeat_bits = (uint8_t)x;
+			break;
+		case OPT_BCNT_BITS:
+			if (!opt_uint("decode", "bcnt-bits", optarg, 18, &x))
+				return 2;
+			cfg.enc.bcnt_bits = (uint8_t)x;
+			break;
+		case OPT_SRC:
+			srcarg = optarg;
+			break;
+		case OPT_WRAPPED:
+			cfg.enc.codec.wait_for_eom = true;
+			break;
+		case 'h':
+			fputs(decode_help, stdout);
+			return 0;
+		default:
+			fputs(decode_help, stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "perf-ntrace decode: expected one trace file (see --help)\n");
+		return 2;
+	}
+	if (!nimg) {
+		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
+		return 2;
+	}
+	if (srcarg && strcmp(srcarg, "all")) {
+		if (!opt_uint("decode", "src", srcarg, (1u << NTRACE_MAX_SRC_BITS) - 1, &x))
+			return 2;
+		cfg.src = (int32_t)x;
+	}
+	c.prefix_src = cfg.src < 0 && cfg.enc.codec.src_bits;
+	if (c.prefix_src && fmt == 0)
+		fprintf(stderr, "perf-ntrace decode: note: several sources may be interleaved in "
+				"the pc list; use --src N to pick one\n");
+	if (cfg.enc.implicit_return && cfg.enc.itype_bits == 3)
+		cfg.enc.implicit_return = NTRACE_IRET_OFF;
+	err = ntrace_enc_cfg_check(&cfg.enc);
+	if (err) {
+		fprintf(stderr, "perf-ntrace decode: bad encoder settings: %s\n", err);
+		return 2;
+	}
+
+	img = ntrace_images_new(&isa);
+	if (!img) {
+		fprintf(stderr, "perf-ntrace decode: out of memory\n");
+		return 2;
+	}
+	for (i = 0; i < nimg; i++)
+		if (add_image(img, kinds[i], imgs[i]))
+			goto out;
+	in = open_in("decode", argv[optind], "rb");
+	if (!in)
+		goto out;
+	c.out = stdout;
+	if (outpath && strcmp(outpath, "-")) {
+		c.out = fopen(outpath, fmt == 2 ? "wb" : "w");
+		if (!c.out) {
+			fprintf(stderr, "perf-ntrace decode: cannot create '%s': %s\n", outpath,
+				strerror(errno));
+			c.out = NULL;
+			goto out;
+		}
+	}
+	c.stats_only = fmt == 3;
+	c.sink = ntrace_sink_new(fmt == 1 ? NTRACE_SINK_BRANCHES : fmt == 2 ? NTRACE_SINK_TV
+				 : NTRACE_SINK_PC, c.out, NULL, img);
+	if (c.stats_only)
+		ops.runs = NULL;
+	d = c.sink ? ntrace_decoder_new(&cfg, img, &ops, &c, &err) : NULL;
+	if (!d) {
+		fprintf(stderr, "perf-ntrace decode: %s\n", c.sink ? err : "out of memory");
+		goto out;
+	}
+	ntrace_sink_set_decoder(c.sink, d);
+	buf = malloc(1 << 20);
+	if (!buf) {
+		fprintf(stderr, "perf-ntrace decode: out of memory\n");
+		goto out;
+	}
+	for (;;) {
+		size_t n = fread(buf, 1, 1 << 20, in);
+
+		if (n && ntrace_decoder_feed(d, buf, n))
+			break;
+		if (n < (1 << 20))
+			break;
+	}
+	if (ferror(in)) {
+		fprintf(stderr, "perf-ntrace decode: cannot read '%s': %s\n", argv[optind],
+			strerror(errno));
+		goto out;
+	}
+	ntrace_decoder_finish(d);
+	ntrace_decoder_stats(d, &st);
+	if ((c.stats_only ? print_stats(c.out, &st) : 0) || ntrace_sink_flush(c.sink) ||
+	    (c.out != stdout && fclose(c.out))) {
+		if (c.out != stdout)
+			c.out = NULL;
+		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		goto out;
+	}
+	if (c.out != stdout)
+		c.out = NULL;
+	if (!st.insns) {
+		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " bytes, %" PRIu64
+			" messages, %" PRIu64 " errors%s)\n", st.bytes, st.messages, c.errors,
+			st.syncs ? "" : ", no synchronizing message");
+		rc = 1;
+	} else {
+		if (c.errors && !c.quiet)
+			fprintf(stderr, "perf-ntrace decode: %" PRIu64 " instructions decoded, %"
+				PRIu64 " problems reported\n", st.insns, c.errors);
+		rc = 0;
+	}
+out:
+	free(buf);
+	ntrace_decoder_free(d);
+	if (c.out && c.out != stdout)
+		fclose(c.out);
+	if (in && in != stdin)
+		fclose(in);
+	ntrace_sink_free(c.sink);
+	ntrace_images_free(img);
+	return rc;
+}

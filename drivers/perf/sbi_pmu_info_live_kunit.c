@@ -6,7 +6,9 @@
  * FENCE_I_SENT must count exactly the remote fence.i requests this hart
  * makes, and the CSR that counter_info names for the counter picked for
  * cycles must advance while the counter runs and freeze while it is stopped.
- * Every counter taken is released with SBI_PMU_STOP_FLAG_RESET.
+ * Every counter taken is released with SBI_PMU_STOP_FLAG_RESET. Run it
+ * with no perf session counting cycles: OpenSBI hands out the fixed cycle
+ * counter even when it is in use, so the two would disturb each other.
  */
 
 #include <kunit/test.h>

@@ -1,0 +1,436 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Flow decoder on hand-built message sequences from the N-Trace 1.0 spec:
+ * the I-CNT examples in BTM and HTM ("Example of I-CNT Handling in BTM/HTM
+ * mode"), the invalid I-CNT values, the I-CNT full example (ResourceFull
+ * and SYNC=4), repeated history (RCODE 2), RepeatBranch, implicit return,
+ * traps, U-ADDR chains and corrupt inputs.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ntrace/decoder.h"
+#include "tap.h"
+
+/* ---- the spec's example code, assembled by hand ---- */
+
+static uint8_t mem[0x800];
+
+static void put16(uint64_t a, uint16_t v)
+{
+	mem[a] = (uint8_t)v;
+	mem[a + 1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint64_t a, uint32_t v)
+{
+	put16(a, (uint16_t)v);
+	put16(a + 2, (uint16_t)(v >> 16));
+}
+
+/* B-type: beq/bne rs1, rs2, off */
+static uint32_t btype(unsigned int f3, unsigned int rs1, unsigned int rs2, int32_t off)
+{
+	uint32_t o = (uint32_t)off;
+
+	return ((o >> 12) & 1) << 31 | ((o >> 5) & 0x3f) << 25 | rs2 << 20 | rs1 << 15 |
+	       f3 << 12 | ((o >> 1) & 0xf) << 8 | ((o >> 11) & 1) << 7 | 0x63;
+}
+
+static uint32_t jal(unsigned int rd, int32_t off)
+{
+	uint32_t o = (uint32_t)off;
+
+	return ((o >> 20) & 1) << 31 | ((o >> 1) & 0x3ff) << 21 | ((o >> 11) & 1) << 20 |
+	       ((o >> 12) & 0xff) << 12 | rd << 7 | 0x6f;
+}
+
+#define C_ADD	0x952e		/* c.add a0, a1 */
+#define ADD	0x00b50533u	/* add a0, a0, a1 */
+#define C_EBREAK 0x9002
+#define C_RET	0x8082		/* c.jr ra */
+
+static void build(void)
+{
+	unsigned int a;
+
+	memset(mem, 0, sizeof(mem));
+	/* "Example of I-CNT Handling" */
+	put16(0x100, C_ADD);
+	put32(0x102, btype(0, 10, 11, 0x200 - 0x102));
+	put32(0x106, ADD);
+	put32(0x10a, btype(1, 10, 11, 0x300 - 0x10a));
+	put16(0x10e, C_ADD);
+	put32(0x110, ADD);
+	put16(0x114, C_EBREAK);
+	put16(0x200, C_ADD);
+	put16(0x202, C_EBREAK);
+	put32(0x300, ADD);
+	put16(0x304, C_EBREAK);
+	/* "Examples of I-CNT Field Full Generation" */
+	put16(0x500, C_ADD);
+	put32(0x502, btype(0, 10, 11, 0x600 - 0x502));
+	for (a = 0x506; a < 0x51a; a += 4)
+		put32(a, ADD);
+	put16(0x51a, C_ADD);
+	put16(0x51c, C_EBREAK);
+	/* a loop: 0x400 c.add; 0x402 bne a0, a1, 0x400; 0x406 c.ebreak */
+	put16(0x400, C_ADD);
+	put32(0x402, btype(1, 10, 11, -2));
+	put16(0x406, C_EBREAK);
+	/* call and return: 0x700 jal ra, 0x780; 0x704 c.add; 0x706 c.ebreak;
+	 * 0x780 c.add; 0x782 c.jr ra */
+	put32(0x700, jal(1, 0x80));
+	put16(0x704, C_ADD);
+	put16(0x706, C_EBREAK);
+	put16(0x780, C_ADD);
+	put16(0x782, C_RET);
+}
+
+/* ---- decoding harness ---- */
+
+struct out {
+	struct ntrace_decoder *d;
+	uint64_t pc[256];
+	size_t n;
+	unsigned int errors, syncs;
+	unsigned int kinds[NTRACE_DK__COUNT];
+	uint64_t trap_to;
+	char last_err[256];
+	char first_err[256];
+};
+
+static int add(void *ctx, const uint64_t *pcs, size_t n)
+{
+	struct out *o = ctx;
+	size_t i;
+
+	for (i = 0; i < n && o->n < 256; i++)
+		o->pc[o->n++] = pcs[i];
+	return 0;
+}
+
+static int runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
+{
+	struct out *o = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		o->kinds[r[i].kind]++;
+		if (r[i].kind == NTRACE_DK_EXCEPTION)
+			o->trap_to = r[i].to;
+		ntrace_decoder_run_pcs(o->d, &r[i], add, o);
+	}
+	return 0;
+}
+
+static int event(void *ctx, const struct ntrace_dec_event *ev)
+{
+	struct out *o = ctx;
+
+	if (ev->type == NTRACE_DEV_ERROR) {
+		if (!o->errors++)
+			snprintf(o->first_err, sizeof(o->first_err), "%s", ev->text);
+		snprintf(o->last_err, sizeof(o->last_err), "%s", ev->text);
+	}
+	if (ev->type == NTRACE_DEV_SYNC)
+		o->syncs++;
+	return 0;
+}
+
+static struct ntrace_images *img;
+
+static void decode(const struct ntrace_dec_cfg *cfg, const struct ntrace_msg *m, size_t n,
+		   struct out *o)
+{
+	struct ntrace_dec_ops ops = { runs, event };
+	const char *err = NULL;
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	o->d = ntrace_decoder_new(cfg, img, &ops, o, &err);
+	if (!o->d) {
+		tap_diag("decoder: %s", err);
+		return;
+	}
+	for (i = 0; i < n; i++)
+		ntrace_decoder_put(o->d, &m[i]);
+	ntrace_decoder_finish(o->d);
+	ntrace_decoder_free(o->d);
+}
+
+static struct ntrace_msg sync_at(uint64_t pc)
+{
+	struct ntrace_msg m = { .tcode = NTRACE_TC_PROG_TRACE_SYNC, .sync = 3,
+				.flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR };
+
+	m.addr = pc >> 1;
+	return m;
+}
+
+static struct ntrace_msg direct(uint64_t icnt)
+{
+	return (struct ntrace_msg){ .tcode = NTRACE_TC_DIRECT_BRANCH, .icnt = icnt,
+				    .flags = NTRACE_MSGF_ICNT };
+}
+
+static struct ntrace_msg corr(uint64_t icnt, int htm, uint64_t hist)
+{
+	struct ntrace_msg m = { .tcode = NTRACE_TC_PROG_TRACE_CORRELATION, .icnt = icnt,
+				.flags = NTRACE_MSGF_ICNT };
+
+	if (htm) {
+		m.cdf = 1;
+		m.hist = hist;
+		m.flags |= NTRACE_MSGF_HIST;
+	}
+	return m;
+}
+
+static struct ntrace_msg rfull(unsigned int rcode, uint64_t v, uint64_t rep)
+{
+	struct ntrace_msg m = { .tcode = NTRACE_TC_RESOURCE_FULL, .code = (uint8_t)rcode };
+
+	if (rcode == NTRACE_RCODE_ICNT) {
+		m.icnt = v;
+		m.flags = NTRACE_MSGF_ICNT;
+	} else {
+		m.hist = v;
+		m.count = rep;
+		m.flags = NTRACE_MSGF_HIST | (rcode == 2 ? NTRACE_MSGF_COUNT : 0);
+	}
+	return m;
+}
+
+static int same(const struct out *o, const uint64_t *want, size_t n)
+{
+	size_t i;
+
+	if (o->n != n) {
+		tap_diag("decoded %zu instructions, want %zu", o->n, n);
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		if (o->pc[i] != want[i]) {
+			tap_diag("instruction %zu: 0x%" PRIx64 ", want 0x%" PRIx64, i, o->pc[i],
+				 want[i]);
+			return 0;
+		}
+	return 1;
+}
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+int main(void)
+{
+	struct ntrace_dec_cfg btm, htm;
+	struct out o;
+
+	build();
+	img = ntrace_images_new(NULL);
+	if (ntrace_images_add_mem(img, "spec-example", mem, sizeof(mem), 0)) {
+		printf("not ok - image: %s\n", ntrace_images_errmsg(img));
+		return 1;
+	}
+	ntrace_dec_cfg_default(&btm);
+	btm.enc.implicit_return = NTRACE_IRET_OFF;
+	htm = btm;
+	htm.enc.mode = NTRACE_MODE_HTM;
+
+	{	/* BTM run 1: DirectBranch I-CNT=3, then I-CNT=1 */
+		struct ntrace_msg m[] = { sync_at(0x100), direct(3), corr(1, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.kinds[NTRACE_DK_TAKEN] == 1,
+		       "spec BTM example 1: DirectBranch I-CNT=3 takes the branch at 0x102");
+	}
+	{	/* BTM run 2: I-CNT=7, then I-CNT=2 */
+		struct ntrace_msg m[] = { sync_at(0x100), direct(7), corr(2, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x300 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "spec BTM example 2: I-CNT=7 passes 0x102 not taken, takes 0x10a");
+	}
+	{	/* BTM run 3: only I-CNT=10 */
+		struct ntrace_msg m[] = { sync_at(0x100), corr(10, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x10e, 0x110 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "spec BTM example 3: I-CNT=10 covers 0x100..0x113, both branches not taken");
+	}
+	{	/* HTM: I-CNT=4 HIST=0b1_1 */
+		struct ntrace_msg m[] = { sync_at(0x100), corr(4, 1, 0x3) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors, "spec HTM example 1: I-CNT=4 HIST=0x3");
+	}
+	{	/* HTM: I-CNT=9 HIST=0b1_01 */
+		struct ntrace_msg m[] = { sync_at(0x100), corr(9, 1, 0x5) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x300 };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors, "spec HTM example 2: I-CNT=9 HIST=0x5");
+	}
+	{	/* HTM: I-CNT=10 HIST=0b1_00 */
+		struct ntrace_msg m[] = { sync_at(0x100), corr(10, 1, 0x4) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x10e, 0x110 };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors, "spec HTM example 3: I-CNT=10 HIST=0x4");
+	}
+	{	/* invalid I-CNT values 4, 6, 9 end inside a 32-bit instruction */
+		static const unsigned int bad[] = { 4, 6, 9 };
+		unsigned int i, ok = 1;
+
+		for (i = 0; i < 3; i++) {
+			struct ntrace_msg m[] = { sync_at(0x100), corr(bad[i], 0, 0) };
+
+			decode(&btm, m, N(m), &o);
+			ok &= o.errors == 1 && strstr(o.last_err, "inside an instruction") != NULL;
+		}
+		tap_ok(ok, "spec: I-CNT=4, 6 and 9 are reported as incorrect");
+	}
+	{	/* exception at 0x102: IndirectBranch B-TYPE=2 I-CNT=1 */
+		struct ntrace_msg m[] = { sync_at(0x100),
+			{ .tcode = NTRACE_TC_INDIRECT_BRANCH, .btype = 2, .icnt = 1,
+			  .addr = (0x100 ^ 0x300) >> 1, .flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR },
+			corr(2, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x300 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.trap_to == 0x300 &&
+		       o.kinds[NTRACE_DK_EXCEPTION] == 1,
+		       "spec: I-CNT=1 with B-TYPE=2 is an exception before 0x102; U-ADDR XOR chain");
+	}
+	{	/* I-CNT running into the c.ebreak cannot retire */
+		struct ntrace_msg m[] = { sync_at(0x200), corr(2, 0, 0) };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(o.errors == 1 && strstr(o.last_err, "cannot retire"),
+		       "I-CNT covering C.EBREAK is an error");
+	}
+	{	/* I-CNT full, HTM: ResourceFull RDATA=9, then ProgTraceCorrelation I-CNT=5 HIST=0b10 */
+		struct ntrace_msg m[] = { sync_at(0x500), rfull(0, 9, 0), corr(5, 1, 0x2) };
+		static const uint64_t want[] = { 0x500, 0x502, 0x506, 0x50a, 0x50e, 0x512, 0x516,
+						 0x51a };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "spec I-CNT full example: ResourceFull RCODE=0 + correlation I-CNT=5");
+	}
+	{	/* the same with SYNC=4 (BTM): ProgTraceSync I-CNT=9 F-ADDR=0x512 */
+		struct ntrace_msg s4 = sync_at(0x512), m[3];
+		static const uint64_t want[] = { 0x500, 0x502, 0x506, 0x50a, 0x50e, 0x512, 0x516,
+						 0x51a };
+
+		s4.sync = NTRACE_SYNC_ICNT;
+		s4.icnt = 9;
+		m[0] = sync_at(0x500);
+		m[1] = s4;
+		m[2] = corr(5, 0, 0);
+		decode(&btm, m, 3, &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.syncs == 2,
+		       "spec I-CNT full example: SYNC=4 sync message in BTM");
+		s4.addr = 0x514 >> 1;	/* a sync that disagrees with the code */
+		m[1] = s4;
+		decode(&btm, m, 3, &o);
+		tap_ok(o.errors >= 1 && strstr(o.first_err, "sync message says pc 0x514"),
+		       "a sync address the code does not lead to is reported");
+	}
+	{	/* repeated history: 6 taken loop branches as HIST 0b1_11 x 3, then one not taken */
+		struct ntrace_msg m[] = { sync_at(0x400), rfull(2, 0x7, 3), corr(21, 1, 0x2) };
+		uint64_t want[14];
+		unsigned int i;
+
+		for (i = 0; i < 7; i++) {
+			want[2 * i] = 0x400;
+			want[2 * i + 1] = 0x402;
+		}
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, 14) && !o.errors,
+		       "repeated history: RCODE=2 HREPEAT=3 replays the HIST pattern");
+		m[1] = rfull(1, 0x7f, 0);	/* RCODE=1 with six taken bits: same flow */
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, 14) && !o.errors, "HIST full: RCODE=1 RDATA=0x7f");
+		m[2] = corr(21, 1, 0x6);	/* one HIST bit too many */
+		decode(&htm, m, N(m), &o);
+		tap_ok(o.errors == 1 && strstr(o.last_err, "HIST bits left"),
+		       "HIST with more branches than the code has is reported");
+	}
+	{	/* RepeatBranch: DirectBranch I-CNT=3 repeated 4 more times, then not taken */
+		struct ntrace_msg rb = { .tcode = NTRACE_TC_REPEAT_BRANCH, .count = 4,
+					 .flags = NTRACE_MSGF_COUNT };
+		struct ntrace_msg m[] = { sync_at(0x400), direct(3), rb, corr(3, 0, 0) };
+		uint64_t want[12];
+		unsigned int i;
+
+		for (i = 0; i < 6; i++) {
+			want[2 * i] = 0x400;
+			want[2 * i + 1] = 0x402;
+		}
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, 12) && !o.errors && o.kinds[NTRACE_DK_TAKEN] == 5,
+		       "RepeatBranch B-CNT=4 repeats the previous DirectBranch");
+	}
+	{	/* implicit return: call, return inferred from the return stack */
+		struct ntrace_msg m[] = { sync_at(0x700), corr(5, 1, 0x1) };
+		static const uint64_t want[] = { 0x700, 0x780, 0x782, 0x704 };
+		struct ntrace_dec_cfg c = htm;
+
+		c.enc.implicit_return = NTRACE_IRET_FULL;
+		decode(&c, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors &&
+		       o.kinds[NTRACE_DK_RETURN] == 1 && o.kinds[NTRACE_DK_CALL] == 1,
+		       "implicit return (stack): I-CNT passes the return, target from the stack");
+		c.enc.implicit_return = NTRACE_IRET_COUNT;
+		decode(&c, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors, "implicit return (counting)");
+		decode(&htm, m, N(m), &o);
+		tap_ok(o.errors == 1 && strstr(o.last_err, "indirect jump"),
+		       "without implicit return, I-CNT past a return is an error");
+	}
+	{	/* explicit return target through IndirectBranchHist */
+		struct ntrace_msg m[] = { sync_at(0x700),
+			{ .tcode = NTRACE_TC_INDIRECT_BRANCH_HIST, .icnt = 4, .hist = 1,
+			  .addr = (0x700 ^ 0x104) >> 1,
+			  .flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR | NTRACE_MSGF_HIST },
+			corr(1, 1, 1) };
+		static const uint64_t want[] = { 0x700, 0x780, 0x782, 0x104 };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "IndirectBranchHist gives the return target explicitly");
+	}
+	{	/* messages before the first sync are skipped; a DirectBranch that does
+		 * not end at a branch is reported and decoding resumes at the next sync */
+		struct ntrace_msg m[] = { direct(3), sync_at(0x100), direct(2), direct(3),
+					  sync_at(0x100), direct(3), corr(1, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(o.errors == 1 && o.syncs == 2 && o.n >= 3 &&
+		       !memcmp(o.pc + o.n - 3, want, sizeof(want)),
+		       "skip to the first sync; resync after an inconsistent DirectBranch");
+	}
+	{	/* a PC outside every image */
+		struct ntrace_msg m[] = { sync_at(0x10000), corr(2, 0, 0) };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(o.errors == 1 && strstr(o.last_err, "outside every loaded image"),
+		       "a PC outside every image is reported");
+	}
+	{	/* I-CNT wider than the counter */
+		struct ntrace_msg m[] = { sync_at(0x100), corr(1ull << 40, 0, 0) };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(o.errors == 1 && strstr(o.last_err, "wider"),
+		       "an I-CNT wider than the configured counter is reported");
+	}
+	ntrace_images_free(img);
+	return tap_done();
+}

@@ -10,11 +10,6 @@
 
 #include "dec_internal.h"
 
-static inline uint32_t bc_index(uint64_t pc)
-{
-	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & (DEC_BC_SIZE - 1);
-}
-
 static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 {
 	struct ntrace_block b;
@@ -50,12 +45,10 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 	return 0;
 }
 
-const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t pc)
+const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 {
-	struct dec_blk *e = &d->bc[bc_index(pc)];
+	struct dec_blk *e = &d->bc[dec_bc_index(pc)];
 
-	if (__builtin_expect(e->pc == pc, 1))
-		return e;
 	if (fill(d, e, pc)) {
 		e->pc = DEC_NOKEY;
 		return NULL;

@@ -48,10 +48,31 @@ int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, ui
 	return 0;
 }
 
+/* Move up to 64 queued bits into the ready word. */
+void dec_hist_refill(struct dec_src *s)
+{
+	while (s->hn < 64 && s->hq_len) {
+		struct dec_hist *h = &s->hq[s->hq_head];
+		unsigned int left = h->n - h->pos, k = 64 - s->hn < left ? 64 - s->hn : left;
+		uint64_t bits = (h->bits >> (left - k)) & ((1ull << k) - 1);
+
+		s->hw |= bits << (64 - s->hn - k);
+		s->hn += k;
+		h->pos = (uint8_t)(h->pos + k);
+		if (h->pos == h->n) {
+			h->pos = 0;
+			if (!--h->rep) {
+				s->hq_head = (s->hq_head + 1) & (s->hq_cap - 1);
+				s->hq_len--;
+			}
+		}
+	}
+}
+
 /* Bits still queued (saturating). */
 uint64_t dec_hist_pending(const struct dec_src *s)
 {
-	uint64_t total = 0;
+	uint64_t total = s->hn;
 	uint32_t i;
 
 	for (i = 0; i < s->hq_len; i++) {
@@ -67,6 +88,8 @@ uint64_t dec_hist_pending(const struct dec_src *s)
 
 void dec_hist_clear(struct dec_src *s)
 {
+	s->hw = 0;
+	s->hn = 0;
 	s->hq_head = 0;
 	s->hq_len = 0;
 }

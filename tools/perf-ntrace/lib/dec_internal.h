@@ -52,7 +52,9 @@ struct dec_src {
 	uint64_t ref_addr;	/* last reported address (U-ADDR reference) */
 	uint64_t ts;		/* last absolute timestamp */
 	uint64_t icnt;		/* half-words reported but not walked yet */
-	/* HIST backlog, a ring */
+	/* HIST bits ready to use, most significant first, then the backlog ring */
+	uint64_t hw;
+	uint32_t hn;
 	struct dec_hist *hq;
 	uint32_t hq_cap, hq_head, hq_len;
 	/* return stack, a ring: newest at (rs_top - 1) */
@@ -90,7 +92,22 @@ struct ntrace_decoder {
 };
 
 /* dec_bcache.c */
-const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t pc);
+const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc);
+
+static inline uint32_t dec_bc_index(uint64_t pc)
+{
+	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & (DEC_BC_SIZE - 1);
+}
+
+/* The block starting at pc, or NULL (error text in the image set). */
+static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t pc)
+{
+	const struct dec_blk *e = &d->bc[dec_bc_index(pc)];
+
+	if (__builtin_expect(e->pc == pc, 1))
+		return e;
+	return dec_block_fill(d, pc);
+}
 /* Instructions in the first nh halfwords of block b (pc = b->pc); returns
  * -1 when nh does not end on an instruction boundary. *lastp gets the
  * address of the last of them. */
@@ -101,22 +118,21 @@ uint64_t dec_block_prev(struct ntrace_decoder *d, const struct dec_blk *b);
 
 /* dec_hist.c */
 int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);
+void dec_hist_refill(struct dec_src *s);
+
+/* Next HIST bit (first branch first), or -1 when none is queued. */
 static inline int dec_hist_pop(struct dec_src *s)
 {
-	struct dec_hist *h;
 	int bit;
 
-	if (!s->hq_len)
-		return -1;
-	h = &s->hq[s->hq_head];
-	bit = (int)(h->bits >> (h->n - 1 - h->pos)) & 1;
-	if (++h->pos == h->n) {
-		h->pos = 0;
-		if (!--h->rep) {
-			s->hq_head = (s->hq_head + 1) & (s->hq_cap - 1);
-			s->hq_len--;
-		}
+	if (__builtin_expect(!s->hn, 0)) {
+		dec_hist_refill(s);
+		if (!s->hn)
+			return -1;
 	}
+	bit = (int)(s->hw >> 63);
+	s->hw <<= 1;
+	s->hn--;
 	return bit;
 }
 uint64_t dec_hist_pending(const struct dec_src *s);

@@ -53,7 +53,7 @@ static int add_hist(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 /* After a final message: nothing may be left of its HIST. */
 static int check_left(struct ntrace_decoder *d, struct dec_src *s)
 {
-	if (s->hq_len)
+	if (s->hq_len || s->hn)
 		return dec_error(d, s, "%" PRIu64 " HIST bits left after the I-CNT ended at 0x%"
 				 PRIx64 " (fewer branches in the code than in the trace)",
 				 dec_hist_pending(s), s->pc);

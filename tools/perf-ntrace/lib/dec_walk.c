@@ -24,12 +24,13 @@ int dec_flush(struct ntrace_decoder *d)
 	return d->stopped;
 }
 
-void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, uint32_t ninsn,
-		  uint64_t last, uint64_t to, unsigned int kind, unsigned int flags)
+static inline void emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start,
+			    uint32_t ninsn, uint64_t last, uint64_t to, unsigned int kind,
+			    unsigned int flags)
 {
 	struct ntrace_dec_run *r;
 
-	if (d->nruns == DEC_RUNBUF)
+	if (__builtin_expect(d->nruns == DEC_RUNBUF, 0))
 		dec_flush(d);
 	r = &d->runs[d->nruns++];
 	r->start = start;
@@ -48,6 +49,12 @@ void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, u
 	d->st.runs++;
 }
 
+void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, uint32_t ninsn,
+		  uint64_t last, uint64_t to, unsigned int kind, unsigned int flags)
+{
+	emit_run(d, s, start, ninsn, last, to, kind, flags);
+}
+
 static inline void run_add(struct dec_src *s, uint64_t start, uint32_t n, uint64_t last)
 {
 	if (!n)
@@ -62,15 +69,21 @@ static inline void run_add(struct dec_src *s, uint64_t start, uint32_t n, uint64
 }
 
 /* Close the open run (or make an empty one at last) with a transfer. */
+static inline void run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last,
+			     uint64_t to, unsigned int kind, unsigned int flags)
+{
+	if (s->run_open) {
+		emit_run(d, s, s->run_start, s->run_ninsn, s->run_last, to, kind, flags);
+		s->run_open = false;
+	} else {
+		emit_run(d, s, last, 0, last, to, kind, flags);
+	}
+}
+
 void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, uint64_t to,
 		   unsigned int kind, unsigned int flags)
 {
-	if (s->run_open) {
-		dec_emit_run(d, s, s->run_start, s->run_ninsn, s->run_last, to, kind, flags);
-		s->run_open = false;
-	} else {
-		dec_emit_run(d, s, last, 0, last, to, kind, flags);
-	}
+	run_close(d, s, last, to, kind, flags);
 }
 
 int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,
@@ -390,6 +403,27 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 			return W_ERROR;
 		}
 		if (r > b->nhalf) {
+			/* fast path: conditional branches and plain direct jumps */
+			if (b->kind == NTRACE_IK_BRANCH) {
+				int bit = d->htm ? dec_hist_pop(s) : 0;
+
+				if (__builtin_expect(bit >= 0, 1)) {
+					run_add(s, s->pc, b->ninsn, b->last);
+					s->icnt = r - b->nhalf;
+					if (bit) {
+						d->st.taken++;
+						run_close(d, s, b->last, b->target, NTRACE_DK_TAKEN, 0);
+						s->pc = b->target;
+					} else {
+						next = b->last + 2 * (uint64_t)b->lhalf;
+						if (!d->merge)
+							run_close(d, s, b->last, next,
+								  NTRACE_DK_NOT_TAKEN, 0);
+						s->pc = next;
+					}
+					continue;
+				}
+			}
 			rc = pass_end(d, s, b, final, true, &next, &kind, &flags);
 			if (rc)
 				return rc < 0 ? W_ERROR : W_PAUSE;

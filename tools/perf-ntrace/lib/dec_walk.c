@@ -386,6 +386,90 @@ static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const
 	s->pc = next;
 }
 
+/*
+ * The hot loop: blocks ending in a conditional branch whose outcome is
+ * known (a HIST bit in HTM, not taken in BTM), well inside the I-CNT. All
+ * state lives in locals; anything else returns to the general loop.
+ */
+static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
+{
+	uint64_t pc = s->pc, r = s->icnt, start = s->run_start, last = s->run_last;
+	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0;
+	uint32_t hn = s->hn, n = d->nruns, ninsn = s->run_ninsn;
+	bool open = s->run_open, htm = d->htm, merge = d->merge;
+	struct ntrace_dec_run *out = d->runs;
+	uint16_t src = s->id;
+	uint8_t priv = s->priv;
+	uint64_t ts = s->ts;
+
+	for (;;) {
+		const struct dec_blk *b = &d->bc[dec_bc_index(pc)];
+		unsigned int bit;
+
+		if (__builtin_expect(b->pc != pc || r <= b->nhalf || b->kind != NTRACE_IK_BRANCH, 0))
+			break;
+		if (htm) {
+			if (__builtin_expect(!hn, 0))
+				break;
+			bit = (unsigned int)(hw >> 63);
+			hw <<= 1;
+			hn--;
+		} else {
+			bit = 0;
+		}
+		if (!open) {
+			open = true;
+			start = pc;
+			ninsn = 0;
+		}
+		ninsn += b->ninsn;
+		last = b->last;
+		r -= b->nhalf;
+		if (!bit && merge) {
+			pc = b->last + 2 * (uint64_t)b->lhalf;
+			continue;
+		}
+		if (__builtin_expect(n == DEC_RUNBUF, 0)) {
+			d->nruns = n;
+			dec_flush(d);
+			n = 0;
+		}
+		{
+			struct ntrace_dec_run *o = &out[n++];
+
+			o->start = start;
+			o->last = last;
+			o->to = bit ? b->target : b->last + 2 * (uint64_t)b->lhalf;
+			o->tstamp = ts;
+			o->ninsn = ninsn;
+			o->kind = bit ? NTRACE_DK_TAKEN : NTRACE_DK_NOT_TAKEN;
+			o->flags = 0;
+			o->priv = priv;
+			o->pad = 0;
+			o->src = src;
+			o->pad2 = 0;
+			o->pad3 = 0;
+			insns += ninsn;
+			runs++;
+			taken += bit;
+			open = false;
+			pc = o->to;
+		}
+	}
+	s->pc = pc;
+	s->icnt = r;
+	s->hw = hw;
+	s->hn = hn;
+	s->run_open = open;
+	s->run_start = start;
+	s->run_last = last;
+	s->run_ninsn = ninsn;
+	d->nruns = n;
+	d->st.taken += taken;
+	d->st.insns += insns;
+	d->st.runs += runs;
+}
+
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp)
 {
 	for (;;) {
@@ -394,6 +478,10 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 		unsigned int kind, flags;
 		int rc;
 
+		if (r && !d->stopped) {
+			fast_branches(d, s);
+			r = s->icnt;
+		}
 		if (!r)
 			return final ? W_DONE : W_PAUSE;
 		b = dec_block(d, s->pc);

@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Ground-truth recorder: a QEMU TCG plugin (qemu-system-riscv64 10.0) that
+ * writes the address of every retired instruction to a .pcs file (format
+ * in include/ntrace/ingress_build.h), with a trap mark where a trap is
+ * taken.
+ *
+ *   -plugin gt-plugin.so,out=FILE[,start=ADDR]
+ *
+ * start: record from the first execution of ADDR on (skips the reset ROM).
+ *
+ * How traps are found without a trap callback (QEMU 10.0 has none): an
+ * exec callback per instruction logs its pc before it runs; a callback at
+ * each translation-block start, where every trap lands, checks the
+ * previous instruction: an ECALL/EBREAK never retires; after a plain
+ * instruction, a branch or a direct jump, a next pc other than its
+ * fall-through/target is a trap; after an indirect jump or MRET, a trap is
+ * assumed when the block is at the trap vector and mcause/mepc changed.
+ * For a trap, mcause and mepc are read: an exception with mepc equal to
+ * the previous instruction means that instruction faulted (not retired).
+ * M-mode traps only (mtvec); single hart.
+ *
+ * Debian ships no qemu-plugin.h, so the few API functions and types used
+ * are declared here, matching QEMU 10.0's include/qemu/qemu-plugin.h.
+ */
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace/ingress_build.h"
+#include "ntrace/isa.h"
+
+/* ---- QEMU plugin API subset (QEMU_PLUGIN_VERSION 4) ---- */
+#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
+typedef uint64_t qemu_plugin_id_t;
+struct qemu_plugin_tb;
+struct qemu_plugin_insn;
+struct qemu_plugin_register;
+typedef struct {
+	const char *target_name;
+	struct {
+		int min, cur;
+	} version;
+	bool system_emulation;
+	union {
+		struct {
+			int smp_vcpus, max_vcpus;
+		} system;
+	};
+} qemu_info_t;
+enum qemu_plugin_cb_flags {
+	QEMU_PLUGIN_CB_NO_REGS,
+	QEMU_PLUGIN_CB_R_REGS,
+	QEMU_PLUGIN_CB_RW_REGS,
+};
+typedef struct {
+	struct qemu_plugin_register *handle;
+	const char *name;
+	const char *feature;
+} qemu_plugin_reg_descriptor;
+/* glib containers as QEMU hands them over */
+typedef struct {
+	char *data;
+	unsigned int len;
+} GArray;
+typedef struct {
+	uint8_t *data;
+	unsigned int len;
+} GByteArray;
+GByteArray *g_byte_array_new(void);
+GByteArray *g_byte_array_set_size(GByteArray *a, unsigned int len);
+
+typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu, void *udata);
+typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
+					       struct qemu_plugin_tb *tb);
+typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
+					     unsigned int vcpu);
+typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
+
+void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
+					   qemu_plugin_vcpu_tb_trans_cb_t cb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+					  qemu_plugin_vcpu_udata_cb_t cb,
+					  enum qemu_plugin_cb_flags flags,
+					  void *udata);
+void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
+					    qemu_plugin_vcpu_udata_cb_t cb,
+					    enum qemu_plugin_cb_flags flags,
+					    void *udata);
+void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
+				       qemu_plugin_vcpu_simple_cb_t cb);
+void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
+				    qemu_plugin_udata_cb_t cb, void *udata);
+size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
+struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
+						 size_t idx);
+size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest,
+			     size_t len);
+uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
+GArray *qemu_plugin_get_registers(void);
+int qemu_plugin_read_register(struct qemu_plugin_register *handle,
+			      GByteArray *buf);
+void qemu_plugin_outs(const char *string);
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = 4;
+
+/* ---- recorder ---- */
+
+struct insn_info {
+	uint64_t pc;
+	struct ntrace_idec d;
+};
+
+static struct ntrace_gt_writer *out;
+static const struct insn_info *prev;	/* last logged instruction */
+static uint64_t start_pc;
+static bool recording;
+static struct qemu_plugin_register *r_mcause, *r_mepc, *r_mtvec;
+static GByteArray *regbuf;
+static uint64_t last_cause = ~0ull, last_epc = ~0ull;
+static uint64_t n_insn, n_trap;
+static const struct ntrace_isa_cfg isa = { .xlen = 64, .ext = NTRACE_ISA_C };
+
+/*
+ * Pending pc: the last executed instruction is kept back until the next
+ * block start or instruction says whether it retired.
+ */
+static uint64_t pend_pc;
+static bool have_pend;
+
+static uint64_t read_reg(struct qemu_plugin_register *r)
+{
+	uint64_t v = 0;
+
+	g_byte_array_set_size(regbuf, 0);
+	if (qemu_plugin_read_register(r, regbuf) > 0)
+		memcpy(&v, regbuf->data, regbuf->len < 8 ? regbuf->len : 8);
+	return v;
+}
+
+static void insn_exec(unsigned int vcpu, void *udata)
+{
+	const struct insn_info *i = udata;
+
+	(void)vcpu;
+	if (!recording) {
+		if (i->pc != start_pc)
+			return;
+		recording = true;
+	}
+	if (have_pend) {
+		ntrace_gt_pc(out, pend_pc);
+		n_insn++;
+	}
+	pend_pc = i->pc;
+	have_pend = true;
+	prev = i;
+}
+
+/* Could control have reached pc from prev without a trap? 1 yes, 0 no, -1 maybe */
+static int reachable(const struct insn_info *q, uint64_t pc)
+{
+	uint64_t fall = q->pc + q->d.size;
+
+	switch (q->d.kind) {
+	case NTRACE_IK_NONE:
+		return pc == fall;
+	case NTRACE_IK_BRANCH:
+		return pc == fall || pc == q->pc + (int64_t)q->d.off;
+	case NTRACE_IK_JUMP:
+		return pc == q->pc + (int64_t)q->d.off;
+	case NTRACE_IK_TRAP:
+	case NTRACE_IK_INVALID:
+		return 0;
+	default:	/* indirect, table jump, trap return */
+		return -1;
+	}
+}
+
+static void tb_exec(unsigned int vcpu, void *udata)
+{
+	const struct insn_info *first = udata;
+	const struct insn_info *q = prev;
+	uint64_t cause, epc, tvec, base;
+	int r;
+
+	(void)vcpu;
+	if (!recording || !q || !have_pend)
+		return;
+	r = reachable(q, first->pc);
+	if (r == 1)
+		return;
+	cause = read_reg(r_mcause);
+	epc = read_reg(r_mepc);
+	if (r == -1) {
+		tvec = read_reg(r_mtvec);
+		base = tvec & ~3ull;
+		if (first->pc != base && !((tvec & 3) == 1 && (cause >> 63) &&
+					   first->pc == base + 4 * (cause & 0x3f)))
+			return;
+		if (cause == last_cause && epc == last_epc)
+			return;	/* a jump into the vector, not a new trap */
+	}
+	last_cause = cause;
+	last_epc = epc;
+	if (q->d.kind == NTRACE_IK_TRAP || q->d.kind == NTRACE_IK_INVALID ||
+	    (!(cause >> 63) && epc == q->pc)) {
+		/* the previous instruction trapped: it did not retire */
+		have_pend = false;
+		ntrace_gt_trap(out, q->pc, cause);
+	} else {
+		ntrace_gt_pc(out, pend_pc);
+		n_insn++;
+		have_pend = false;
+		ntrace_gt_trap(out, epc, cause);
+	}
+	n_trap++;
+}
+
+static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+	struct insn_info *infos = calloc(n, sizeof(*infos));
+
+	(void)id;
+	if (!infos)
+		abort();
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		uint8_t b[4] = { 0 };
+		size_t len = qemu_plugin_insn_data(insn, b, sizeof(b));
+
+		infos[i].pc = qemu_plugin_insn_vaddr(insn);
+		ntrace_isa_decode_bytes(b, len, &isa, &infos[i].d);
+		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
+						       QEMU_PLUGIN_CB_NO_REGS, &infos[i]);
+	}
+	/* infos live as long as the translation; QEMU 10.0 gives no free hook */
+	if (n)
+		qemu_plugin_register_vcpu_tb_exec_cb(tb, tb_exec, QEMU_PLUGIN_CB_R_REGS,
+						     &infos[0]);
+}
+
+static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	GArray *regs = qemu_plugin_get_registers();
+	qemu_plugin_reg_descriptor *d = (qemu_plugin_reg_descriptor *)regs->data;
+	unsigned int i;
+
+	(void)id;
+	if (vcpu)
+		return;
+	for (i = 0; i < regs->len; i++) {
+		if (!strcmp(d[i].name, "mcause"))
+			r_mcause = d[i].handle;
+		else if (!strcmp(d[i].name, "mepc"))
+			r_mepc = d[i].handle;
+		else if (!strcmp(d[i].name, "mtvec"))
+			r_mtvec = d[i].handle;
+	}
+	if (!r_mcause || !r_mepc || !r_mtvec) {
+		fprintf(stderr, "gt-plugin: mcause/mepc/mtvec not in the register set\n");
+		exit(1);
+	}
+}
+
+static void at_exit(qemu_plugin_id_t id, void *udata)
+{
+	char msg[128];
+
+	(void)id;
+	(void)udata;
+	if (have_pend) {
+		ntrace_gt_pc(out, pend_pc);
+		n_insn++;
+	}
+	if (ntrace_gt_close(out))
+		fprintf(stderr, "gt-plugin: write error on the output file\n");
+	snprintf(msg, sizeof(msg), "gt-plugin: %" PRIu64 " retired, %" PRIu64 " traps\n",
+		 n_insn, n_trap);
+	qemu_plugin_outs(msg);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info, int argc,
+					   char **argv)
+{
+	const char *path = NULL;
+	int i;
+
+	if (!info->system_emulation || info->system.smp_vcpus != 1 ||
+	    strcmp(info->target_name, "riscv64")) {
+		fprintf(stderr, "gt-plugin: needs qemu-system-riscv64 with one hart\n");
+		return -1;
+	}
+	for (i = 0; i < argc; i++) {
+		if (!strncmp(argv[i], "out=", 4)) {
+			path = argv[i] + 4;
+		} else if (!strncmp(argv[i], "start=", 6)) {
+			start_pc = strtoull(argv[i] + 6, NULL, 0);
+		} else {
+			fprintf(stderr, "gt-plugin: unknown option '%s'\n", argv[i]);
+			return -1;
+		}
+	}
+	recording = start_pc == 0;
+	if (!path) {
+		fprintf(stderr, "gt-plugin: out=FILE is required\n");
+		return -1;
+	}
+	out = ntrace_gt_create(path);
+	if (!out) {
+		fprintf(stderr, "gt-plugin: cannot create %s\n", path);
+		return -1;
+	}
+	regbuf = g_byte_array_new();
+	qemu_plugin_register_vcpu_init_cb(id, vcpu_init);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, tb_trans);
+	qemu_plugin_register_atexit_cb(id, at_exit, NULL);
+	return 0;
+}

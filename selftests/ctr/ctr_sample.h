@@ -1,0 +1,80 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Sampling helpers for the CTR tests: open PERF_TYPE_HARDWARE cycles as
+ * "perf record -b / -j" does, run a workload and hand every sample with its
+ * branch stack to a checker. Like the other selftest helpers these never
+ * call ksft_* result functions; they print "# " lines and return -errno.
+ */
+#ifndef CTR_SAMPLE_H
+#define CTR_SAMPLE_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "ctr_workload.h"
+
+/* Not in older UAPI headers; the bit is ABI since Linux 6.8. */
+#define CTR_BRANCH_COUNTERS	(1ULL << 19)
+
+#define CTR_MAX_ENTRIES	256
+
+struct ctr_sample {
+	uint64_t ip;
+	uint64_t nr;
+	struct perf_branch_entry e[CTR_MAX_ENTRIES];
+};
+
+/* Return false to stop collecting and fail. */
+typedef bool (*ctr_check_fn)(const struct ctr_sample *s, void *ctx);
+
+struct ctr_ring {
+	int fd;
+	bool branches;
+	struct perf_event_mmap_page *meta;
+	uint8_t *data;
+	size_t size;
+};
+
+/* cycles on the calling thread, branch stack if @bst is not 0, disabled */
+void ctr_cycles_attr(struct perf_event_attr *attr, uint64_t bst,
+		     uint64_t period);
+int ctr_ring_open(struct ctr_ring *r, struct perf_event_attr *attr);
+void ctr_ring_close(struct ctr_ring *r);
+
+/*
+ * Enable the event, run @w in rounds of @iters iterations until @want
+ * samples arrived (at most @max_rounds rounds), disable it. Calls @check
+ * on every sample. Returns the number of samples or -1 if @check failed.
+ */
+int ctr_collect(struct ctr_ring *r, const struct ctr_workload *w,
+		uint64_t iters, int want, int max_rounds,
+		ctr_check_fn check, void *ctx);
+
+/* Print the sample and its records first..last. */
+void ctr_dump(const struct ctr_sample *s, unsigned int first,
+	      unsigned int last);
+
+static inline bool ctr_is_kernel(uint64_t pc)
+{
+	return pc >> 63;
+}
+
+/*
+ * Does record @newer follow record @older on one path? Its source must be
+ * a few straight-line instructions past @older's target. One gap is
+ * legitimate: a counter overflow interrupt freezes CTR on entry, so that
+ * entry into the kernel goes unrecorded and the next record may already be
+ * a kernel branch taken after the overflow handler unfroze CTR.
+ */
+bool ctr_follows(const struct perf_branch_entry *older,
+		 const struct perf_branch_entry *newer, uint64_t max_block);
+
+/* Does the boot hart list Ssctr in the devicetree? */
+bool ctr_have_ssctr(void);
+/* Load riscv_ctr from the module directory unless loaded; 0 or -errno. */
+int ctr_load_module(void);
+/* /proc/sys/kernel/perf_event_max_sample_rate (lowered by slow samples) */
+uint64_t ctr_max_sample_rate(void);
+
+#endif

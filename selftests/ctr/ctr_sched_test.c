@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CTR branch stacks across context switches and CPU hotplug.
+ *  - Two tasks on one hart, each sampling itself with a branch stack and
+ *    running its own copy of the workload: neither may ever see a record
+ *    of the other's code (the driver clears CTR when an event is scheduled
+ *    in).
+ *  - An event on hart 1 survives taking hart 1 offline and online again,
+ *    and its records still form one path of the workload afterwards.
+ * Skips when the hart has no Ssctr (and the hotplug case with one hart).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "ctr_sample.h"
+
+#define BST		(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER)
+/* short period: samples soon after a switch are the ones that could leak */
+#define SHORT_PERIOD	20011
+#define PERIOD		100003
+#define ITERS		20000
+#define MAX_BLOCK	256
+
+struct foreign {
+	const struct ctr_workload *mine, *other;
+	uint64_t samples, records, own, leaked;
+};
+
+static bool check_foreign(const struct ctr_sample *s, void *ctx)
+{
+	struct foreign *f = ctx;
+	uint64_t i;
+
+	f->samples++;
+	for (i = 0; i < s->nr; i++) {
+		const struct perf_branch_entry *e = &s->e[i];
+
+		f->records++;
+		if (ctr_in(e->from, f->mine->start, f->mine->end))
+			f->own++;
+		if (ctr_in(e->from, f->other->start, f->other->end) ||
+		    ctr_in(e->to, f->other->start, f->other->end)) {
+			f->leaked++;
+			printf("# %s sees a branch of %s at [%llu]\n",
+			       f->mine->name, f->other->name,
+			       (unsigned long long)i);
+			ctr_dump(s, i, i);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Sample @f->mine on this task for a fixed amount of work; -1 on a leak. */
+static int run_isolated(struct foreign *f)
+{
+	struct perf_event_attr attr;
+	struct ctr_ring r;
+	int ret;
+
+	ctr_cycles_attr(&attr, BST, SHORT_PERIOD);
+	ret = ctr_ring_open(&r, &attr);
+	if (ret) {
+		printf("# %s: perf_event_open: %s\n", f->mine->name,
+		       strerror(-ret));
+		return ret;
+	}
+	ret = ctr_collect(&r, f->mine, ITERS, INT_MAX, 150, check_foreign, f);
+	ctr_ring_close(&r);
+	return ret < 0 ? ret : 0;
+}
+
+static void test_context_switch(void)
+{
+	struct foreign mine = { .mine = &ctr_work, .other = &ctr_other_work };
+	struct foreign child = { .mine = &ctr_other_work, .other = &ctr_work };
+	struct rusage before, after;
+	int status, ret;
+	long switches;
+	pid_t pid;
+
+	if (pin(0)) {
+		ksft_test_result_fail("context switch: pin to cpu0: %s\n",
+				      strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ksft_test_result_fail("context switch: fork: %s\n",
+				      strerror(errno));
+		return;
+	}
+	if (!pid)
+		_exit(run_isolated(&child) ? 1 : 0);
+
+	getrusage(RUSAGE_SELF, &before);
+	ret = run_isolated(&mine);
+	getrusage(RUSAGE_SELF, &after);
+	waitpid(pid, &status, 0);
+	switches = after.ru_nivcsw - before.ru_nivcsw;
+	ksft_print_msg("context switch: %llu samples, %llu records (%llu of own code), %ld preemptions\n",
+		       (unsigned long long)mine.samples,
+		       (unsigned long long)mine.records,
+		       (unsigned long long)mine.own, switches);
+	ksft_test_result(!ret && WIFEXITED(status) && !WEXITSTATUS(status) &&
+			 mine.own > 0 && switches > 0,
+			 "no branches of another task after a context switch\n");
+}
+
+struct path {
+	uint64_t samples, leaf_calls, max_nr;
+};
+
+static bool check_path(const struct ctr_sample *s, void *ctx)
+{
+	struct path *p = ctx;
+	uint64_t i;
+
+	if (!ctr_in(s->ip, ctr_work.start, ctr_work.end))
+		return true;
+	p->samples++;
+	if (s->nr > p->max_nr)
+		p->max_nr = s->nr;
+	for (i = 0; i < s->nr; i++) {
+		if (s->e[i].to == ctr_work.leaf)
+			p->leaf_calls++;
+		if (i + 1 < s->nr &&
+		    !ctr_follows(&s->e[i + 1], &s->e[i], MAX_BLOCK)) {
+			printf("# records %llu and %llu are not one path\n",
+			       (unsigned long long)i, (unsigned long long)i + 1);
+			ctr_dump(s, i, i + 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[64];
+	int fd, ok;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	ok = write(fd, on ? "1" : "0", 1) == 1;
+	close(fd);
+	return ok ? 0 : -errno;
+}
+
+static void test_hotplug(void)
+{
+	struct perf_event_attr attr;
+	struct path before = { 0 }, after = { 0 };
+	struct ctr_ring r;
+	int ret, got1, got2;
+
+	if (sysconf(_SC_NPROCESSORS_CONF) < 2 ||
+	    access("/sys/devices/system/cpu/cpu1/online", W_OK)) {
+		ksft_test_result_skip("hotplug: needs a second hart that can go offline\n");
+		return;
+	}
+	if (pin(1)) {
+		ksft_test_result_fail("hotplug: pin to cpu1: %s\n", strerror(errno));
+		return;
+	}
+	ctr_cycles_attr(&attr, BST, PERIOD);
+	ret = ctr_ring_open(&r, &attr);
+	if (ret) {
+		ksft_test_result_fail("hotplug: perf_event_open: %s\n",
+				      strerror(-ret));
+		return;
+	}
+	got1 = ctr_collect(&r, &ctr_work, ITERS, 10, 200, check_path, &before);
+
+	/* cpu1 goes away under the running event, this task moves to cpu0 */
+	ret = set_online(1, 0);
+	if (!ret)
+		ret = set_online(1, 1);
+	if (!ret && pin(1))
+		ret = -errno;
+	got2 = ret ? -1 : ctr_collect(&r, &ctr_work, ITERS, 10, 200,
+				      check_path, &after);
+	ctr_ring_close(&r);
+	pin(0);
+	ksft_print_msg("hotplug: before %d samples (max %llu records), after %d samples (max %llu records), %s\n",
+		       got1, (unsigned long long)before.max_nr, got2,
+		       (unsigned long long)after.max_nr,
+		       ret ? strerror(-ret) : "cpu1 offline and online");
+	ksft_test_result(!ret && got1 > 0 && got2 > 0 && after.samples > 0 &&
+			 after.leaf_calls > 0 && after.max_nr == before.max_nr,
+			 "branch stacks on a hart after offline/online\n");
+}
+
+int main(void)
+{
+	int ret;
+
+	ksft_print_header();
+	if (!ctr_have_ssctr())
+		ksft_exit_skip("no Ssctr in the devicetree (QEMU -cpu ...,ssctr=true)\n");
+	ret = ctr_load_module();
+	if (ret)
+		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
+				   strerror(-ret));
+	ksft_set_plan(2);
+	test_context_switch();
+	test_hotplug();
+	ksft_finished();
+}

@@ -9,7 +9,6 @@
  *    and its records still form one path of the workload afterwards.
  * Skips when the hart has no Ssctr (and the hotplug case with one hart).
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

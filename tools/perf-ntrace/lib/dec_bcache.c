@@ -42,6 +42,7 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 			e->imask = 0;	/* 0 = no mask: step through the image */
 	}
 	e->pc = pc;
+	e->key = DEC_KEY(pc);
 	return 0;
 }
 
@@ -50,7 +51,7 @@ const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 	struct dec_blk *e = &d->bc[dec_bc_index(pc)];
 
 	if (fill(d, e, pc)) {
-		e->pc = DEC_NOKEY;
+		e->key = 0;
 		return NULL;
 	}
 	return e;

@@ -23,7 +23,6 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 {
 	struct ntrace_decoder *d;
 	const char *e = ntrace_enc_cfg_check(&cfg->enc);
-	uint32_t i;
 
 	if (!e && cfg->src >= (1 << cfg->enc.codec.src_bits))
 		e = "the selected SRC does not fit in the SRC width";
@@ -36,15 +35,13 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	}
 	d = calloc(1, sizeof(*d));
 	if (d)
-		d->bc = malloc(DEC_BC_SIZE * sizeof(*d->bc));
+		d->bc = calloc(DEC_BC_SIZE, sizeof(*d->bc));	/* zero: all empty */
 	if (!d || !d->bc) {
 		free(d);
 		if (err)
 			*err = "out of memory";
 		return NULL;
 	}
-	for (i = 0; i < DEC_BC_SIZE; i++)
-		d->bc[i].pc = DEC_NOKEY;
 	d->cfg = *cfg;
 	if (!d->cfg.hist_backlog)
 		d->cfg.hist_backlog = 1u << 20;

@@ -16,9 +16,11 @@
  */
 #define DEC_BC_BITS	16
 #define DEC_BC_SIZE	(1u << DEC_BC_BITS)
-#define DEC_NOKEY	1ull	/* odd: never a pc */
+/* key = pc ^ 1: odd, so a zeroed (calloc) entry never matches */
+#define DEC_KEY(pc)	((pc) ^ 1)
 
 struct dec_blk {
+	uint64_t key;
 	uint64_t pc;
 	uint64_t last;
 	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP) */
@@ -104,7 +106,7 @@ static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(pc)];
 
-	if (__builtin_expect(e->pc == pc, 1))
+	if (__builtin_expect(e->key == DEC_KEY(pc), 1))
 		return e;
 	return dec_block_fill(d, pc);
 }

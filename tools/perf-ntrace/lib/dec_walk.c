@@ -406,7 +406,7 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 		const struct dec_blk *b = &d->bc[dec_bc_index(pc)];
 		unsigned int bit;
 
-		if (__builtin_expect(b->pc != pc || r <= b->nhalf || b->kind != NTRACE_IK_BRANCH, 0))
+		if (__builtin_expect(b->key != DEC_KEY(pc) || r <= b->nhalf || b->kind != NTRACE_IK_BRANCH, 0))
 			break;
 		if (htm) {
 			if (__builtin_expect(!hn, 0))

@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Benchmarks (numbers only, never pass/fail): the perf-ntrace benchmarks
+# (tools/perf-ntrace/bench/*.c: codec, encoder model, flow decoder). The
+# decoder benchmark needs recorded ground truth; the round-trip test
+# records it when build/gt has none, so run it first if it is missing.
+set -eu
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+cd "$TOP"
+make -s -C tools/perf-ntrace all
+if ! ls build/gt/*.pcs >/dev/null 2>&1 && ! ls build/perf-ntrace/roundtrip/gt/*.pcs >/dev/null 2>&1; then
+	echo "# recording ground truth for the decoder benchmark (tests/roundtrip.sh)"
+	NTRACE_SRC=$TOP/tools/perf-ntrace NTRACE_BUILD=$TOP/build/perf-ntrace \
+		PERF_NTRACE=$TOP/build/perf-ntrace/perf-ntrace \
+		bash tools/perf-ntrace/tests/roundtrip.sh >/dev/null || true
+fi
+make -s -C tools/perf-ntrace bench

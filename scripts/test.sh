@@ -17,6 +17,7 @@ SUITES=(
 	"host|make -s -C tools/perf-ntrace test"
 	"kernel-checks|scripts/check-kernel.sh"
 	"guest|scripts/guest-tests.sh"
+	"model|make -s -C qemu/ntrace-model test"
 )
 
 bash scripts/deps.sh || die "dependency installation failed"

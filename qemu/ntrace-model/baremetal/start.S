@@ -6,6 +6,8 @@
 	.section .text.start
 	.globl _start
 _start:
+	li	t0, 1 << 13		/* mstatus.FS: FP on (handlers save FP regs) */
+	csrs	mstatus, t0
 	csrr	t0, mhartid
 	la	sp, __stack_top
 	slli	t1, t0, 12

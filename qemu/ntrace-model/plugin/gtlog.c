@@ -24,6 +24,7 @@ void gt_open(struct hart *h)
 		fprintf(stderr, "ntrace-model: cannot write ground truth %s\n", path);
 		exit(1);
 	}
+	setvbuf(h->gt, NULL, _IOLBF, 0);
 	fprintf(h->gt, "# ntrace-model ground truth, hart %u: "
 		"addr size itype priv context tstamp flags\n", h->idx);
 }

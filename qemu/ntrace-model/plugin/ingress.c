@@ -195,6 +195,40 @@ static uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
 	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
 }
 
+/* Index of the instruction at pc in tb, searching from index from, or -1. */
+static int find_insn(const struct tb_desc *tb, unsigned int from, uint64_t pc)
+{
+	unsigned int i;
+
+	for (i = from; i < tb->n; i++)
+		if (tb->insn[i].pc == pc)
+			return (int)i;
+	return -1;
+}
+
+/* Can control leave instruction ti for next_pc without a trap? */
+static bool successor_ok(const struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
+{
+	uint64_t fall = ti->pc + ti->d.size;
+	uint64_t target = ti->pc + (int64_t)ti->d.off;
+
+	switch (ti->d.kind) {
+	case NTRACE_IK_NONE:
+		return next_pc == fall;
+	case NTRACE_IK_BRANCH:
+		return next_pc == fall || next_pc == target;
+	case NTRACE_IK_JUMP:
+		return next_pc == target;
+	case NTRACE_IK_INDIRECT:
+	case NTRACE_IK_TRAP_RETURN:
+		return !h->next_target_valid || next_pc == h->next_target;
+	case NTRACE_IK_TABLE_JUMP:
+		return true;	/* target in the JVT table, not read */
+	default:
+		return false;	/* ECALL/EBREAK/invalid never retire */
+	}
+}
+
 /*
  * Emit the records of block tb (from h->prev_from on), now that the next
  * block starts at next_pc. upto < n stops early (trace stop mid-block).
@@ -204,42 +238,28 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 {
 	unsigned int from = h->prev_from, n = tb->n, nret, i;
 	const struct tb_insn *last = &tb->insn[n - 1];
-	uint64_t fall = last->pc + last->d.size;
 	uint64_t epc = 0, cause = 0, tval = 0, succ = next_pc;
 	bool trap = false;
+	int j;
 
 	if (upto < n) {
 		for (i = from; i <= upto; i++)
 			put_insn(h, &tb->insn[i], NTRACE_ITYPE_NONE, h->prev_icount + i + 1);
 		return;
 	}
-	if (!reached) {
-		trap = true;
-	} else {
-		switch (last->d.kind) {
-		case NTRACE_IK_NONE:
-			trap = next_pc != fall;
-			break;
-		case NTRACE_IK_BRANCH:
-			trap = next_pc != fall && next_pc != last->pc + (int64_t)last->d.off;
-			break;
-		case NTRACE_IK_JUMP:
-			trap = next_pc != last->pc + (int64_t)last->d.off;
-			break;
-		case NTRACE_IK_INDIRECT:
-		case NTRACE_IK_TRAP_RETURN:
-			trap = h->next_target_valid && next_pc != h->next_target;
-			break;
-		case NTRACE_IK_TABLE_JUMP:
-			break;	/* target in JVT table, not read: assume no trap */
-		default:	/* ECALL/EBREAK/invalid never retire */
-			trap = true;
-			break;
-		}
-	}
-	h->next_target_valid = false;
 	nret = n - from;
-	if (trap) {
+	if (reached && successor_ok(h, last, next_pc)) {
+		/* ran to its end, left it the way its last instruction says */
+	} else if (!reached && (j = find_insn(tb, from + 1, next_pc)) >= 0) {
+		/*
+		 * Stopped early without a trap: QEMU re-ran the instruction before
+		 * j alone (an MMIO access not at the end of the block is redone
+		 * in a block with memory callbacks only), then went on at j.
+		 */
+		nret = j - from;
+		succ = next_pc;
+	} else {
+		trap = true;
 		h->priv = read_priv();
 		if ((h->priv & 3) == 3) {
 			cause = rd(R.mcause);
@@ -251,15 +271,20 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 			tval = rd(R.stval);
 		}
 		succ = epc;
-		if (!(cause >> 63)) {
-			/* exception: the instruction at xEPC did not retire */
-			for (i = from; i < n; i++)
-				if (tb->insn[i].pc == epc) {
-					nret = i - from;
-					break;
-				}
+		/*
+		 * The instruction at xEPC did not retire (exception), or is the
+		 * next to run (interrupt). A block that ran to its end took an
+		 * interrupt after its last instruction, wherever xEPC points.
+		 */
+		if (!reached) {
+			j = find_insn(tb, from, epc);
+			if (j >= 0)
+				nret = j - from;
+		} else if (!(cause >> 63) && epc == last->pc && n - 1 >= from) {
+			nret = n - 1 - from;
 		}
 	}
+	h->next_target_valid = false;
 	for (i = from; i < from + nret; i++) {
 		const struct tb_insn *ti = &tb->insn[i];
 		uint64_t next = i + 1 < n ? tb->insn[i + 1].pc : succ;
@@ -538,8 +563,10 @@ void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 		return;
 	if (at && vcpu == h->idx) {
 		/* the store that stops trace is the last traced instruction */
-		if (h->prev == at->tb && at->idx >= h->prev_from)
-			finish_block(h, at->tb, 0, true, at->idx);
+		int j = h->prev ? find_insn(h->prev, h->prev_from, at->pc) : -1;
+
+		if (j >= 0)
+			finish_block(h, h->prev, 0, true, j);
 		stop_now(h);
 		return;
 	}

@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * RAM sink buffer behaviour with real trace: wrap-around (trRamWrap set,
+ * nothing written outside [Start, Limit]) and stop-on-wrap (capture stops
+ * with trRamEnable=0 and the encoder reports trTeInstStallOrOverflow,
+ * which is write-1-to-clear and clears when the encoder is enabled).
+ */
+#include "ntrace_regs_bm.h"
+
+#define TE	TE_BASE(0)
+#define RS	RAM_BASE(0)
+#define BUF	0x80400000UL
+#define SMALL	0x100UL		/* 256-byte buffer: a loop fills it quickly */
+#define GUARD	0x5a5a5a5aU
+#define CTL	(TCI_ACTIVE | 3u << TE_INST_MODE_SHIFT | 1u << TE_FORMAT_SHIFT)
+
+static volatile int sink_var;
+
+static __attribute__((noinline)) int leaf(int i)
+{
+	return i * 3 + sink_var;
+}
+
+static void work(int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (leaf(i) & 1)
+			sink_var++;
+}
+
+static void setup(uint32_t ram_ctl)
+{
+	volatile uint32_t *b = (volatile uint32_t *)BUF;
+	unsigned int i;
+
+	for (i = 0; i < SMALL / 4 + 8; i++)
+		b[i] = GUARD;
+	/* guard words just outside the buffer: before Start and after Limit */
+	b = (volatile uint32_t *)(BUF + 0x1000);
+	for (i = 0; i < SMALL / 4 + 2; i++)
+		b[i] = GUARD;
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | ram_ctl);
+	wr32(RS + RAM_START_LOW, BUF + 0x1000 + 4);
+	wr32(RS + RAM_LIMIT_LOW, BUF + 0x1000 + 4 + SMALL - 4);
+	wr32(RS + RAM_WP_LOW, BUF + 0x1000 + 4);
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE | ram_ctl);
+	wr32(TE + TE_INST_FEATURES, 0);
+	wr32(TE + TCI_CONTROL, CTL);
+	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TE_INST_TRACING);
+}
+
+static void stop(void)
+{
+	wr32(TE + TCI_CONTROL, CTL);
+	poll32(TE + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
+}
+
+static int guards_ok(void)
+{
+	volatile uint32_t *b = (volatile uint32_t *)(BUF + 0x1000);
+
+	return b[0] == GUARD && b[SMALL / 4 + 1] == GUARD;
+}
+
+int main(void)
+{
+	uint32_t wp, c;
+
+	check(tci_reset(RS) == 0 && tci_reset(TE) == 0, "components released from reset");
+
+	setup(0);
+	work(2000);
+	stop();
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
+	wp = rd32(RS + RAM_WP_LOW);
+	check(wp & RAM_WRAP, "wrap mode: trRamWrap set after the buffer filled");
+	check((wp & ~3u) >= BUF + 0x1004 && (wp & ~3u) <= BUF + 0x1000 + SMALL,
+	      "wrap mode: trRamWP stays inside [Start, Limit]");
+	check(guards_ok(), "wrap mode: nothing written outside the buffer");
+	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "wrap mode: no overflow");
+	wr32(RS + RAM_WP_LOW, BUF + 0x1004);
+	check_eq(rd32(RS + RAM_WP_LOW), BUF + 0x1004, "writing trRamWPLow clears trRamWrap");
+
+	setup(RAM_STOP_ON_WRAP);
+	work(2000);
+	c = rd32(RS + TCI_CONTROL);
+	check_eq(c & TCI_ENABLE, 0, "stop-on-wrap: the sink disabled itself when full");
+	wp = rd32(RS + RAM_WP_LOW);
+	check_eq(wp, BUF + 0x1004 | RAM_WRAP, "stop-on-wrap: trRamWP back at Start with trRamWrap");
+	check(guards_ok(), "stop-on-wrap: nothing written outside the buffer");
+	stop();
+	c = rd32(TE + TCI_CONTROL);
+	check(c & TE_INST_STALL_OR_OVF, "stop-on-wrap: encoder reports trTeInstStallOrOverflow");
+	wr32(TE + TCI_CONTROL, CTL | TE_INST_STALL_OR_OVF);
+	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0,
+		 "trTeInstStallOrOverflow is write-1-to-clear");
+	return bm_failures;
+}

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Trace a small workload through the model, following the spec's
+ * "Enabling and Disabling" sequence: sink first, encoder last; stop the
+ * encoder, wait for trTeEmpty, then the sink. The workload has direct and
+ * indirect calls, returns, a jump table, loops, an ECALL and a machine
+ * timer interrupt. The trace stays in RAM; the last line tells the host
+ * harness where (it extracts the bytes from the shared RAM file).
+ *
+ * Build-time knobs: TRACE_MODE (3 = BTM, 6 = HTM), TRACE_FEATURES
+ * (trTeInstFeatures), TRACE_TS (1 = timestamps in messages).
+ */
+#include "ntrace_regs_bm.h"
+
+#ifndef TRACE_MODE
+#define TRACE_MODE 3
+#endif
+#ifndef TRACE_FEATURES
+#define TRACE_FEATURES 0
+#endif
+#ifndef TRACE_TS
+#define TRACE_TS 0
+#endif
+
+#define TE	TE_BASE(0)
+#define RS	RAM_BASE(0)
+#define BUF	0x80400000UL
+#define BUF_SIZE 0x40000UL
+#define CLINT_MTIMECMP	0x02004000UL
+#define CLINT_MTIME	0x0200bff8UL
+
+static volatile int ticks, ecalls;
+
+static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
+{
+	uint64_t cause, epc;
+
+	__asm__ volatile("csrr %0, mcause" : "=r"(cause));
+	if (cause == (1ULL << 63 | 7)) {
+		*(volatile uint64_t *)CLINT_MTIMECMP = ~0ULL;
+		ticks++;
+		return;
+	}
+	if (cause == 11) {
+		__asm__ volatile("csrr %0, mepc" : "=r"(epc));
+		__asm__ volatile("csrw mepc, %0" : : "r"(epc + 4));
+		ecalls++;
+		return;
+	}
+	puts_("# unexpected trap ");
+	puthex(cause);
+	putch('\n');
+	exit(3);
+}
+
+typedef int (*op_fn)(int, int);
+static __attribute__((noinline)) int op_add(int a, int b) { return a + b; }
+static __attribute__((noinline)) int op_sub(int a, int b) { return a - b; }
+static __attribute__((noinline)) int op_xor(int a, int b) { return a ^ b; }
+static __attribute__((noinline)) int op_mul(int a, int b) { return a * b + 1; }
+static op_fn const ops[4] = { op_add, op_sub, op_xor, op_mul };
+
+static __attribute__((noinline)) int fib(int n)
+{
+	return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+static __attribute__((noinline)) int classify(int v)
+{
+	switch (v % 6) {
+	case 0: return v * 7;
+	case 1: return v + 13;
+	case 2: return v ^ 0x55;
+	case 3: return v - 9;
+	case 4: return v << 2;
+	default: return v >> 1;
+	}
+}
+
+static __attribute__((noinline)) int workload(void)
+{
+	volatile int acc = 1;
+	int i;
+
+	for (i = 0; i < 200; i++) {
+		acc = ops[i & 3](acc, i);
+		acc += classify(i);
+		if (i % 50 == 0)
+			__asm__ volatile("ecall");
+	}
+	acc += fib(12);
+	/* timer interrupt: due shortly, wait for it in a loop */
+	*(volatile uint64_t *)CLINT_MTIMECMP = *(volatile uint64_t *)CLINT_MTIME + 100;
+	__asm__ volatile("csrs mie, %0" : : "r"(1UL << 7));
+	__asm__ volatile("csrs mstatus, %0" : : "r"(1UL << 3));
+	while (!ticks)
+		acc++;
+	__asm__ volatile("csrc mstatus, %0" : : "r"(1UL << 3));
+	return acc;
+}
+
+int main(void)
+{
+	uint32_t c, wp;
+	int r;
+
+	__asm__ volatile("csrw mtvec, %0" : : "r"(trap_handler));
+	check(tci_reset(RS) == 0 && tci_reset(TE) == 0, "sink and encoder released from reset");
+	/* sink: SMEM buffer, WP at the start, then enable and confirm */
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	wr32(RS + RAM_START_HIGH, 0);
+	wr32(RS + RAM_START_LOW, BUF);
+	wr32(RS + RAM_LIMIT_HIGH, 0);
+	wr32(RS + RAM_LIMIT_LOW, BUF + BUF_SIZE - 4);
+	wr32(RS + RAM_WP_HIGH, 0);
+	wr32(RS + RAM_WP_LOW, BUF);
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
+	check(poll32(RS + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) >= 0, "sink enabled");
+	/* encoder: spec reset table, then the mode, verified */
+	wr32(TE + TE_INST_FEATURES, TRACE_FEATURES);
+	wr32(TE + TE_INST_FILTERS, 0);
+	wr32(TE + TE_DATA_CONTROL, 0);
+	wr32(TE + TE_TRIG_DBG_CONTROL, 0);
+	wr32(TE + TE_TRIG_EXTIN_CONTROL, 0);
+	wr32(TE + TE_TRIG_EXTOUT_CONTROL, 0);
+	if (TRACE_TS) {
+		/* the releasing write sets defaults; configure with a second one */
+		wr32(TE + TS_CONTROL, TS_ACTIVE);
+		wr32(TE + TS_CONTROL, TS_ACTIVE | TS_COUNT | TS_RESET | TS_ENABLE |
+		     TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT);
+		check_eq(rd32(TE + TS_CONTROL) & (TS_COUNT | TS_ENABLE), TS_COUNT | TS_ENABLE,
+			 "timestamp unit counting, timestamps in messages");
+	} else
+		wr32(TE + TS_CONTROL, 0);
+	c = TCI_ACTIVE | (uint32_t)TRACE_MODE << TE_INST_MODE_SHIFT |
+	    1u << TE_FORMAT_SHIFT | 3u << TE_SYNC_MODE_SHIFT | 10u << TE_SYNC_MAX_SHIFT;
+	wr32(TE + TCI_CONTROL, c);
+	check_eq(rd32(TE + TCI_CONTROL) & ~TCI_EMPTY, c, "encoder mode set and verified");
+	check_eq(rd32(TE + TE_INST_FEATURES), TRACE_FEATURES, "features set and verified");
+	wr32(TE + TCI_CONTROL, c | TCI_ENABLE);
+	check(poll32(TE + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) >= 0, "encoder enabled");
+	wr32(TE + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+
+	r = workload();
+
+	/* disable: encoder first, wait for Enable=0 and Empty=1, then the sink */
+	wr32(TE + TCI_CONTROL, c);
+	check(poll32(TE + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
+	      "encoder disabled and empty");
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	check(poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
+	      "sink disabled and flushed");
+	check_eq(ticks, 1, "timer interrupt taken once");
+	check_eq(ecalls, 4, "four ECALL traps taken");
+	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "no overflow");
+	wp = rd32(RS + RAM_WP_LOW);
+	check((wp & RAM_WRAP) == 0 && wp > BUF && (wp & 3) == 0,
+	      "trRamWP advanced by whole words, no wrap");
+	check_eq(*(volatile uint8_t *)BUF >> 2, 9,
+		 "first message is ProgTraceSync (TCODE 9, trace enable)");
+	puts_("# result ");
+	putdec((uint32_t)r);
+	putch('\n');
+	puts_("TRACE hart=0 start=");
+	puthex(BUF);
+	puts_(" wp=");
+	puthex(wp);
+	putch('\n');
+	return bm_failures;
+}

@@ -1,0 +1,190 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# ntrace QEMU model tests, printed as flat TAP lines. Bare-metal programs
+# check register behaviour inside the guest; this script then checks the
+# trace they leave in the shared RAM file on the host:
+#  - every byte parses as N-Trace ("perf-ntrace dump" reports no error),
+#  - re-encoding the model's ground-truth ingress log with the same
+#    encoder settings gives exactly the bytes in the sink (plus idle
+#    padding of the last word),
+#  - the ground truth is a consistent instruction stream with the traps the
+#    program took (4 ECALLs, 1 timer interrupt),
+#  - it equals, instruction for instruction, what an independent recorder
+#    (tools/perf-ntrace/tests/gt/gt-plugin.c: one callback per instruction)
+#    saw QEMU retire in the same run,
+#  - decoding the sink bytes with the program's ELF ("perf-ntrace decode")
+#    gives that same instruction sequence.
+set -uo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$here/../.." && pwd)
+B=$top/build/ntrace-model
+BM=$B/baremetal
+PERF_NTRACE=${PERF_NTRACE:-$top/build/perf-ntrace/perf-ntrace}
+work=$(mktemp -d /tmp/ntrace-model-test.XXXXXX)
+trap 'rm -rf "$work"; rm -f /dev/shm/ntrace-model-test.$$' EXIT
+ram=/dev/shm/ntrace-model-test.$$
+
+ok() { echo "ok - model: $*"; }
+nok() { echo "not ok - model: $*"; }
+t() { if eval "$1"; then ok "$2"; else nok "$2"; fi; }
+
+# Run a bare-metal program; its TAP lines are forwarded with a prefix.
+# Extra QEMU arguments come from the array qextra.
+qextra=()
+run_bm() {
+	local name=$1 elf=$2; shift 2
+	timeout 120 "$here/run-qemu.sh" -r "$ram" "$@" -- -bios none -kernel "$elf" "${qextra[@]}" \
+		>"$work/$name.out" 2>"$work/$name.err"
+	local rc=$?
+	sed -E "s/^(not )?ok - /&model: $name: /" "$work/$name.out" | grep -E '^(not )?ok ' || true
+	grep -v -E '^(not )?ok ' "$work/$name.out" | sed 's/^/# /'
+	sed 's/^/# stderr: /' "$work/$name.err"
+	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$work/$name.out"; then
+		nok "$name: program exited with status $rc"
+	fi
+	return $rc
+}
+
+make -s -C "$here" all >"$work/build.log" 2>&1 || { cat "$work/build.log"; nok "build"; exit 1; }
+make -s -C "$top/tools/perf-ntrace" tool >"$work/tool.log" 2>&1 ||
+	{ cat "$work/tool.log"; nok "build perf-ntrace"; exit 1; }
+
+# the independent ground-truth recorder, built position-independent here
+NT=$top/tools/perf-ntrace
+GTP=$B/gt-plugin.so
+if ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$NT/include" -shared -fPIC -fvisibility=hidden \
+	-o "$GTP" "$NT/tests/gt/gt-plugin.c" "$NT"/lib/{isa_decode.c,image_set.c,image_table.c,image_elf.c,ingress_build.c,ingress_gt.c,ingress_tv_parse.c,ingress_tv_export.c,ingress_compare.c} \
+	>"$work/gtp.log" 2>&1; then
+	cat "$work/gtp.log"
+	GTP=
+fi
+
+run_bm regs "$BM/regs.elf"
+run_bm sink "$BM/sink.elf"
+
+# The register tests must fail without the model: they test the model.
+timeout 60 "$here/run-qemu.sh" -n -r "$ram" -- -bios none -kernel "$BM/regs.elf" \
+	>"$work/noplugin.out" 2>&1
+t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the model (control)"
+
+# Extract [start, wp) of the sink buffer from the RAM file.
+extract() {
+	local out=$1 line start wp
+	line=$(grep '^TRACE hart=0' "$2") || return 1
+	start=$(sed -E 's/.*start=(0x[0-9a-f]+).*/\1/' <<<"$line")
+	wp=$(sed -E 's/.*wp=(0x[0-9a-f]+).*/\1/' <<<"$line")
+	dd if="$ram" of="$out" bs=4096 iflag=skip_bytes,count_bytes \
+		skip=$((start - 0x80000000)) count=$((wp - start)) status=none
+}
+
+# Ground truth sanity: sequential records follow each other; traps as expected.
+gt_check() {
+	python3 - "$1" <<'PY'
+import sys
+bad = exc = irq = n = 0
+prev = None
+first = last = 0
+for line in open(sys.argv[1]):
+    f = line.split('#')[0].split()
+    if len(f) < 7:
+        continue
+    addr, size, it, flags = int(f[0], 0), int(f[1]), int(f[2]), int(f[6])
+    # after a record that neither branches nor traps, the next one follows it
+    if prev and prev[2] in (0, 4) and not prev[3] & 2 and addr != prev[0] + prev[1]:
+        bad += 1
+    exc += it == 1
+    irq += it == 2
+    if n == 0:
+        first = flags
+    n += 1
+    last = flags
+    prev = (addr, size, it, flags)
+print("# %d records checked, %d sequence breaks, %d exceptions, %d interrupts"
+      % (n, bad, exc, irq))
+sys.exit(0 if n and not bad and exc == 4 and irq == 1 and first & 1 and last & 2 else 1)
+PY
+}
+
+# Model ground truth (size > 0 records) as a list of addresses.
+gt_addrs() {
+	grep -v '^#' "$1" | awk '$2 != 0 { print $1 }'
+}
+
+# The model's records are a contiguous run of what the recorder logged.
+pcs_match() {
+	python3 - "$1" "$2" <<'PY'
+import struct, sys
+m = [int(l.split()[0], 0) for l in open(sys.argv[1])
+     if not l.startswith('#') and l.split()[1] != '0']
+raw = open(sys.argv[2], 'rb').read()
+assert raw[:8] == b'NTGTPCS1', 'not a .pcs file'
+w = struct.unpack('<%dQ' % ((len(raw) - 8) // 8), raw[8:])
+pcs, i = [], 0
+while i < len(w):
+    if w[i] & 1:
+        i += 2
+    else:
+        pcs.append(w[i])
+        i += 1
+k = pcs.index(m[0]) if m and m[0] in pcs else -1
+same = k >= 0 and pcs[k:k + len(m)] == m
+print("# model %d instructions, recorder %d, window at %d: %s"
+      % (len(m), len(pcs), k, "equal" if same else "DIFFERENT"))
+sys.exit(0 if same and len(m) > 1000 else 1)
+PY
+}
+
+dec_match() {
+	[ -s "$2" ] && diff <(gt_addrs "$1" | python3 -c 'import sys; [print(hex(int(l, 0))) for l in sys.stdin]') \
+		<(grep -v '^#' "$2" | awk '{ print $1 }' | python3 -c 'import sys; [print(hex(int(l, 16))) for l in sys.stdin if l.strip()]') \
+		>/dev/null
+}
+
+for mode in btm htm; do
+	opts="--mode $mode --sync-mode hwords --sync-max 10"
+	[ $mode = htm ] && opts="$opts --ts"
+	rm -f "$work/gt-$mode".*
+	qextra=()
+	[ -n "$GTP" ] && qextra=(-plugin "$GTP,out=$work/$mode.pcs,start=0x80000000")
+	run_bm "trace-$mode" "$BM/trace-$mode.elf" -p "gt=$work/gt-$mode"
+	qextra=()
+	gt=$work/gt-$mode.hart0.txt
+	if ! extract "$work/$mode.bin" "$work/trace-$mode.out"; then
+		nok "$mode: program reported where the trace is"
+		continue
+	fi
+	ok "$mode: program reported where the trace is"
+	opt_ts=; [ $mode = htm ] && opt_ts=--ts
+	t "'$PERF_NTRACE' dump $opt_ts '$work/$mode.bin' >'$work/$mode.dump' 2>&1" \
+		"$mode: sink bytes parse as N-Trace messages (perf-ntrace dump)"
+	grep -c . "$work/$mode.dump" | sed 's/^/# messages: /'
+	t "gt_check '$gt'" "$mode: ground truth is a consistent stream with 4 ECALLs and 1 interrupt"
+	# shellcheck disable=SC2086
+	"$PERF_NTRACE" encode $opts -o "$work/$mode.re" "$gt" 2>"$work/$mode.re.err"
+	# the sink pads its last word with idle bytes (0xFF)
+	python3 - "$work/$mode.bin" "$work/$mode.re" <<'PY' >"$work/$mode.cmp" 2>&1
+import sys
+a = open(sys.argv[1], 'rb').read()
+b = open(sys.argv[2], 'rb').read()
+pad = a[len(b):]
+ok = a[:len(b)] == b and len(pad) < 4 and all(x == 0xff for x in pad) and len(b) > 0
+print("# sink %d bytes, re-encoded %d bytes" % (len(a), len(b)))
+sys.exit(0 if ok else 1)
+PY
+	t "[ \$? -eq 0 ]" "$mode: sink bytes equal the ground truth re-encoded by perf-ntrace encode"
+	cat "$work/$mode.cmp"
+	if [ -n "$GTP" ]; then
+		t "pcs_match '$gt' '$work/$mode.pcs'" \
+			"$mode: ground truth equals the independent per-instruction recorder"
+	else
+		nok "$mode: build the independent recorder (gt-plugin.c)"
+	fi
+	# shellcheck disable=SC2086
+	"$PERF_NTRACE" decode --elf "$BM/trace-$mode.elf" $opt_ts --mode $mode \
+		-o "$work/$mode.dec" "$work/$mode.bin" 2>"$work/$mode.dec.err"
+	t "dec_match '$gt' '$work/$mode.dec'" \
+		"$mode: perf-ntrace decode of the sink bytes gives the executed instructions"
+	sed 's/^/# decode: /' "$work/$mode.dec.err" | head -5
+done
+exit 0

@@ -36,8 +36,8 @@ extern "C" {
 #endif
 
 #define NTRACE_GT_MAGIC "NTGTPCS1"
-#define NTRACE_GT_TRAP 1ull	/* bit 0 of a trap-mark word */
-#define NTRACE_CAUSE_INTERRUPT (1ull << 63)
+#define NTRACE_GT_TRAP ((uint64_t)1)	/* bit 0 of a trap-mark word */
+#define NTRACE_CAUSE_INTERRUPT ((uint64_t)1 << 63)
 
 /* A loaded .pcs file. */
 struct ntrace_gt {

@@ -12,10 +12,12 @@
  * How traps are found without a trap callback (QEMU 10.0 has none): an
  * exec callback per instruction logs its pc before it runs; a callback at
  * each translation-block start, where every trap lands, checks the
- * previous instruction: an ECALL/EBREAK never retires; after a plain
- * instruction, a branch or a direct jump, a next pc other than its
- * fall-through/target is a trap; after an indirect jump or MRET, a trap is
- * assumed when the block is at the trap vector and mcause/mepc changed.
+ * previous instruction: an ECALL/EBREAK never retires; any other next pc
+ * than the one the previous instruction goes to is a trap. For JALR/C.JR/
+ * C.JALR the target is computed from rs1, read before the jump runs; for
+ * MRET/SRET it is mepc/sepc, read the same way. Only after CM.POPRET(Z),
+ * CM.JT/JALT and MNRET is a heuristic used: a trap if the block is at the
+ * trap vector and mcause/mepc changed.
  * For a trap, mcause and mepc are read: an exception with mepc equal to
  * the previous instruction means that instruction faulted (not retired).
  * M-mode traps only (mtvec); single hart.
@@ -111,13 +113,17 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = 4;
 struct insn_info {
 	uint64_t pc;
 	struct ntrace_idec d;
+	uint32_t bits;
 };
 
 static struct ntrace_gt_writer *out;
 static const struct insn_info *prev;	/* last logged instruction */
 static uint64_t start_pc;
 static bool recording;
-static struct qemu_plugin_register *r_mcause, *r_mepc, *r_mtvec;
+static struct qemu_plugin_register *r_mcause, *r_mepc, *r_mtvec, *r_sepc;
+static struct qemu_plugin_register *r_gpr[32];
+static uint64_t jump_target;	/* where the last indirect jump/return goes */
+static bool jump_known;
 static GByteArray *regbuf;
 static uint64_t last_cause = ~0ull, last_epc = ~0ull;
 static uint64_t n_insn, n_trap;
@@ -134,6 +140,8 @@ static uint64_t read_reg(struct qemu_plugin_register *r)
 {
 	uint64_t v = 0;
 
+	if (!r)
+		return 0;	/* x0 */
 	g_byte_array_set_size(regbuf, 0);
 	if (qemu_plugin_read_register(r, regbuf) > 0)
 		memcpy(&v, regbuf->data, regbuf->len < 8 ? regbuf->len : 8);
@@ -157,6 +165,36 @@ static void insn_exec(unsigned int vcpu, void *udata)
 	pend_pc = i->pc;
 	have_pend = true;
 	prev = i;
+	jump_known = false;
+}
+
+/* Indirect jumps and trap returns: note the target before they run. */
+static void insn_exec_ind(unsigned int vcpu, void *udata)
+{
+	const struct insn_info *i = udata;
+	uint32_t x = i->bits;
+
+	insn_exec(vcpu, udata);
+	jump_known = false;
+	if (!recording)
+		return;
+	if (i->d.kind == NTRACE_IK_TRAP_RETURN) {
+		if (x == 0x30200073)		/* MRET */
+			jump_target = read_reg(r_mepc);
+		else if (x == 0x10200073)	/* SRET */
+			jump_target = read_reg(r_sepc);
+		else
+			return;
+	} else if (i->d.size == 4) {		/* JALR */
+		jump_target = read_reg(r_gpr[i->d.reg]) +
+			(uint64_t)(int64_t)((int32_t)x >> 20);
+	} else if ((x & 0xe003) == 0x8002) {	/* C.JR, C.JALR */
+		jump_target = read_reg(r_gpr[i->d.reg]);
+	} else {
+		return;				/* CM.POPRET(Z) */
+	}
+	jump_target &= ~1ull;
+	jump_known = true;
 }
 
 /* Could control have reached pc from prev without a trap? 1 yes, 0 no, -1 maybe */
@@ -175,7 +213,7 @@ static int reachable(const struct insn_info *q, uint64_t pc)
 	case NTRACE_IK_INVALID:
 		return 0;
 	default:	/* indirect, table jump, trap return */
-		return -1;
+		return jump_known ? pc == jump_target : -1;
 	}
 }
 
@@ -234,8 +272,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		infos[i].pc = qemu_plugin_insn_vaddr(insn);
 		ntrace_isa_decode_bytes(b, len, &isa, &infos[i].d);
-		qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
-						       QEMU_PLUGIN_CB_NO_REGS, &infos[i]);
+		memcpy(&infos[i].bits, b, 4);
+		if (infos[i].d.kind == NTRACE_IK_INDIRECT ||
+		    infos[i].d.kind == NTRACE_IK_TRAP_RETURN)
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec_ind,
+				QEMU_PLUGIN_CB_R_REGS, &infos[i]);
+		else
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec,
+				QEMU_PLUGIN_CB_NO_REGS, &infos[i]);
 	}
 	/* infos live as long as the translation; QEMU 10.0 gives no free hook */
 	if (n)
@@ -245,9 +289,14 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 {
+	static const char *const abi[32] = {
+		"zero", "ra", "sp", "gp", "tp", "t0", "t1", "t2", "fp", "s1",
+		"a0", "a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4",
+		"s5", "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+	};
 	GArray *regs = qemu_plugin_get_registers();
 	qemu_plugin_reg_descriptor *d = (qemu_plugin_reg_descriptor *)regs->data;
-	unsigned int i;
+	unsigned int i, j;
 
 	(void)id;
 	if (vcpu)
@@ -259,9 +308,17 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 			r_mepc = d[i].handle;
 		else if (!strcmp(d[i].name, "mtvec"))
 			r_mtvec = d[i].handle;
+		else if (!strcmp(d[i].name, "sepc"))
+			r_sepc = d[i].handle;
+		for (j = 0; j < 32; j++)
+			if (!strcmp(d[i].name, abi[j]) ||
+			    (j == 8 && !strcmp(d[i].name, "s0")))
+				r_gpr[j] = d[i].handle;
 	}
-	if (!r_mcause || !r_mepc || !r_mtvec) {
-		fprintf(stderr, "gt-plugin: mcause/mepc/mtvec not in the register set\n");
+	for (j = 1; j < 32 && r_gpr[j]; j++)
+		;
+	if (!r_mcause || !r_mepc || !r_mtvec || !r_sepc || j < 32) {
+		fprintf(stderr, "gt-plugin: CSRs or GPRs missing from the register set\n");
 		exit(1);
 	}
 }

@@ -2,8 +2,10 @@
 /*
  * gt-tool: ground-truth helper for the ntrace tests.
  *
- *   gt-tool execlog LOG OUT.pcs IMAGE...   QEMU "-d exec,nochain -one-insn-per-tb"
- *                                          log -> .pcs (ECALL/EBREAK become traps)
+ *   gt-tool execlog LOG OUT.pcs [--start A] IMAGE...
+ *                                          QEMU "-d exec,nochain -one-insn-per-tb"
+ *                                          log -> .pcs (ECALL/EBREAK/illegal become
+ *                                          traps; --start: skip lines before pc A)
  *   gt-tool ingress PCS [opts] IMAGE...    .pcs -> ingress records; summary line,
  *                                          --print: one line per record
  *   gt-tool tv-roundtrip PCS [opts] TV IMAGE...
@@ -12,6 +14,7 @@
  *   gt-tool tv-dump TV [--priv P]          tandem trace -> records (text)
  *   gt-tool decode IMAGE... < ADDRS        classify the instruction at each address
  *   gt-tool stats PCS                      instruction and trap counts
+ *   gt-tool dump PCS                       one line per word: "pc A" / "trap A CAUSE"
  * opts: --priv u|s|m (privilege of every record), --strict (fail on any
  * unmarked discontinuity). IMAGE is an image spec (FILE, FILE@ADDR,
  * raw:FILE@ADDR).
@@ -35,6 +38,7 @@ static int die(const char *fmt, const char *a, const char *b)
 struct opts {
 	struct ntrace_ingress_opts io;
 	int strict, print;
+	uint64_t start;
 	struct ntrace_images *img;
 	const char *pos[4];
 	int npos;
@@ -54,6 +58,8 @@ static int parse_opts(int argc, char **argv, int npos, struct opts *o)
 			o->strict = 1;
 		} else if (!strcmp(a, "--print")) {
 			o->print = 1;
+		} else if (!strcmp(a, "--start") && i + 1 < argc) {
+			o->start = strtoull(argv[++i], NULL, 0);
 		} else if (!strcmp(a, "--priv") && i + 1 < argc) {
 			const char *p = argv[++i];
 
@@ -78,7 +84,7 @@ static int cmd_execlog(int argc, char **argv)
 	FILE *f;
 	struct ntrace_idec d;
 	uint64_t pending = 0;
-	int have = 0, rc;
+	int have = 0, rc, on;
 
 	if (parse_opts(argc, argv, 2, &o))
 		return 1;
@@ -88,6 +94,7 @@ static int cmd_execlog(int argc, char **argv)
 	w = ntrace_gt_create(o.pos[1]);
 	if (!w)
 		return die("cannot create %s%s", o.pos[1], "");
+	on = !o.start;
 	while (fgets(line, sizeof(line), f)) {
 		char *br = strchr(line, '[');
 		uint64_t pc;
@@ -95,6 +102,9 @@ static int cmd_execlog(int argc, char **argv)
 		if (strncmp(line, "Trace ", 6) || !br || !(br = strchr(br, '/')))
 			continue;
 		pc = strtoull(br + 1, NULL, 16);
+		on |= pc == o.start;
+		if (!on)
+			continue;
 		if (have)
 			ntrace_gt_pc(w, pending);
 		have = 0;
@@ -103,12 +113,16 @@ static int cmd_execlog(int argc, char **argv)
 			ntrace_gt_close(w);
 			return die("%s%s", ntrace_images_errmsg(o.img), "");
 		}
-		if (d.kind == NTRACE_IK_TRAP) {
+		if (d.kind == NTRACE_IK_TRAP || d.kind == NTRACE_IK_INVALID) {
 			uint32_t bits = 0;
 
-			/* user mode: ECALL is a U-mode environment call (8), EBREAK 3 */
+			/*
+			 * These never retire. Causes as in user mode: ECALL is a
+			 * U-mode environment call (8), EBREAK a breakpoint (3).
+			 */
 			ntrace_images_insn_bits(o.img, pc, &bits);
-			ntrace_gt_trap(w, pc, bits == 0x73 ? 8 : 3);
+			ntrace_gt_trap(w, pc, d.kind == NTRACE_IK_INVALID ? 2 :
+				       bits == 0x73 ? 8 : 3);
 		} else {
 			pending = pc;
 			have = 1;
@@ -288,6 +302,29 @@ static int cmd_stats(int argc, char **argv)
 	return 0;
 }
 
+static int cmd_dump(int argc, char **argv)
+{
+	struct ntrace_gt gt;
+	char err[512];
+	size_t i;
+
+	if (argc < 1)
+		return die("dump: missing file%s%s", "", "");
+	if (ntrace_gt_load(argv[0], &gt, err, sizeof(err)))
+		return die("%s%s", err, "");
+	for (i = 0; i < gt.n; i++) {
+		if (gt.w[i] & NTRACE_GT_TRAP) {
+			printf("trap %" PRIx64 " %" PRIx64 "\n", gt.w[i] & ~NTRACE_GT_TRAP,
+			       gt.w[i + 1]);
+			i++;
+		} else {
+			printf("pc %" PRIx64 "\n", gt.w[i]);
+		}
+	}
+	ntrace_gt_free(&gt);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -296,13 +333,13 @@ int main(int argc, char **argv)
 	} cmds[] = {
 		{ "execlog", cmd_execlog }, { "ingress", cmd_ingress },
 		{ "tv-roundtrip", cmd_tv_roundtrip }, { "tv-dump", cmd_tv_dump },
-		{ "decode", cmd_decode }, { "stats", cmd_stats },
+		{ "decode", cmd_decode }, { "stats", cmd_stats }, { "dump", cmd_dump },
 	};
 	size_t i;
 
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 2, argv + 2);
-	fprintf(stderr, "usage: gt-tool execlog|ingress|tv-roundtrip|tv-dump|decode|stats ...\n");
+	fprintf(stderr, "usage: gt-tool execlog|ingress|tv-roundtrip|tv-dump|decode|stats|dump ...\n");
 	return 2;
 }

@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build the ground-truth test suite and record what QEMU retired for each
+# program. Output (stable paths for other tests):
+#   build/gt/bin/gt-tool, build/gt/bin/gt-plugin.so
+#   build/gt/<name>        the program (ELF)
+#   build/gt/<name>.pcs    ground truth (format: include/ntrace/ingress_build.h)
+#   build/gt/manifest      one line per program: "<name> <priv> <kind>"
+#                          (priv u|m: of every record; kind user|baremetal)
+# User-mode programs (glibc, -static) are named <prog>-<O0|O2|Os>-<gc|g>;
+# bare-metal ones traps-<gc|g> (timer interrupts) and traps-notimer-<gc|g>.
+# Programs and ground truth are cached under $NTRACE_CACHE/gt by a hash of
+# their inputs. User mode is recorded with QEMU's own per-instruction exec
+# log (Debian's qemu-riscv64 is static and cannot load plugins); system
+# mode with gt-plugin.so.
+# Usage: build-suite.sh [-j N]
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)		# tools/perf-ntrace
+. "$src/../../scripts/lib.sh"
+jobs=2
+[ "${1:-}" = -j ] && jobs=$2
+
+out=$NTRACE_TOP/build/gt
+cache=$NTRACE_CACHE/gt
+bin=$out/bin
+mkdir -p "$out" "$bin" "$cache"
+
+# One build at a time (tests may run this concurrently); the others wait
+# and then find everything cached.
+if [ -z "${NTRACE_GT_LOCKED:-}" ]; then
+	exec 9>"$cache/.lock"
+	flock 9
+	export NTRACE_GT_LOCKED=1
+fi
+CC=${CROSS_COMPILE}gcc
+command -v "$CC" >/dev/null || die "$CC not found (run scripts/deps.sh)"
+command -v qemu-riscv64 >/dev/null || die "qemu-riscv64 not found (run scripts/deps.sh)"
+command -v qemu-system-riscv64 >/dev/null || die "qemu-system-riscv64 not found"
+
+# Host helpers, built from the library sources directly (the plugin must be
+# position independent).
+libsrc=(isa_decode.c image_set.c image_table.c image_elf.c ingress_build.c
+	ingress_gt.c ingress_tv_parse.c ingress_tv_export.c ingress_compare.c)
+hostkey=$(cache_key "$here/gt-tool.c" "$here/gt-plugin.c" "${libsrc[@]/#/$src/lib/}" \
+	"$src"/include/ntrace/*.h "$src"/lib/image_internal.h "$src"/lib/ingress_tv.h)
+if [ "$(cat "$bin/.key" 2>/dev/null)" != "$hostkey" ]; then
+	hflags=(-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src/include")
+	cc "${hflags[@]}" -o "$bin/gt-tool.tmp" "$here/gt-tool.c" "${libsrc[@]/#/$src/lib/}"
+	cc "${hflags[@]}" -shared -fPIC -fvisibility=hidden -o "$bin/gt-plugin.so.tmp" \
+		"$here/gt-plugin.c" "${libsrc[@]/#/$src/lib/}"
+	mv "$bin/gt-tool.tmp" "$bin/gt-tool"
+	mv "$bin/gt-plugin.so.tmp" "$bin/gt-plugin.so"
+	echo "$hostkey" > "$bin/.key"
+fi
+
+gccver=$("$CC" --version | head -1)
+qemuver=$(qemu-system-riscv64 --version | head -1)
+
+# build_one NAME KIND FLAGS... : compile (cached), record ground truth (cached)
+build_one() {
+	local name=$1 kind=$2; shift 2
+	local srcs key dir
+	if [ "$kind" = user ]; then
+		srcs=("$here/progs/${name%%-*}.c")
+	else
+		srcs=("$here/baremetal/start.S" "$here/baremetal/traps.c" "$here/baremetal/link.ld")
+	fi
+	key=$(cache_key "${srcs[@]}" "$kind" "$*" "$gccver" "$qemuver" "$bin/.key")
+	dir=$cache/$name-$key
+	if [ ! -f "$dir/ok" ]; then
+		local final=$dir
+		dir=$final.tmp
+		rm -rf "$dir" && mkdir -p "$dir"
+		if [ "$kind" = user ]; then
+			"$CC" -static -g "$@" -o "$dir/elf" "${srcs[0]}"
+			qemu-riscv64 -one-insn-per-tb -d exec,nochain -D "$dir/exec.log" "$dir/elf" ||
+				die "$name exited with status $?"
+			"$bin/gt-tool" execlog "$dir/exec.log" "$dir/pcs" "$dir/elf"
+			rm -f "$dir/exec.log"
+		else
+			"$CC" -mabi=lp64 -mcmodel=medany -ffreestanding -nostdlib -nostartfiles \
+				-static -fno-pic -no-pie -Wl,--no-relax -Wl,--build-id=none \
+				-Wl,--no-warn-rwx-segments -T "${srcs[2]}" "$@" -o "$dir/elf" \
+				"${srcs[0]}" "${srcs[1]}"
+			timeout 20 qemu-system-riscv64 -M virt -bios none -display none \
+				-serial null -monitor none -kernel "$dir/elf" \
+				-plugin "$bin/gt-plugin.so,out=$dir/pcs,start=0x80000000" \
+				</dev/null || die "$name exited with status $?"
+		fi
+		touch "$dir/ok"
+		rm -rf "$final" && mv "$dir" "$final"
+		dir=$final
+	fi
+	ln -sfn "$dir/elf" "$out/$name"
+	ln -sfn "$dir/pcs" "$out/$name.pcs"
+}
+
+list=()
+for p in "$here"/progs/*.c; do
+	p=$(basename "$p" .c)
+	for o in O0 O2 Os; do
+		list+=("$p-$o-gc user u -$o -march=rv64gc")
+		list+=("$p-$o-g user u -$o -march=rv64g")
+	done
+done
+list+=("traps-gc baremetal m -O2 -march=rv64imac_zicsr")
+list+=("traps-g baremetal m -O2 -march=rv64ima_zicsr")
+list+=("traps-notimer-gc baremetal m -O2 -march=rv64imac_zicsr -DNO_TIMER")
+list+=("traps-notimer-g baremetal m -O2 -march=rv64ima_zicsr -DNO_TIMER")
+
+export -f build_one die log cache_key
+export here bin cache out CC gccver qemuver NTRACE_TOP
+printf '%s\n' "${list[@]}" | awk '{ $3 = ""; print }' |
+	xargs -P "$jobs" -L 1 bash -c 'build_one "$@"' _
+printf '%s\n' "${list[@]}" | awk '{ print $1, $3, $2 }' > "$out/manifest"
+log "$(wc -l < "$out/manifest") programs with ground truth in $out"

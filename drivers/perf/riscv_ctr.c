@@ -63,8 +63,17 @@ static struct {
 } orig;
 
 static u64 ctr_implemented;	/* sctrctl bits that read back as written */
+static unsigned int ctr_out_misp;	/* RISCV_CTR_OUT_MISP if implemented */
 static unsigned int ctr_depth_enc;
 static unsigned int ctr_depth;
+
+/*
+ * perf report --branch-history rejects stacks of more than 127 entries
+ * ("corrupted branch chain"), so the default stays at 64.
+ */
+static unsigned int depth = 64;
+module_param(depth, uint, 0444);
+MODULE_PARM_DESC(depth, "entries per branch stack: 16, 32, 64, 128 or 256 (0: deepest supported; default 64)");
 static enum cpuhp_state ctr_hp_state;
 DEFINE_STATIC_SRCU(ctr_srcu);
 
@@ -97,7 +106,8 @@ static u64 ctr_event_ctl(struct perf_event *event)
 static unsigned int ctr_read_records(struct riscv_ctr_cpu *cc,
 				     struct perf_event *event)
 {
-	unsigned int out = riscv_ctr_out_flags(event->attr.branch_sample_type);
+	unsigned int out = riscv_ctr_out_flags(event->attr.branch_sample_type) |
+			   ctr_out_misp;
 	struct riscv_ctr_record rec;
 	unsigned long sel;
 	unsigned int i, n = 0;
@@ -307,9 +317,12 @@ static bool ctr_in_devicetree(void)
 static int ctr_probe_hw(void)
 {
 	unsigned long val;
+	unsigned long flags;
+	unsigned int enc;
 	int ret;
 
-	preempt_disable();
+	/* interrupts off: siselect is shared with interrupt controllers */
+	local_irq_save(flags);
 	ret = ctr_try_read_ctl(&val);
 	if (!ret) {
 		csr_write(CSR_SCTRCTL, 0);
@@ -319,10 +332,22 @@ static int ctr_probe_hw(void)
 		ctr_implemented = csr_read(CSR_SCTRCTL);
 		csr_write(CSR_SCTRCTL, 0);
 		csr_write(CSR_SCTRSTATUS, 0);
-		csr_write(CSR_SCTRDEPTH, RISCV_CTR_DEPTH_MAX_ENC);
-		ctr_depth_enc = csr_read(CSR_SCTRDEPTH) & CTRDEPTH_DEPTH;
+		/* WARL: take the deepest encoding up to the wanted one that sticks */
+		for (enc = riscv_ctr_depth_enc(depth); enc > 0; enc--) {
+			csr_write(CSR_SCTRDEPTH, enc);
+			if ((csr_read(CSR_SCTRDEPTH) & CTRDEPTH_DEPTH) == enc)
+				break;
+		}
+		csr_write(CSR_SCTRDEPTH, enc);
+		ctr_depth_enc = enc;
+		/* entry registers are WARL: an unimplemented MISP reads 0 */
+		csr_write(CSR_SISELECT, RISCV_CTR_SISELECT_BASE);
+		csr_write(CSR_SIREG2, CTRTARGET_MISP);
+		if (csr_read(CSR_SIREG2) & CTRTARGET_MISP)
+			ctr_out_misp = RISCV_CTR_OUT_MISP;
+		ctr_sctrclr();
 	}
-	preempt_enable();
+	local_irq_restore(flags);
 	if (ret) {
 		pr_info("CTR listed in the devicetree but its CSRs trap (mstateen0.CTR clear?)\n");
 		return -ENODEV;
@@ -331,8 +356,6 @@ static int ctr_probe_hw(void)
 		pr_info("sctrctl.U/S not writable: no usable CTR\n");
 		return -ENODEV;
 	}
-	if (ctr_depth_enc > RISCV_CTR_DEPTH_MAX_ENC)
-		ctr_depth_enc = 0;
 	ctr_depth = 16U << ctr_depth_enc;
 	return 0;
 }
@@ -452,8 +475,9 @@ static int __init riscv_ctr_init(void)
 	ctr_hp_state = ret;
 
 	ctr_hook();
-	pr_info("branch stacks on PMU \"%s\": depth %u, sctrctl implemented %#llx\n",
-		orig.pmu->name, ctr_depth, ctr_implemented);
+	pr_info("branch stacks on PMU \"%s\": depth %u, sctrctl implemented %#llx, MISP %s\n",
+		orig.pmu->name, ctr_depth, ctr_implemented,
+		ctr_out_misp ? "implemented" : "absent");
 	return 0;
 }
 module_init(riscv_ctr_init);

@@ -99,6 +99,24 @@ enum riscv_ctr_type {
 #define CTRDATA_CCM		GENMASK_ULL(27, 16)
 #define CTRDATA_CCE		GENMASK_ULL(31, 28)
 
+/**
+ * riscv_ctr_depth_enc() - sctrdepth.DEPTH encoding for a wanted depth
+ * @entries: wanted entries per branch stack; 0 for the deepest (256)
+ *
+ * Return: the encoding of the largest supported power of two not above
+ * @entries (depth = 16 << DEPTH), at least 16 entries.
+ */
+static inline unsigned int riscv_ctr_depth_enc(unsigned int entries)
+{
+	unsigned int enc = 0;
+
+	if (!entries)
+		return RISCV_CTR_DEPTH_MAX_ENC;
+	while (enc < RISCV_CTR_DEPTH_MAX_ENC && (32U << enc) <= entries)
+		enc++;
+	return enc;
+}
+
 /* One raw record as read through sireg, sireg2 and sireg3. */
 struct riscv_ctr_record {
 	u64 source;
@@ -111,6 +129,8 @@ struct riscv_ctr_record {
 #define RISCV_CTR_OUT_CYCLES	BIT(1)
 #define RISCV_CTR_OUT_TYPE	BIT(2)
 #define RISCV_CTR_OUT_PRIV	BIT(3)
+/* the hardware implements ctrtarget.MISP: "predicted" is known too */
+#define RISCV_CTR_OUT_MISP	BIT(4)
 
 /**
  * riscv_ctr_filter_to_ctl() - translate a perf branch filter to sctrctl
@@ -248,9 +268,11 @@ static inline bool riscv_ctr_decode(const struct riscv_ctr_record *rec,
 	*e = (struct perf_branch_entry){ };
 	e->from = rec->source & ~CTRSOURCE_V;
 	e->to = rec->target & ~CTRTARGET_MISP;
-	/* MISP is optional: absent, it reads 0, so only "mispredicted" is known. */
-	if (out & RISCV_CTR_OUT_FLAGS)
+	/* MISP is optional: absent, it reads 0 and tells nothing. */
+	if ((out & RISCV_CTR_OUT_FLAGS) && (out & RISCV_CTR_OUT_MISP)) {
 		e->mispred = !!(rec->target & CTRTARGET_MISP);
+		e->predicted = !e->mispred;
+	}
 	if (out & RISCV_CTR_OUT_CYCLES) {
 		cycles = riscv_ctr_cycles(rec->data);
 		e->cycles = min_t(u32, cycles, 0xffff);

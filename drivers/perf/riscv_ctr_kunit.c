@@ -177,7 +177,8 @@ static void decode_entry(struct kunit *test)
 	};
 	struct perf_branch_entry e;
 	unsigned int all = riscv_ctr_out_flags(PERF_SAMPLE_BRANCH_TYPE_SAVE |
-					       PERF_SAMPLE_BRANCH_PRIV_SAVE);
+					       PERF_SAMPLE_BRANCH_PRIV_SAVE) |
+			   RISCV_CTR_OUT_MISP;
 	unsigned int out;
 
 	KUNIT_ASSERT_TRUE(test, riscv_ctr_decode(&rec, all, &e));
@@ -191,9 +192,22 @@ static void decode_entry(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, (u32)e.in_tx, 0);
 	KUNIT_EXPECT_EQ(test, (u32)e.abort, 0);
 
+	/* without MISP in the hardware neither flag is claimed */
+	KUNIT_ASSERT_TRUE(test, riscv_ctr_decode(&rec, all & ~RISCV_CTR_OUT_MISP,
+						 &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.mispred, 0);
+	KUNIT_EXPECT_EQ(test, (u32)e.predicted, 0);
+	/* MISP implemented and clear: predicted */
+	rec.target &= ~CTRTARGET_MISP;
+	KUNIT_ASSERT_TRUE(test, riscv_ctr_decode(&rec, all, &e));
+	KUNIT_EXPECT_EQ(test, (u32)e.mispred, 0);
+	KUNIT_EXPECT_EQ(test, (u32)e.predicted, 1);
+	KUNIT_EXPECT_EQ(test, e.to, 0x10b00);
+
 	/* NO_FLAGS, NO_CYCLES and no TYPE_SAVE leave those fields zero */
+	rec.target |= CTRTARGET_MISP;
 	out = riscv_ctr_out_flags(PERF_SAMPLE_BRANCH_NO_FLAGS |
-				  PERF_SAMPLE_BRANCH_NO_CYCLES);
+				  PERF_SAMPLE_BRANCH_NO_CYCLES) | RISCV_CTR_OUT_MISP;
 	KUNIT_ASSERT_TRUE(test, riscv_ctr_decode(&rec, out, &e));
 	KUNIT_EXPECT_EQ(test, (u32)e.mispred, 0);
 	KUNIT_EXPECT_EQ(test, (u32)e.cycles, 0);
@@ -238,6 +252,21 @@ static void decode_types(struct kunit *test)
 	}
 }
 
+static void depth_encoding(struct kunit *test)
+{
+	/* sctrdepth.DEPTH: 0 = 16, 1 = 32, 2 = 64, 3 = 128, 4 = 256 entries */
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(0), 4);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(1), 0);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(16), 0);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(31), 0);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(32), 1);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(64), 2);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(127), 2);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(128), 3);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(256), 4);
+	KUNIT_EXPECT_EQ(test, riscv_ctr_depth_enc(100000), 4);
+}
+
 static struct kunit_case riscv_ctr_cases[] = {
 	KUNIT_CASE(filter_any_user),
 	KUNIT_CASE(filter_any_call_user),
@@ -248,6 +277,7 @@ static struct kunit_case riscv_ctr_cases[] = {
 	KUNIT_CASE(cycles_roundtrip),
 	KUNIT_CASE(decode_entry),
 	KUNIT_CASE(decode_types),
+	KUNIT_CASE(depth_encoding),
 	{}
 };
 

@@ -42,8 +42,8 @@ static const char decode_help[] =
 	"  --all-jumps     direct jumps are traced too [trTeInstEnAllJumps]\n"
 	"  --icnt-bits N   I-CNT counter width; larger I-CNT fields are errors (22)\n"
 	"  --hist-bits N, --hrepeat-bits N (18), --bcnt-bits N (18)  field widths\n"
-	"  --src N|all     decode only messages with this SRC (default all; with\n"
-	"                  --src-bits and all, pc lines are prefixed \"SRC:\")\n"
+	"  --src N|all     decode only messages with this SRC (default all: each\n"
+	"                  source is decoded with its own state, output interleaved)\n"
 	"  --wrapped       trace may start mid-message (circular buffer wrapped)\n"
 	CODEC_HELP
 	"exit status: 0 decoded (warnings may have been printed), 1 nothing decoded,\n"

@@ -33,12 +33,22 @@ $CC -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$SRC/include" \
 	-o "$WORK/rt-tool" "$SRC/tests/roundtrip/rt-tool.c" "$BUILD/libntrace.a" ||
 	{ echo "not ok - roundtrip: rt-tool does not build"; exit 1; }
 
-# Collect NAME.pcs/NAME.elf pairs.
+# Collect NAME.pcs + image (NAME.elf or NAME) pairs; the privilege of the
+# records comes from GT_DIR/manifest ("NAME PRIV KIND") when there is one.
 progs=()
+declare -A IMG PRIV
 if ls "$GT_DIR"/*.pcs >/dev/null 2>&1; then
 	for p in "$GT_DIR"/*.pcs; do
 		n=$(basename "$p" .pcs)
-		[ -f "$GT_DIR/$n.elf" ] && progs+=("$GT_DIR/$n")
+		for i in "$GT_DIR/$n.elf" "$GT_DIR/$n"; do
+			if [ -f "$i" ]; then
+				progs+=("$GT_DIR/$n")
+				IMG[$GT_DIR/$n]=$i
+				PRIV[$GT_DIR/$n]=$(awk -v n="$n" '$1 == n { print $2 }' \
+					"$GT_DIR/manifest" 2>/dev/null)
+				break
+			fi
+		done
 	done
 fi
 if [ ${#progs[@]} -eq 0 ]; then
@@ -59,13 +69,20 @@ if [ ${#progs[@]} -eq 0 ]; then
 			rm -f "$G/$n.log"
 		fi
 		progs+=("$G/$n")
+		IMG[$G/$n]=$G/$n.elf
 	done
 	echo "# ground truth recorded here: ${progs[*]}"
 fi
 
 rc=0
+rtargs() {	# PROG -> options and image for rt-tool
+	local pr=${PRIV[$1]:-}
+	[ -n "$pr" ] && printf -- '--priv\n%s\n' "$pr"
+	printf '%s\n' "${IMG[$1]}"
+}
 for p in "${progs[@]}"; do
-	"$WORK/rt-tool" all "$p.pcs" "$p.elf" || rc=1
+	mapfile -t a < <(rtargs "$p")
+	"$WORK/rt-tool" all "$p.pcs" "${a[@]}" || rc=1
 done
 
 # The command line, on its defaults and with explicit settings.
@@ -82,19 +99,20 @@ declare -A CLI=(
 )
 for p in "${progs[@]}"; do
 	n=$(basename "$p")
-	"$WORK/rt-tool" expect "$p.pcs" "$WORK/$n.expect" "$p.elf" || { rc=1; continue; }
+	mapfile -t a < <(rtargs "$p")
+	"$WORK/rt-tool" expect "$p.pcs" "$WORK/$n.expect" "${a[@]}" || { rc=1; continue; }
 	for cfg in "${!CLI[@]}"; do
-		if [ "$cfg" = htm-retcount ] && ! "$WORK/rt-tool" count-ok "$p.pcs" "$p.elf"; then
+		if [ "$cfg" = htm-retcount ] && ! "$WORK/rt-tool" count-ok "$p.pcs" "${a[@]}"; then
 			echo "ok - cli $n $cfg # SKIP returns elsewhere than to the call site (spec limitation of counting)"
 			continue
 		fi
 		bin=$WORK/$n.$cfg.bin
 		out=$WORK/$n.$cfg.pc
-		if ! "$WORK/rt-tool" encode "$cfg" "$p.pcs" "$bin" "$p.elf"; then
+		if ! "$WORK/rt-tool" encode "$cfg" "$p.pcs" "$bin" "${a[@]}"; then
 			echo "not ok - cli $n $cfg: encoding failed"; rc=1; continue
 		fi
 		# shellcheck disable=SC2086
-		"$TOOL" decode --elf "$p.elf" ${CLI[$cfg]} --format=pc -o "$out" "$bin" 2>"$out.err"
+		"$TOOL" decode --elf "${IMG[$p]}" ${CLI[$cfg]} --format=pc -o "$out" "$bin" 2>"$out.err"
 		st=$?
 		if [ $st -eq 0 ] && cmp -s "$out" "$WORK/$n.expect" && [ ! -s "$out.err" ]; then
 			echo "ok - cli $n $cfg: perf-ntrace decode ${CLI[$cfg]} matches the recorded PCs"
@@ -109,8 +127,8 @@ done
 
 # Command-line errors must be clear and non-zero.
 p=${progs[0]}
-n=$(basename "$p")
-"$WORK/rt-tool" encode htm-ret8-rh "$p.pcs" "$WORK/err.bin" "$p.elf"
+mapfile -t a < <(rtargs "$p")
+"$WORK/rt-tool" encode htm-ret8-rh "$p.pcs" "$WORK/err.bin" "${a[@]}"
 check_err() {	# name expected-status pattern args...
 	local name=$1 want=$2 pat=$3
 	shift 3
@@ -126,11 +144,11 @@ check_err() {	# name expected-status pattern args...
 }
 check_err "missing ELF" 2 "cannot open" --elf "$WORK/no-such.elf" "$WORK/err.bin"
 check_err "non-RISC-V ELF" 2 "not RISC-V" --elf /bin/sh "$WORK/err.bin"
-check_err "unreadable trace" 2 "cannot open" --elf "$p.elf" "$WORK/no-such.bin"
+check_err "unreadable trace" 2 "cannot open" --elf "${IMG[$p]}" "$WORK/no-such.bin"
 check_err "no image" 2 "no program image" "$WORK/err.bin"
 head -c 4096 /dev/zero | tr '\0' '\377' >"$WORK/idle.bin"
-check_err "trace without messages" 1 "nothing decoded" --elf "$p.elf" "$WORK/idle.bin"
+check_err "trace without messages" 1 "nothing decoded" --elf "${IMG[$p]}" "$WORK/idle.bin"
 printf '\x24\x15\x00\x00\x00\x00\x00\x07\x10\x21\x03' >"$WORK/far.bin"	# sync at 0x80000000, a jump
-check_err "PC outside every image" 1 "outside every loaded image" --elf "$p.elf" "$WORK/far.bin"
+check_err "PC outside every image" 1 "outside every loaded image" --elf "${IMG[$p]}" "$WORK/far.bin"
 rm -f "$WORK/err.bin" "$WORK/idle.bin" "$WORK/far.bin"
 exit $rc

@@ -35,6 +35,8 @@ struct enc_out {
 	size_t n, cap;
 	struct sync_pt *sp;
 	size_t nsp, spcap;
+	size_t *ends;		/* end offset of every message */
+	size_t nends, endcap;
 	int bad;
 };
 
@@ -67,6 +69,43 @@ static int emit(void *ctx, const struct ntrace_msg *m)
 	}
 	memcpy(o->buf + o->n, b, len);
 	o->n += len;
+	if (o->nends == o->endcap) {
+		o->endcap = o->endcap ? o->endcap * 2 : 1024;
+		o->ends = realloc(o->ends, o->endcap * sizeof(*o->ends));
+		if (!o->ends)
+			abort();
+	}
+	o->ends[o->nends++] = o->n;
+	return 0;
+}
+
+/* nover > 0: model that many output FIFO overruns, evenly spaced */
+static int encode_lossy(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *in, size_t n,
+			struct enc_out *o, unsigned int nover)
+{
+	struct ntrace_encoder e;
+	const char *err;
+	size_t at = 0;
+	unsigned int k;
+
+	memset(o, 0, sizeof(*o));
+	o->e = &e;
+	o->codec = &cfg->codec;
+	err = ntrace_encoder_init(&e, cfg, emit, o);
+	if (err) {
+		fprintf(stderr, "rt-tool: encoder: %s\n", err);
+		return -1;
+	}
+	for (k = 1; k <= nover; k++) {
+		size_t to = n * k / (nover + 1);
+
+		if (ntrace_encoder_put(&e, in + at, to - at))
+			return -1;
+		ntrace_encoder_overrun(&e, NTRACE_ECODE_PROGRAM_LOST);
+		at = to;
+	}
+	if (ntrace_encoder_put(&e, in + at, n - at) || ntrace_encoder_finish(&e) || o->bad)
+		return -1;
 	return 0;
 }
 
@@ -102,10 +141,13 @@ struct dec_out {
 	size_t n, cap;
 	struct seg *seg;
 	size_t nseg, segcap;
-	size_t errors;
+	size_t errors, lost;
 	uint64_t last_ts;
 	int ts_backwards;
 	int verbose;
+	const size_t *rec_of_pc;	/* set: check explicit transfers' timestamps */
+	size_t ts_checked, ts_bad;
+	int want_src;			/* >= 0: keep only runs of this SRC */
 };
 
 static int add_pcs(void *ctx, const uint64_t *pcs, size_t n)
@@ -138,8 +180,19 @@ static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 			fprintf(stderr, "# run 0x%" PRIx64 " +%u last 0x%" PRIx64 " -> 0x%" PRIx64
 				" %s\n", r[i].start, r[i].ninsn, r[i].last, r[i].to,
 				ntrace_dec_kind_name(r[i].kind));
+		if (o->want_src >= 0 && r[i].src != o->want_src)
+			continue;
 		if (r[i].ninsn && ntrace_decoder_run_pcs(o->d, &r[i], add_pcs, o))
 			return -1;
+		/* a transfer a message reported carries that message's time:
+		 * the encoder stamps it with the record's time (index * 3) */
+		if (o->rec_of_pc && r[i].ninsn && !r[i].flags && o->n &&
+		    (r[i].kind == NTRACE_DK_IND_JUMP || r[i].kind == NTRACE_DK_IND_CALL ||
+		     r[i].kind == NTRACE_DK_RETURN || r[i].kind == NTRACE_DK_TRAP_RETURN)) {
+			o->ts_checked++;
+			if (r[i].tstamp != 3 * (uint64_t)o->rec_of_pc[o->n - 1])
+				o->ts_bad++;
+		}
 	}
 	return 0;
 }
@@ -153,6 +206,8 @@ static int on_event(void *ctx, const struct ntrace_dec_event *ev)
 			ntrace_dec_ev_name(ev->type), ev->offset, ev->pc, ev->text);
 	if (ev->type == NTRACE_DEV_ERROR)
 		o->errors++;
+	if (ev->type == NTRACE_DEV_LOST)
+		o->lost++;
 	if (ev->type == NTRACE_DEV_SYNC) {
 		if (o->nseg == o->segcap) {
 			o->segcap = o->segcap ? o->segcap * 2 : 64;
@@ -168,6 +223,9 @@ static int on_event(void *ctx, const struct ntrace_dec_event *ev)
 	return 0;
 }
 
+static int decode_all_src;	/* 1 + SRC: decode every source, keep this one */
+static const size_t *check_ts;	/* truth's record index per PC: check timestamps */
+
 static int decode(const struct ntrace_enc_cfg *cfg, struct ntrace_images *img, const uint8_t *buf,
 		  size_t len, struct dec_out *o)
 {
@@ -178,9 +236,15 @@ static int decode(const struct ntrace_enc_cfg *cfg, struct ntrace_images *img, c
 
 	memset(o, 0, sizeof(*o));
 	o->verbose = getenv("RT_VERBOSE") ? atoi(getenv("RT_VERBOSE")) : 0;
+	o->want_src = -1;
+	o->rec_of_pc = check_ts;
 	ntrace_dec_cfg_default(&dc);
 	dc.enc = *cfg;
 	dc.src = cfg->codec.src_bits ? cfg->src_id : -1;
+	if (decode_all_src) {
+		dc.src = -1;
+		o->want_src = decode_all_src - 1;
+	}
 	o->d = ntrace_decoder_new(&dc, img, &ops, o, &err);
 	if (!o->d) {
 		fprintf(stderr, "rt-tool: decoder: %s\n", err);
@@ -215,6 +279,7 @@ struct truth {
 	uint64_t *pc;		/* addresses of retired records */
 	size_t npc;
 	size_t *pos;		/* record index -> index in pc[] */
+	size_t *recidx;		/* index in pc[] -> record index */
 };
 
 static int64_t sext(uint64_t v, unsigned int bits)
@@ -269,13 +334,16 @@ static int load_truth(const char *pcs, struct ntrace_images *img, struct truth *
 	ntrace_gt_free(&gt);
 	t->pc = malloc((t->rec.n + 1) * sizeof(*t->pc));
 	t->pos = malloc((t->rec.n + 1) * sizeof(*t->pos));
-	if (!t->pc || !t->pos)
+	t->recidx = malloc((t->rec.n + 1) * sizeof(*t->recidx));
+	if (!t->pc || !t->pos || !t->recidx)
 		abort();
 	for (i = 0; i < t->rec.n; i++) {
 		t->rec.v[i].tstamp = 3 * (uint64_t)i;
 		t->pos[i] = t->npc;
-		if (t->rec.v[i].size)
+		if (t->rec.v[i].size) {
+			t->recidx[t->npc] = i;
 			t->pc[t->npc++] = t->rec.v[i].addr;
+		}
 	}
 	t->pos[t->rec.n] = t->npc;
 	mark_seq(img, t->rec.v, t->rec.n);
@@ -455,6 +523,96 @@ static int count_mode_traceable(const struct truth *t, unsigned int depth)
 	return 1;
 }
 
+/*
+ * Two modelled FIFO overruns: the decoder must report both Error messages,
+ * and everything it decodes must match the truth from each SYNC=7 on.
+ */
+static int run_overrun(const char *prog, const struct rt_config *c, const struct ntrace_enc_cfg *cfg,
+		       struct ntrace_images *img, const struct truth *t)
+{
+	struct enc_out e;
+	struct dec_out o;
+	char msg[512] = "";
+	size_t checked = 0;
+	int ok;
+
+	if (encode_lossy(cfg, t->rec.v, t->rec.n, &e, 2) || decode(cfg, img, e.buf, e.n, &o)) {
+		printf("not ok - rt %s %s overrun: encoding or decoder setup failed\n", prog,
+		       c->name);
+		return 1;
+	}
+	ok = !check_segments(t, &e, &o, 0, 0, 0, &checked, msg, sizeof(msg));
+	if (ok && o.lost != 2) {
+		ok = 0;
+		snprintf(msg, sizeof(msg), "%zu Error messages reported, 2 sent", o.lost);
+	}
+	if (ok && checked < t->npc / 3) {
+		ok = 0;
+		snprintf(msg, sizeof(msg), "only %zu of %zu instructions decoded", checked, t->npc);
+	}
+	printf("%s - rt %s %s overrun # %zu decoded and verified, %zu lost reported%s%s\n",
+	       ok ? "ok" : "not ok", prog, c->name, checked, o.lost, *msg ? ": " : "", msg);
+	dec_out_free(&o);
+	free(e.buf);
+	free(e.sp);
+	free(e.ends);
+	return !ok;
+}
+
+/*
+ * Two encoders sharing a trace stream (SRC 1 and 2, "Decoding trace from
+ * multiple harts"): the same flow, messages interleaved in bursts. Decoding
+ * every source with its own state must give each flow exactly.
+ */
+static int run_two_sources(const char *prog, const struct rt_config *c,
+			   const struct ntrace_enc_cfg *cfg, struct ntrace_images *img,
+			   const struct truth *t, const struct enc_out *a)
+{
+	struct ntrace_enc_cfg c2 = *cfg;
+	struct enc_out b;
+	struct dec_out o;
+	uint8_t *mix;
+	size_t ia = 0, ib = 0, pa = 0, pb = 0, n = 0;
+	int ok = 1, k;
+	char msg[256] = "";
+
+	c2.src_id = cfg->src_id == 2 ? 1 : 2;
+	if (encode(&c2, t->rec.v, t->rec.n, &b))
+		return printf("not ok - rt %s %s two-sources: encoding failed\n", prog, c->name), 1;
+	mix = malloc(a->n + b.n);
+	if (!mix)
+		abort();
+	while (ia < a->nends || ib < b.nends) {	/* 1..7 messages of each in turn */
+		for (k = 1 + (int)((ia + ib) % 7); k-- && ia < a->nends; ia++) {
+			memcpy(mix + n, a->buf + pa, a->ends[ia] - pa);
+			n += a->ends[ia] - pa;
+			pa = a->ends[ia];
+		}
+		for (k = 1 + (int)((ia * 3 + ib) % 5); k-- && ib < b.nends; ib++) {
+			memcpy(mix + n, b.buf + pb, b.ends[ib] - pb);
+			n += b.ends[ib] - pb;
+			pb = b.ends[ib];
+		}
+	}
+	for (k = 0; k < 2 && ok; k++) {
+		decode_all_src = 1 + (k ? c2.src_id : cfg->src_id);
+		decode(cfg, img, mix, n, &o);
+		decode_all_src = 0;
+		if (o.n != t->npc || memcmp(o.pc, t->pc, o.n * sizeof(uint64_t)) || o.errors) {
+			ok = 0;
+			first_diff(o.pc, o.n, t->pc, t->npc, msg, sizeof(msg));
+		}
+		dec_out_free(&o);
+	}
+	printf("%s - rt %s %s two-sources # SRC %u and %u interleaved, each decoded exactly%s%s\n",
+	       ok ? "ok" : "not ok", prog, c->name, cfg->src_id, c2.src_id, *msg ? ": " : "", msg);
+	free(mix);
+	free(b.buf);
+	free(b.sp);
+	free(b.ends);
+	return !ok;
+}
+
 static int run_config(const char *prog, const struct rt_config *c, struct ntrace_images *img,
 		      const struct truth *t)
 {
@@ -462,7 +620,7 @@ static int run_config(const char *prog, const struct rt_config *c, struct ntrace
 	struct enc_out e;
 	struct dec_out o;
 	char msg[512] = "";
-	int ok, fails = 0;
+	int ok, fails = 0, rc;
 
 	ntrace_enc_cfg_default(&cfg);
 	c->apply(&cfg);
@@ -476,7 +634,10 @@ static int run_config(const char *prog, const struct rt_config *c, struct ntrace
 		printf("not ok - rt %s %s: encoding failed\n", prog, c->name);
 		return 1;
 	}
-	if (decode(&cfg, img, e.buf, e.n, &o)) {
+	check_ts = cfg.codec.tstamp && !cfg.repeat_branch ? t->recidx : NULL;
+	rc = decode(&cfg, img, e.buf, e.n, &o);
+	check_ts = NULL;
+	if (rc) {
 		printf("not ok - rt %s %s: decoder setup failed\n", prog, c->name);
 		return 1;
 	}
@@ -491,9 +652,16 @@ static int run_config(const char *prog, const struct rt_config *c, struct ntrace
 		ok = 0;
 		snprintf(msg, sizeof(msg), "timestamps go backwards");
 	}
+	if (ok && o.ts_bad) {
+		ok = 0;
+		snprintf(msg, sizeof(msg), "%zu of %zu explicit transfers have a wrong timestamp",
+			 o.ts_bad, o.ts_checked);
+	}
+	if (ok && o.ts_checked)
+		snprintf(msg, sizeof(msg), "%zu timestamps exact", o.ts_checked);
 	printf("%s - rt %s %s # %zu instructions, %zu bytes, %.3f bits/instruction%s%s\n",
 	       ok ? "ok" : "not ok", prog, c->name, o.n, e.n,
-	       t->npc ? 8.0 * (double)e.n / (double)t->npc : 0.0, *msg ? ": " : "", msg);
+	       t->npc ? 8.0 * (double)e.n / (double)t->npc : 0.0, *msg ? "; " : "", msg);
 	fails += !ok;
 	dec_out_free(&o);
 
@@ -505,9 +673,13 @@ static int run_config(const char *prog, const struct rt_config *c, struct ntrace
 		fails += run_variant(prog, c, &cfg, img, t, &e, "flip", 0, n, n / 2, n / 2 + 1, 0x5c);
 		fails += run_variant(prog, c, &cfg, img, t, &e, "smash", 0, n, 2 * n / 5,
 				     2 * n / 5 + 48, 0xff);
+		fails += run_overrun(prog, c, &cfg, img, t);
+		if (cfg.codec.src_bits)
+			fails += run_two_sources(prog, c, &cfg, img, t, &e);
 	}
 	free(e.buf);
 	free(e.sp);
+	free(e.ends);
 	return fails;
 }
 

@@ -123,6 +123,35 @@ for p in "${progs[@]}"; do
 		fi
 		rm -f "$bin" "$out" "$out.err"
 	done
+	# the other output formats, checked against the recorded flow
+	bin=$WORK/$n.fmt.bin
+	"$WORK/rt-tool" encode htm-ret8-rh "$p.pcs" "$bin" "${a[@]}"
+	for f in tv branches; do
+		"$TOOL" decode --elf "${IMG[$p]}" --mode=htm --format=$f -o "$WORK/$n.$f" "$bin" \
+			2>"$WORK/$n.$f.err"
+		st=$?
+		if [ $f = tv ]; then
+			res=$("$WORK/rt-tool" check-tv "$WORK/$n.$f" "$p.pcs" "${a[@]}")
+		else
+			res=$("$WORK/rt-tool" check-branches "$WORK/$n.$f" "$p.pcs" "${a[@]}")
+		fi
+		if [ $? -eq 0 ] && [ $st -eq 0 ]; then
+			echo "ok - cli $n --format=$f: $res"
+		else
+			echo "not ok - cli $n --format=$f: exit $st: $res $(head -c 200 "$WORK/$n.$f.err")"
+			rc=1
+		fi
+		rm -f "$WORK/$n.$f" "$WORK/$n.$f.err"
+	done
+	"$TOOL" decode --elf "${IMG[$p]}" --mode=htm --format=stats -o "$WORK/$n.stats" "$bin"
+	if grep -q "^instructions: $(wc -l <"$WORK/$n.expect")\$" "$WORK/$n.stats" &&
+	   grep -q "^errors: 0\$" "$WORK/$n.stats"; then
+		echo "ok - cli $n --format=stats counts every instruction"
+	else
+		echo "not ok - cli $n --format=stats: $(tr '\n' ' ' <"$WORK/$n.stats" | head -c 300)"
+		rc=1
+	fi
+	rm -f "$bin" "$WORK/$n.stats"
 done
 
 # Command-line errors must be clear and non-zero.

@@ -747,6 +747,106 @@ int main(int argc, char **argv)
 			return 2;
 		return count_mode_traceable(&t, 8) ? 0 : 1;
 	}
+	if (argc >= 5 && !strcmp(argv[1], "check-tv")) {	/* TV PCS IMAGE...: tv export = truth */
+		struct ntrace_insn_vec v = { 0 };
+		char err[256];
+		uint8_t *buf;
+		size_t n = 0, k = 0;
+		FILE *f;
+
+		img = load_images(argv + 4, argc - 4);
+		if (!img || load_truth(argv[3], img, &t))
+			return 2;
+		f = fopen(argv[2], "rb");
+		buf = malloc(1 << 26);
+		if (!f || !buf)
+			return 2;
+		n = fread(buf, 1, 1 << 26, f);
+		fclose(f);
+		if (ntrace_tv_parse(buf, n, NULL, NULL, &v, err, sizeof(err)) < 0) {
+			printf("tandem trace does not parse: %s\n", err);
+			return 1;
+		}
+		for (i = 0; i < v.n; i++) {
+			if (!v.v[i].size)
+				continue;
+			if (k >= t.npc || v.v[i].addr != t.pc[k]) {
+				printf("record %zu: 0x%" PRIx64 ", truth 0x%" PRIx64 "\n", i,
+				       v.v[i].addr, k < t.npc ? t.pc[k] : 0);
+				return 1;
+			}
+			k++;
+		}
+		if (k != t.npc) {
+			printf("%zu instructions in the tandem trace, %zu recorded\n", k, t.npc);
+			return 1;
+		}
+		printf("%zu instructions\n", k);
+		return 0;
+	}
+	if (argc >= 5 && !strcmp(argv[1], "check-branches")) {	/* BR PCS IMAGE... */
+		struct br { uint64_t from, to; int trap; } *br = NULL;
+		size_t nbr = 0, cap = 0, k = 0, nrec = 0, disc = 0;
+		char line[256];
+		FILE *f;
+
+		img = load_images(argv + 4, argc - 4);
+		if (!img || load_truth(argv[3], img, &t))
+			return 2;
+		/* discontinuities of the recorded flow not caused by a trap */
+		for (i = 1; i < t.rec.n; i++) {
+			const struct ntrace_insn *a = &t.rec.v[i - 1], *b = &t.rec.v[i];
+
+			if (a->size && b->size && b->addr != a->addr + a->size &&
+			    a->itype != NTRACE_ITYPE_EXCEPTION && a->itype != NTRACE_ITYPE_INTERRUPT)
+				disc++;
+		}
+		f = fopen(argv[2], "r");
+		if (!f)
+			return 2;
+		while (fgets(line, sizeof(line), f)) {
+			char kind[32];
+
+			if (nbr == cap) {
+				cap = cap ? 2 * cap : 4096;
+				br = realloc(br, cap * sizeof(*br));
+				if (!br)
+					abort();
+			}
+			if (sscanf(line, "%" SCNx64 " %" SCNx64 " %31s", &br[nbr].from, &br[nbr].to,
+				   kind) != 3) {
+				printf("bad line: %s", line);
+				return 1;
+			}
+			br[nbr].trap = !strcmp(kind, "exception") || !strcmp(kind, "interrupt") ||
+				       !strcmp(kind, "trap") || !strcmp(kind, "stop");
+			nbr++;
+		}
+		fclose(f);
+		/* every transfer record is a step of the recorded flow, in order; a
+		 * transfer whose target traps before retiring is followed by the trap */
+		for (i = 0; i < nbr; i++) {
+			bool trapped = i + 1 < nbr && br[i + 1].trap && br[i + 1].from == br[i].to;
+
+			if (br[i].trap)
+				continue;
+			nrec++;
+			while (k + 1 < t.npc && !(t.pc[k] == br[i].from &&
+						  (t.pc[k + 1] == br[i].to || trapped)))
+				k++;
+			if (k + 1 >= t.npc) {
+				printf("record %zu (0x%" PRIx64 " -> 0x%" PRIx64 ") is not a transfer"
+				       " of the recorded flow after the previous one\n", i,
+				       br[i].from, br[i].to);
+				return 1;
+			}
+			k++;
+		}
+		free(br);
+		printf("%zu transfer records in flow order, %zu discontinuities recorded\n", nrec,
+		       disc);
+		return nrec >= disc ? 0 : 1;
+	}
 	if (argc >= 6 && !strcmp(argv[1], "encode")) {
 		const struct rt_config *c = rt_config_find(argv[2]);
 		struct ntrace_enc_cfg cfg;

@@ -7,7 +7,7 @@
  * for every round-trip configuration. Numbers only, never pass/fail.
  *
  * Ground truth: $NTRACE_GT_DIR, build/gt or build/perf-ntrace/roundtrip/gt
- * (NAME.pcs + NAME.elf; tests/roundtrip.sh records them when missing).
+ * (NAME.pcs + NAME.elf or NAME; tests/roundtrip.sh records them when missing).
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -117,6 +117,8 @@ static int find_gt(char *pcs, char *elf, size_t len)
 				continue;
 			snprintf(p, sizeof(p), "%s/%s", dirs[i], de->d_name);
 			snprintf(e, sizeof(e), "%s/%.*s.elf", dirs[i], (int)(l - 4), de->d_name);
+			if (access(e, R_OK))	/* build/gt names the ELF without .elf */
+				snprintf(e, sizeof(e), "%s/%.*s", dirs[i], (int)(l - 4), de->d_name);
 			if (stat(p, &st) || access(e, R_OK) || st.st_size <= best)
 				continue;
 			best = st.st_size;

@@ -48,7 +48,7 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 
 const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 {
-	struct dec_blk *e = &d->bc[dec_bc_index(pc)];
+	struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
 	if (fill(d, e, pc)) {
 		e->key = 0;

@@ -28,6 +28,8 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 		e = "the selected SRC does not fit in the SRC width";
 	if (!e && !img)
 		e = "no program images";
+	if (!e && cfg->bcache_bits > 24)
+		e = "block cache size must be at most 2^24 entries";
 	if (e) {
 		if (err)
 			*err = e;
@@ -35,7 +37,8 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	}
 	d = calloc(1, sizeof(*d));
 	if (d)
-		d->bc = calloc(DEC_BC_SIZE, sizeof(*d->bc));	/* zero: all empty */
+		d->bc = calloc(1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS),
+			       sizeof(*d->bc));	/* zero: all empty */
 	if (!d || !d->bc) {
 		free(d);
 		if (err)
@@ -43,6 +46,7 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 		return NULL;
 	}
 	d->cfg = *cfg;
+	d->bc_mask = (1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) - 1;
 	if (!d->cfg.hist_backlog)
 		d->cfg.hist_backlog = 1u << 20;
 	d->img = img;

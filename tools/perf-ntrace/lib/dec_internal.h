@@ -14,8 +14,7 @@
  * has bit i set when an instruction starts at halfword i (blocks of at most
  * 64 halfwords), so a walk can stop inside a block without decoding.
  */
-#define DEC_BC_BITS	16
-#define DEC_BC_SIZE	(1u << DEC_BC_BITS)
+#define DEC_BC_BITS	16	/* default size: 64K entries, 4 MB */
 /* key = pc ^ 1: odd, so a zeroed (calloc) entry never matches */
 #define DEC_KEY(pc)	((pc) ^ 1)
 
@@ -85,6 +84,7 @@ struct ntrace_decoder {
 	uint64_t icnt_limit, bcnt_limit, hrep_limit;
 	struct ntrace_parser parser;
 	struct dec_blk *bc;
+	uint32_t bc_mask;
 	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;
@@ -96,15 +96,15 @@ struct ntrace_decoder {
 /* dec_bcache.c */
 const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc);
 
-static inline uint32_t dec_bc_index(uint64_t pc)
+static inline uint32_t dec_bc_index(const struct ntrace_decoder *d, uint64_t pc)
 {
-	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & (DEC_BC_SIZE - 1);
+	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & d->bc_mask;
 }
 
 /* The block starting at pc, or NULL (error text in the image set). */
 static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t pc)
 {
-	const struct dec_blk *e = &d->bc[dec_bc_index(pc)];
+	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
 	if (__builtin_expect(e->key == DEC_KEY(pc), 1))
 		return e;

@@ -403,7 +403,7 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 	uint64_t ts = s->ts;
 
 	for (;;) {
-		const struct dec_blk *b = &d->bc[dec_bc_index(pc)];
+		const struct dec_blk *b = &d->bc[dec_bc_index(d, pc)];
 		unsigned int bit;
 
 		if (__builtin_expect(b->key != DEC_KEY(pc) || r <= b->nhalf || b->kind != NTRACE_IK_BRANCH, 0))

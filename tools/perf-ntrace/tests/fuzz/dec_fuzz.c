@@ -301,6 +301,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		cfg.src = cfg.enc.src_id;
 	cfg.enc.codec.wait_for_eom = (data[1] & 4) != 0;
 	cfg.hist_backlog = 4096;
+	cfg.bcache_bits = 8 + (data[1] >> 6);	/* small: cheap to create, collisions */
 	data += 2;
 	size -= 2;
 	decode(&cfg, data, size, size, &a);

@@ -162,10 +162,11 @@ BEGIN { step = "boot"; failed = 0 }
 
 # Anything else is the kernel's own console (loglevel= keeps it to severe
 # messages, and oopses raise it): look for splats there too.
+# OpenSBI reports a trap it could not handle (the hart then hangs).
 {
 	msg = $0
 	sub(/^\[ *[0-9]+\.[0-9]+\] /, "", msg)
-	if (is_splat(msg))
+	if (is_splat(msg) || msg ~ /^sbi_trap_error:/)
 		note_splat(msg)
 }
 

@@ -8,7 +8,8 @@
  *                            modules, run the kselftests; demo: load modules
  *                            and print what they discovered
  *   ntguest.timeout=SECONDS  per-kselftest timeout (default 300)
- *   ntguest.filter=A,B       run only kselftests whose name contains A or B
+ *   ntguest.filter=A,B       run only the KUnit modules and kselftests whose
+ *                            name contains A or B
  *
  * Console protocol: see console.h. The run ends with the marker
  * "ntrace| end mode=M failures=N", then the guest powers off.
@@ -108,7 +109,7 @@ int main(void)
 
 	if (!strcmp(mode, "test")) {
 		failures += load_driver_modules();
-		failures += run_kunit_modules();
+		failures += run_kunit_modules(param("filter", NULL));
 		failures += run_selftests(param("filter", NULL),
 					  atoi(param("timeout", "300")));
 	} else if (!strcmp(mode, "demo")) {

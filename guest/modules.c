@@ -12,6 +12,7 @@
 #include "console.h"
 #include "kmsg_relay.h"
 #include "modules.h"
+#include "selftests.h"
 
 #define MAX_MODULES 128
 
@@ -123,13 +124,16 @@ int load_driver_modules(void)
 	return failures;
 }
 
-int run_kunit_modules(void)
+int run_kunit_modules(const char *filter)
 {
 	static struct module_file mods[MAX_MODULES];
 	int n = list_modules(mods, 1), failures = 0;
 
 	for (int i = 0; i < n; i++) {
 		int ret;
+
+		if (!name_matches(mods[i].name, filter))
+			continue;
 
 		marker("kunit begin %s", mods[i].name);
 		/* KUnit runs the module's suites while the module loads. */

@@ -12,6 +12,7 @@
 
 /* Both return the number of failures (each also reported as a marker). */
 int load_driver_modules(void);
-int run_kunit_modules(void);
+/* @filter: as for run_selftests(), matched against the module name. */
+int run_kunit_modules(const char *filter);
 
 #endif

@@ -30,7 +30,7 @@ static int ends_with(const char *s, const char *suffix)
 	return n >= m && !strcmp(s + n - m, suffix);
 }
 
-static int matches(const char *name, const char *filter)
+int name_matches(const char *name, const char *filter)
 {
 	char buf[512], *tok, *save;
 
@@ -55,7 +55,7 @@ static void scan_area(const char *area, const char *filter)
 	if (!d)
 		return;
 	while ((de = readdir(d)) && ntests < MAX_TESTS) {
-		if (!ends_with(de->d_name, "_test") || !matches(de->d_name, filter))
+		if (!ends_with(de->d_name, "_test") || !name_matches(de->d_name, filter))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
 		if (stat(path, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & 0111))

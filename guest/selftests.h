@@ -15,5 +15,7 @@
  * contains one of them. Returns the number of tests that did not pass or skip.
  */
 int run_selftests(const char *filter, int default_timeout);
+/* True if @filter is NULL/empty or @name contains one of its substrings. */
+int name_matches(const char *name, const char *filter);
 
 #endif

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# The "guest" test suite: build kernel (cached), modules, selftests, perf and
+# the initramfs, then boot QEMU once per boot configuration and print the
+# results as flat TAP lines "ok - <config>: ..." (see scripts/guest.sh).
+# Environment:
+#   NTRACE_KVARIANT=guest|debug   kernel variant (debug: KASAN + lockdep)
+#   NTRACE_GUEST_CONFIGS="..."    boot configurations [smp1 smp2 ctr]
+#   NTRACE_GUEST_TIMEOUT=SECONDS  wall-clock limit per boot
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+variant=${NTRACE_KVARIANT:-guest}
+configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr}
+if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=${NTRACE_GUEST_TIMEOUT:-300}; fi
+
+start=$SECONDS
+if ! initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant"); then
+	echo "not ok - guest: build kernel, modules, selftests, perf and initramfs ($variant)"
+	exit 1
+fi
+echo "ok - guest: build kernel, modules, selftests, perf and initramfs ($variant)"
+log "build took $((SECONDS - start)) s"
+
+status=0
+for c in $configs; do
+	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config "$c" \
+		--initrd "$initrd" --timeout "$limit" || status=1
+done
+log "guest suite took $((SECONDS - start)) s"
+exit $status

@@ -21,6 +21,7 @@
 
 #include "kselftest.h"
 #include "ctr_sample.h"
+#include "guest.h"
 
 #define PERIOD		100003
 #define ITERS		20000
@@ -29,6 +30,15 @@
 /* Straight-line bytes allowed between two records: user code, kernel. */
 #define MAX_BLOCK		256
 #define MAX_BLOCK_KERNEL	4096
+
+/*
+ * Multi-threaded TCG with several harts loses counter overflow interrupts
+ * (scripts/guest.sh); too few samples are then QEMU's fault, not ours.
+ */
+static bool lost_overflows(void)
+{
+	return guest_has_quirk("mttcg-lost-overflow");
+}
 
 static const struct ctr_workload *w = &ctr_work;
 
@@ -157,8 +167,12 @@ static void test_any(uint64_t plm, uint64_t freq, const char *name)
 		       (unsigned long long)st.entries,
 		       (unsigned long long)st.max_nr,
 		       (unsigned long long)st.leaf_calls);
-	ksft_test_result(got > 0 && st.samples_in_workload >= 2 &&
-			 st.leaf_calls > 0, "%s\n", name);
+	if (got >= 0 && st.samples_in_workload < 2 && lost_overflows())
+		ksft_test_result_skip("%s: too few samples (quirk mttcg-lost-overflow)\n",
+				      name);
+	else
+		ksft_test_result(got > 0 && st.samples_in_workload >= 2 &&
+				 st.leaf_calls > 0, "%s\n", name);
 }
 
 static void test_filter(uint64_t bst, const char *name, ctr_check_fn check)
@@ -180,7 +194,11 @@ static void test_filter(uint64_t bst, const char *name, ctr_check_fn check)
 	ctr_ring_close(&r);
 	ksft_print_msg("%s: %d samples, %llu records of the leaf\n", name, got,
 		       (unsigned long long)hits);
-	ksft_test_result(got > 0 && hits > 0, "%s\n", name);
+	if (got >= 0 && !hits && lost_overflows())
+		ksft_test_result_skip("%s: too few samples (quirk mttcg-lost-overflow)\n",
+				      name);
+	else
+		ksft_test_result(got > 0 && hits > 0, "%s\n", name);
 }
 
 static void test_refused(uint64_t bst, const char *name)
@@ -213,8 +231,12 @@ static void test_plain_cycles(void)
 	}
 	got = ctr_collect(&r, w, ITERS, WANT_SAMPLES, MAX_ROUNDS, NULL, NULL);
 	ctr_ring_close(&r);
-	ksft_test_result(got >= WANT_SAMPLES,
-			 "plain cycles sampling (%d samples)\n", got);
+	if (got < WANT_SAMPLES && lost_overflows())
+		ksft_test_result_skip("plain cycles sampling: %d samples (quirk mttcg-lost-overflow)\n",
+				      got);
+	else
+		ksft_test_result(got >= WANT_SAMPLES,
+				 "plain cycles sampling (%d samples)\n", got);
 }
 
 int main(void)

@@ -21,6 +21,7 @@
 
 #include "kselftest.h"
 #include "ctr_sample.h"
+#include "guest.h"
 
 #define BST		(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER)
 /* short period: samples soon after a switch are the ones that could leak */
@@ -119,9 +120,13 @@ static void test_context_switch(void)
 		       (unsigned long long)mine.samples,
 		       (unsigned long long)mine.records,
 		       (unsigned long long)mine.own, switches);
-	ksft_test_result(!ret && WIFEXITED(status) && !WEXITSTATUS(status) &&
-			 mine.own > 0 && switches > 0,
-			 "no branches of another task after a context switch\n");
+	if (!ret && !mine.own && guest_has_quirk("mttcg-lost-overflow"))
+		ksft_test_result_skip("context switch: no samples (quirk mttcg-lost-overflow)\n");
+	else
+		ksft_test_result(!ret && WIFEXITED(status) &&
+				 !WEXITSTATUS(status) && mine.own > 0 &&
+				 switches > 0,
+				 "no branches of another task after a context switch\n");
 }
 
 struct path {
@@ -205,9 +210,14 @@ static void test_hotplug(void)
 		       got1, (unsigned long long)before.max_nr, got2,
 		       (unsigned long long)after.max_nr,
 		       ret ? strerror(-ret) : "cpu1 offline and online");
-	ksft_test_result(!ret && got1 > 0 && got2 > 0 && after.samples > 0 &&
-			 after.leaf_calls > 0 && after.max_nr == before.max_nr,
-			 "branch stacks on a hart after offline/online\n");
+	if (!ret && got1 >= 0 && got2 >= 0 && (!before.samples || !after.samples) &&
+	    guest_has_quirk("mttcg-lost-overflow"))
+		ksft_test_result_skip("hotplug: too few samples (quirk mttcg-lost-overflow)\n");
+	else
+		ksft_test_result(!ret && got1 > 0 && got2 > 0 &&
+				 after.samples > 0 && after.leaf_calls > 0 &&
+				 after.max_nr == before.max_nr,
+				 "branch stacks on a hart after offline/online\n");
 }
 
 int main(void)

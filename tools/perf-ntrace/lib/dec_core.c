@@ -48,7 +48,7 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	d->cfg = *cfg;
 	d->bc_mask = (1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) - 1;
 	if (!d->cfg.hist_backlog)
-		d->cfg.hist_backlog = 1u << 20;
+		d->cfg.hist_backlog = 1u << 18;
 	d->img = img;
 	if (ops)
 		d->ops = *ops;

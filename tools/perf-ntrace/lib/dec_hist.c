@@ -26,15 +26,16 @@ int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, ui
 		uint32_t cap = s->hq_cap ? s->hq_cap * 2 : 64, i;
 		struct dec_hist *nq;
 
-		if (s->hq_cap >= d->cfg.hist_backlog)
+		if (s->hq_cap >= d->cfg.hist_backlog || d->hq_total + cap - s->hq_cap > DEC_HQ_TOTAL)
 			return dec_error(d, s, "more than %u HIST fields wait for an I-CNT",
-					 d->cfg.hist_backlog);
+					 s->hq_len);
 		nq = malloc(cap * sizeof(*nq));
 		if (!nq)
 			return dec_error(d, s, "out of memory for the HIST backlog");
 		for (i = 0; i < s->hq_len; i++)
 			nq[i] = s->hq[(s->hq_head + i) & (s->hq_cap - 1)];
 		free(s->hq);
+		d->hq_total += cap - s->hq_cap;
 		s->hq = nq;
 		s->hq_cap = cap;
 		s->hq_head = 0;

@@ -41,6 +41,8 @@ struct dec_hist {
 };
 
 #define DEC_RSTACK	32	/* spec: no encoder stack is deeper */
+/* HIST backlog entries of all sources together (24 bytes each): 24 MB */
+#define DEC_HQ_TOTAL	(1u << 20)
 
 /* Decoding state of one message source (SRC). */
 struct dec_src {
@@ -85,6 +87,7 @@ struct ntrace_decoder {
 	struct ntrace_parser parser;
 	struct dec_blk *bc;
 	uint32_t bc_mask;
+	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
 	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;

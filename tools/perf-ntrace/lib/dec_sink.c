@@ -22,7 +22,7 @@ struct ntrace_sink {
 	int err;
 	size_t n;
 	char *buf;
-	/* tv: records held until a fall-through boundary */
+	/* tv: records held until a fall-through boundary (at most ~TV_CHUNK) */
 	struct ntrace_insn *tv;
 	size_t ntv, tvcap;
 	bool tv_started;
@@ -36,18 +36,40 @@ static int out_flush(struct ntrace_sink *s)
 	return s->err;
 }
 
+static const char hexdig[] = "0123456789abcdef";
+
+/* "00".."ff": two digits per step */
+static char hexpair[512];
+
+static void hexpair_init(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < 256; i++) {
+		hexpair[2 * i] = hexdig[i >> 4];
+		hexpair[2 * i + 1] = hexdig[i & 15];
+	}
+}
+
 static inline char *hex(char *p, uint64_t v)
 {
-	static const char digits[] = "0123456789abcdef";
-	int nd = v ? (67 - __builtin_clzll(v)) >> 2 : 1, i;
+	int nd = v ? (67 - __builtin_clzll(v)) >> 2 : 1;
+	char *end = p + 2 + nd, *q = end;
 
 	p[0] = '0';
 	p[1] = 'x';
-	for (i = nd - 1; i >= 0; i--) {
-		p[2 + i] = digits[v & 15];
-		v >>= 4;
+	while (v >= 256) {
+		q -= 2;
+		memcpy(q, hexpair + 2 * (v & 255), 2);
+		v >>= 8;
 	}
-	return p + 2 + nd;
+	if (v >= 16) {
+		q -= 2;
+		memcpy(q, hexpair + 2 * v, 2);
+	} else {
+		q[-1] = hexdig[v];
+	}
+	return end;
 }
 
 static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
@@ -172,6 +194,11 @@ static int tv_pcs(void *ctx, const uint64_t *pcs, size_t n)
 		}
 		if (tv_push(s, &in))
 			return -1;
+		/* export in chunks, cut after a record that falls through (inside
+		 * a run), so the exporter's "increment pc" is right; the next
+		 * chunk starts with a group that sets the pc again */
+		if (s->ntv >= TV_CHUNK && t->done < t->r->ninsn && tv_flush(s, s->ntv))
+			return -1;
 	}
 	return 0;
 }
@@ -194,9 +221,6 @@ static int tv_run(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 	}
 	if (r->kind == NTRACE_DK_STOP)
 		s->tv_started = false;
-	/* export at a boundary where the last record falls through */
-	if (s->ntv >= TV_CHUNK && r->kind == NTRACE_DK_FALL && r->ninsn)
-		return tv_flush(s, s->ntv);
 	return 0;
 }
 
@@ -234,6 +258,8 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 		free(s);
 		return NULL;
 	}
+	if (!hexpair[0])
+		hexpair_init();
 	s->fmt = fmt;
 	s->out = out;
 	s->d = d;

@@ -121,7 +121,8 @@ struct ntrace_dec_cfg {
 	struct ntrace_enc_cfg enc;	/* the encoder's settings (encoder.h) */
 	int32_t src;			/* SRC to decode; -1 = every source */
 	bool merge_not_taken;		/* fold not-taken branches into runs */
-	uint32_t hist_backlog;		/* max queued HIST entries per source (0: 1M) */
+	uint32_t hist_backlog;		/* max queued HIST entries per source (0: 256K;
+					 * all sources together: 1M, 24 MB) */
 	uint8_t bcache_bits;		/* block cache of 2^bits entries, 64 bytes each
 					 * (0: 16, i.e. 4 MB; max 24) */
 };

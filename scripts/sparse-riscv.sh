@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# sparse for riscv kernel code: Debian 12's sparse 0.6.4 rejects the
-# multi-letter extensions in -march (rv64imac_zicsr_zifencei) that the
-# 6.12 kernel passes. Sparse only uses -march to predefine ISA macros, and
-# the kernel does not test the Z* ones, so drop them and run sparse.
+# sparse wrapper for riscv kernel builds (CHECK=scripts/sparse-riscv.sh).
+# bookworm's sparse 0.6.4 rejects the multi-letter ISA extensions in the
+# kernel's -march (e.g. rv64imac_zicsr_zifencei: "invalid argument to
+# '-march'"); drop them, sparse needs only the base ISA.
 args=()
 for a in "$@"; do
 	case $a in
-	-march=*) a=${a%%_*} ;;
+	-march=*_*) args+=("${a%%_*}") ;;
+	*) args+=("$a") ;;
 	esac
-	args+=("$a")
 done
 exec sparse "${args[@]}"

@@ -17,7 +17,7 @@
 
 static int cmp_str(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strverscmp(*(char *const *)a, *(char *const *)b);
 }
 
 /* Sorted entry names of @dir (caller frees); returns the count or -1. */

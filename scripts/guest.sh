@@ -105,7 +105,7 @@ if [ $timed_out != 0 ] || ! grep -q '^ntrace| end ' "$console"; then
 fi
 
 if [ "$mode" = demo ]; then
-	sed -n 's/^demo| //p' "$console"
+	sed -n 's/^ntrace| modload \([^ ]*\) \(.*\)/module \1: \2/p; s/^demo| //p' "$console"
 	grep -q '^ntrace| end mode=demo failures=0' "$console" || status=1
 else
 	tap=$(awk -v cfg="$config" -v timed_out="$timed_out" -f "$NTRACE_TOP/guest/console-to-tap.awk" "$console")

@@ -154,6 +154,26 @@ for p in "${progs[@]}"; do
 	rm -f "$bin" "$WORK/$n.stats"
 done
 
+# Bare-metal code as a raw binary (--bin FILE@ADDR) instead of the ELF.
+if command -v riscv64-linux-gnu-objcopy >/dev/null; then
+	for p in "${progs[@]}"; do
+		[ "${PRIV[$p]:-u}" = m ] || continue
+		n=$(basename "$p")
+		base=$(riscv64-linux-gnu-readelf -lW "${IMG[$p]}" | awk '$1 == "LOAD" { print $3; exit }')
+		mapfile -t a < <(rtargs "$p")
+		if riscv64-linux-gnu-objcopy -O binary "${IMG[$p]}" "$WORK/$n.raw" &&
+		   "$WORK/rt-tool" encode htm-ret8-rh "$p.pcs" "$WORK/$n.bin" "${a[@]}" &&
+		   "$TOOL" decode --bin "$WORK/$n.raw@$base" --mode=htm -o "$WORK/$n.pc" "$WORK/$n.bin" &&
+		   cmp -s "$WORK/$n.pc" "$WORK/$n.expect"; then
+			echo "ok - cli $n --bin raw image at $base decodes like the ELF"
+		else
+			echo "not ok - cli $n --bin raw image at $base"
+			rc=1
+		fi
+		rm -f "$WORK/$n.raw" "$WORK/$n.bin" "$WORK/$n.pc"
+	done
+fi
+
 # Command-line errors must be clear and non-zero.
 p=${progs[0]}
 mapfile -t a < <(rtargs "$p")

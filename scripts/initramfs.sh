@@ -5,7 +5,7 @@
 #   /init                      guest/ (static C init, see guest/init.c)
 #   /lib/modules/ntrace/*.ko   every module built under drivers/, against
 #                              this variant's kernel
-#   /selftests/<area>/...      build/selftests (make -C selftests)
+#   /selftests/<area>/...      the kselftests and settings files (make -C selftests)
 #   /usr/bin/perf              scripts/perf.sh (static riscv64 perf)
 # Usage: scripts/initramfs.sh [--kernel guest|debug] [--add HOST=GUEST]...
 #        [-o FILE]
@@ -77,15 +77,16 @@ list=$work/initramfs.list
 			echo "file /lib/modules/ntrace/${m##*/} $m 0644 0 0"
 		done <"$msrc/modules.order"
 	fi
-	# Every file below build/selftests, same layout.
-	(cd "$NTRACE_TOP/build/selftests" && find . -mindepth 1 -not -path "./.*" | LC_ALL=C sort) | while IFS= read -r f; do
-		h=$NTRACE_TOP/build/selftests/${f#./}
-		case $h in *.o|*.d|*.a) continue ;; esac
-		if [ -d "$h" ]; then
-			echo "dir /selftests/${f#./} 0755 0 0"
-		else
-			echo "file /selftests/${f#./} $h $(stat -c %a "$h") 0 0"
-		fi
+	# The tests of the current sources (never stale binaries of removed
+	# tests) and each area's settings file.
+	for t in "$NTRACE_TOP"/selftests/*/*_test.c "$NTRACE_TOP"/selftests/*/settings; do
+		[ -e "$t" ] || continue
+		rel=${t#"$NTRACE_TOP"/selftests/}
+		rel=${rel%.c}
+		h=$NTRACE_TOP/build/selftests/$rel
+		[ -f "$h" ] || die "selftest $rel was not built"
+		echo "dir /selftests/${rel%%/*} 0755 0 0"
+		echo "file /selftests/$rel $h $(stat -c %a "$h") 0 0"
 	done
 	for a in "${adds[@]}"; do
 		h=${a%%=*} g=${a#*=}

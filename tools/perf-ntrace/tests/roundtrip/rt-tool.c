@@ -747,6 +747,37 @@ int main(int argc, char **argv)
 			return 2;
 		return count_mode_traceable(&t, 8) ? 0 : 1;
 	}
+	if (argc >= 5 && !strcmp(argv[1], "check-sub")) {	/* PCLIST PCS IMAGE... */
+		uint64_t *v = NULL, x;
+		size_t n = 0, cap = 0, k;
+		FILE *f;
+
+		img = load_images(argv + 4, argc - 4);
+		if (!img || load_truth(argv[3], img, &t))
+			return 2;
+		f = fopen(argv[2], "r");
+		if (!f)
+			return 2;
+		while (fscanf(f, "%" SCNx64, &x) == 1) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 4096;
+				v = realloc(v, cap * sizeof(*v));
+				if (!v)
+					abort();
+			}
+			v[n++] = x;
+		}
+		fclose(f);
+		/* the decoded list must be a contiguous part of the recorded one */
+		for (k = 0; n && k + n <= t.npc; k++)
+			if (!memcmp(t.pc + k, v, n * sizeof(*v))) {
+				printf("%zu instructions = recorded [%zu, %zu)\n", n, k, k + n);
+				return 0;
+			}
+		printf("%zu decoded instructions are not a contiguous part of the %zu recorded\n",
+		       n, t.npc);
+		return 1;
+	}
 	if (argc >= 5 && !strcmp(argv[1], "check-tv")) {	/* TV PCS IMAGE...: tv export = truth */
 		struct ntrace_insn_vec v = { 0 };
 		char err[256];

@@ -43,6 +43,8 @@
 struct riscv_ctr_cpu {
 	unsigned int users;	/* branch-stack events added on this CPU */
 	u64 ctl;		/* their sctrctl value */
+	/* task whose branches CTR holds (task events only); compared only */
+	struct task_struct *owner;
 	/* sample buffer: the header must directly precede its entries */
 	struct perf_branch_stack brs;
 	struct perf_branch_entry entries[RISCV_CTR_MAX_DEPTH];
@@ -140,7 +142,19 @@ static void ctr_overflow(struct perf_event *event,
 	struct riscv_ctr_cpu *cc = this_cpu_ptr(&riscv_ctr_cpu);
 
 	csr_set(CSR_SCTRSTATUS, CTRSTATUS_FROZEN);
-	cc->brs.nr = ctr_read_records(cc, event);
+	if ((event->attach_state & PERF_ATTACH_TASK) && cc->owner != current) {
+		/*
+		 * The perf core switched between two clones of one task
+		 * context (threads sharing an inherited event) without
+		 * removing and adding the event: the records are another
+		 * thread's. Start over for this one.
+		 */
+		ctr_sctrclr();
+		cc->owner = current;
+		cc->brs.nr = 0;
+	} else {
+		cc->brs.nr = ctr_read_records(cc, event);
+	}
 	cc->brs.hw_idx = -1ULL;
 	perf_sample_save_brstack(data, event, &cc->brs, NULL);
 
@@ -260,6 +274,9 @@ static int ctr_add(struct perf_event *event, int flags)
 		cc->ctl = ctr_event_ctl(event);
 		ctr_enable(cc->ctl);
 	}
+	/* scheduled in for this task: what CTR records from now on is its */
+	if (event->attach_state & PERF_ATTACH_TASK)
+		cc->owner = current;
 	return 0;
 }
 

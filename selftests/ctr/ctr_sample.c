@@ -33,13 +33,20 @@ void ctr_cycles_attr(struct perf_event_attr *attr, uint64_t bst,
 
 int ctr_ring_open(struct ctr_ring *r, struct perf_event_attr *attr)
 {
+	return ctr_ring_open_cpu(r, attr, -1);
+}
+
+int ctr_ring_open_cpu(struct ctr_ring *r, struct perf_event_attr *attr,
+		      int cpu)
+{
 	long page = sysconf(_SC_PAGESIZE);
 	void *m;
 
-	r->fd = syscall(__NR_perf_event_open, attr, 0, -1, -1, 0);
+	r->fd = syscall(__NR_perf_event_open, attr, 0, cpu, -1, 0);
 	if (r->fd < 0)
 		return -errno;
 	r->branches = attr->sample_type & PERF_SAMPLE_BRANCH_STACK;
+	r->tid = attr->sample_type & PERF_SAMPLE_TID;
 	r->size = DATA_PAGES * page;
 	m = mmap(NULL, r->size + page, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 r->fd, 0);
@@ -68,11 +75,17 @@ static void ring_copy(struct ctr_ring *r, uint64_t off, void *dst, size_t len)
 		((uint8_t *)dst)[i] = r->data[(off + i) % r->size];
 }
 
-/* Parse one PERF_RECORD_SAMPLE (IP [+ BRANCH_STACK]) at @off. */
+/* Parse one PERF_RECORD_SAMPLE (IP [+ TID] [+ BRANCH_STACK]) at @off. */
 static int parse_sample(struct ctr_ring *r, uint64_t off, struct ctr_sample *s)
 {
 	ring_copy(r, off, &s->ip, 8);
 	off += 8;
+	s->pid = s->tid = 0;
+	if (r->tid) {
+		ring_copy(r, off, &s->pid, 4);
+		ring_copy(r, off + 4, &s->tid, 4);
+		off += 8;
+	}
 	s->nr = 0;
 	if (!r->branches)
 		return 0;
@@ -86,36 +99,45 @@ static int parse_sample(struct ctr_ring *r, uint64_t off, struct ctr_sample *s)
 	return 0;
 }
 
+int ctr_drain(struct ctr_ring *r, ctr_check_fn check, void *ctx)
+{
+	static struct ctr_sample s;
+	uint64_t head, tail;
+	int got = 0, ret = 0;
+
+	head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
+	tail = r->meta->data_tail;
+	while (!ret && tail < head) {
+		struct perf_event_header h;
+
+		ring_copy(r, tail, &h, sizeof(h));
+		if (h.type == PERF_RECORD_SAMPLE) {
+			got++;
+			if (parse_sample(r, tail + sizeof(h), &s) ||
+			    (check && !check(&s, ctx)))
+				ret = -1;
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+	return ret ? ret : got;
+}
+
 int ctr_collect(struct ctr_ring *r, const struct ctr_workload *w,
 		uint64_t iters, int want, int max_rounds,
 		ctr_check_fn check, void *ctx)
 {
-	static struct ctr_sample s;
-	int got = 0, round, ret = 0;
+	int got = 0, round, n = 0;
 
 	ioctl(r->fd, PERF_EVENT_IOC_ENABLE, 0);
-	for (round = 0; !ret && round < max_rounds && got < want; round++) {
-		uint64_t head, tail;
-
+	for (round = 0; n >= 0 && round < max_rounds && got < want; round++) {
 		w->run(iters);
-		head = __atomic_load_n(&r->meta->data_head, __ATOMIC_ACQUIRE);
-		tail = r->meta->data_tail;
-		while (!ret && tail < head) {
-			struct perf_event_header h;
-
-			ring_copy(r, tail, &h, sizeof(h));
-			if (h.type == PERF_RECORD_SAMPLE) {
-				got++;
-				if (parse_sample(r, tail + sizeof(h), &s) ||
-				    (check && !check(&s, ctx)))
-					ret = -1;
-			}
-			tail += h.size;
-		}
-		__atomic_store_n(&r->meta->data_tail, tail, __ATOMIC_RELEASE);
+		n = ctr_drain(r, check, ctx);
+		if (n > 0)
+			got += n;
 	}
 	ioctl(r->fd, PERF_EVENT_IOC_DISABLE, 0);
-	return ret ? ret : got;
+	return n < 0 ? n : got;
 }
 
 void ctr_dump(const struct ctr_sample *s, unsigned int first,

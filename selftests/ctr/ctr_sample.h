@@ -21,6 +21,7 @@
 
 struct ctr_sample {
 	uint64_t ip;
+	uint32_t pid, tid;	/* with PERF_SAMPLE_TID */
 	uint64_t nr;
 	struct perf_branch_entry e[CTR_MAX_ENTRIES];
 };
@@ -30,7 +31,7 @@ typedef bool (*ctr_check_fn)(const struct ctr_sample *s, void *ctx);
 
 struct ctr_ring {
 	int fd;
-	bool branches;
+	bool branches, tid;
 	struct perf_event_mmap_page *meta;
 	uint8_t *data;
 	size_t size;
@@ -40,6 +41,9 @@ struct ctr_ring {
 void ctr_cycles_attr(struct perf_event_attr *attr, uint64_t bst,
 		     uint64_t period);
 int ctr_ring_open(struct ctr_ring *r, struct perf_event_attr *attr);
+/* The same, counting the calling thread only while it runs on @cpu. */
+int ctr_ring_open_cpu(struct ctr_ring *r, struct perf_event_attr *attr,
+		      int cpu);
 void ctr_ring_close(struct ctr_ring *r);
 
 /*
@@ -50,6 +54,12 @@ void ctr_ring_close(struct ctr_ring *r);
 int ctr_collect(struct ctr_ring *r, const struct ctr_workload *w,
 		uint64_t iters, int want, int max_rounds,
 		ctr_check_fn check, void *ctx);
+
+/*
+ * Hand every sample now in the ring to @check and consume it. Returns the
+ * number of samples or -1 if @check failed.
+ */
+int ctr_drain(struct ctr_ring *r, ctr_check_fn check, void *ctx);
 
 /* Print the sample and its records first..last. */
 void ctr_dump(const struct ctr_sample *s, unsigned int first,

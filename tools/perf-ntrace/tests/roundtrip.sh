@@ -35,16 +35,20 @@ $CC -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$SRC/include" \
 
 # Collect NAME.pcs + image (NAME.elf or NAME) pairs; the privilege of the
 # records comes from GT_DIR/manifest ("NAME PRIV KIND") when there is one.
+# The files are copied first: ground truth may be re-recorded meanwhile.
 progs=()
 declare -A IMG PRIV
 if ls "$GT_DIR"/*.pcs >/dev/null 2>&1; then
+	S=$WORK/snapshot
+	rm -rf "$S"
+	mkdir -p "$S"
 	for p in "$GT_DIR"/*.pcs; do
 		n=$(basename "$p" .pcs)
 		for i in "$GT_DIR/$n.elf" "$GT_DIR/$n"; do
-			if [ -f "$i" ]; then
-				progs+=("$GT_DIR/$n")
-				IMG[$GT_DIR/$n]=$i
-				PRIV[$GT_DIR/$n]=$(awk -v n="$n" '$1 == n { print $2 }' \
+			if [ -f "$i" ] && cp -L "$p" "$S/$n.pcs" && cp -L "$i" "$S/$n.elf"; then
+				progs+=("$S/$n")
+				IMG[$S/$n]=$S/$n.elf
+				PRIV[$S/$n]=$(awk -v n="$n" '$1 == n { print $2 }' \
 					"$GT_DIR/manifest" 2>/dev/null)
 				break
 			fi

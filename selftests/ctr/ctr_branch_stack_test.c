@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -216,6 +217,62 @@ static void test_refused(uint64_t bst, const char *name)
 			 ret ? strerror(-ret) : "success");
 }
 
+/*
+ * Two events of one task with different filters: one hart's CTR holds one
+ * configuration, so the perf core has to take turns (the driver refuses
+ * the second in add); neither may see the other's branch types.
+ */
+static void test_two_filters(void)
+{
+	struct perf_event_attr a_any, a_call;
+	struct path_stats st = { .max_block = MAX_BLOCK };
+	struct ctr_ring any, call;
+	uint64_t calls = 0;
+	int ret, got_any = 0, got_call = 0, n, round;
+
+	ctr_cycles_attr(&a_any, PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
+			PERF_SAMPLE_BRANCH_TYPE_SAVE, PERIOD);
+	ctr_cycles_attr(&a_call, PERF_SAMPLE_BRANCH_ANY_CALL |
+			PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_TYPE_SAVE,
+			PERIOD);
+	ret = ctr_ring_open(&any, &a_any);
+	if (ret) {
+		ksft_test_result_fail("two filters: perf_event_open: %s\n",
+				      strerror(-ret));
+		return;
+	}
+	ret = ctr_ring_open(&call, &a_call);
+	if (ret) {
+		ctr_ring_close(&any);
+		ksft_test_result_fail("two filters: second perf_event_open: %s\n",
+				      strerror(-ret));
+		return;
+	}
+	ioctl(any.fd, PERF_EVENT_IOC_ENABLE, 0);
+	ioctl(call.fd, PERF_EVENT_IOC_ENABLE, 0);
+	ret = 0;
+	for (round = 0; !ret && round < MAX_ROUNDS &&
+	     (got_any < WANT_SAMPLES || got_call < WANT_SAMPLES); round++) {
+		w->run(ITERS);
+		n = ctr_drain(&any, check_path, &st);
+		ret = n < 0;
+		got_any += n > 0 ? n : 0;
+		n = ctr_drain(&call, check_calls, &calls);
+		ret |= n < 0;
+		got_call += n > 0 ? n : 0;
+	}
+	ctr_ring_close(&call);
+	ctr_ring_close(&any);
+	ksft_print_msg("two filters: %d any samples (%llu calls into the leaf), %d any_call samples (%llu leaf calls)\n",
+		       got_any, (unsigned long long)st.leaf_calls, got_call,
+		       (unsigned long long)calls);
+	if (!ret && (!got_any || !got_call) && lost_overflows())
+		ksft_test_result_skip("two filters: too few samples (quirk mttcg-lost-overflow)\n");
+	else
+		ksft_test_result(!ret && got_any && got_call && st.leaf_calls &&
+				 calls, "two filters on one task take turns\n");
+}
+
 /* The SBI PMU keeps serving events without branch stacks. */
 static void test_plain_cycles(void)
 {
@@ -250,7 +307,7 @@ int main(void)
 	if (ret)
 		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
 				   strerror(-ret));
-	ksft_set_plan(9);
+	ksft_set_plan(10);
 
 	test_any(PERF_SAMPLE_BRANCH_USER, 0, "any,u");
 	test_any(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL, 0,
@@ -264,6 +321,7 @@ int main(void)
 	test_refused(PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_ABORT_TX,
 		     "abort_tx");
 	test_refused(PERF_SAMPLE_BRANCH_ANY | CTR_BRANCH_COUNTERS, "counters");
+	test_two_filters();
 	test_plain_cycles();
 	ksft_finished();
 }

@@ -54,6 +54,14 @@ __attribute__((noinline)) static unsigned long spin(unsigned long n)
 	return x;
 }
 
+#ifdef BENCH_ITERS
+/* Plugin overhead benchmark: a long loop, no traps (gt/measure-plugin.sh). */
+int main(void)
+{
+	sink += spin(BENCH_ITERS);
+	return 0;
+}
+#else
 int main(void)
 {
 	unsigned long i, want_ebreaks = 1;
@@ -99,3 +107,4 @@ int main(void)
 		return 2;
 	return ticks == 3 ? 0 : 3 + (int)ticks;
 }
+#endif

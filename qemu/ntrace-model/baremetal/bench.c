@@ -3,10 +3,14 @@
  * Loop-heavy workload for bench.sh: nested loops, calls, a jump table and
  * a store for every few instructions, so both the per-block tracing path
  * and the store watch that detects register writes are exercised.
- * BENCH_ITERS scales the run; ntrace tracing is set up by the host only
- * through the plugin (trace=... argument), never by this program.
+ * BENCH_ITERS scales the run. BENCH_TRACE selects tracing: 0 = none,
+ * 3 = BTM, 6 = HTM, into a 16 MiB wrapping SMEM buffer.
  */
-#include "bm.h"
+#include "ntrace_regs_bm.h"
+
+#ifndef BENCH_TRACE
+#define BENCH_TRACE 0
+#endif
 
 #ifndef BENCH_ITERS
 #define BENCH_ITERS 2000000
@@ -43,13 +47,49 @@ static __attribute__((noinline)) uint32_t inner(uint32_t seed)
 	return acc;
 }
 
+static void trace_on(void)
+{
+	uintptr_t te = TE_BASE(0), rs = RAM_BASE(0);
+	uint32_t c = TCI_ACTIVE | (uint32_t)BENCH_TRACE << TE_INST_MODE_SHIFT |
+		     1u << TE_FORMAT_SHIFT;
+
+	if (tci_reset(rs) || tci_reset(te)) {
+		puts_("bench: trace components do not come out of reset\n");
+		exit(2);
+	}
+	wr32(rs + RAM_START_LOW, 0x80400000);
+	wr32(rs + RAM_LIMIT_LOW, 0x80400000 + 0x1000000 - 4);
+	wr32(rs + RAM_WP_LOW, 0x80400000);
+	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
+	wr32(te + TE_INST_FEATURES, 0);
+	wr32(te + TCI_CONTROL, c);
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+}
+
+static void trace_off(void)
+{
+	uintptr_t te = TE_BASE(0), rs = RAM_BASE(0);
+
+	wr32(te + TCI_CONTROL, TCI_ACTIVE);
+	poll32(te + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
+	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
+	poll32(rs + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
+	puts_("bench trace wp ");
+	puthex(rd32(rs + RAM_WP_LOW));
+	putch('\n');
+}
+
 int main(void)
 {
 	uint32_t acc = 1;
 	long i;
 
+	if (BENCH_TRACE)
+		trace_on();
 	for (i = 0; i < BENCH_ITERS; i++)
 		acc = inner(acc + (uint32_t)i);
+	if (BENCH_TRACE)
+		trace_off();
 	puts_("bench done ");
 	puthex(acc);
 	putch('\n');

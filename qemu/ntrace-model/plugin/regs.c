@@ -21,7 +21,11 @@ static struct vcpu_sb *vcpu_sb(unsigned int vcpu)
 
 void vcpu_set_active(unsigned int vcpu, uint64_t bits, bool on)
 {
-	struct vcpu_sb *s = vcpu_sb(vcpu);
+	struct vcpu_sb *s;
+
+	if ((int)vcpu >= qemu_plugin_num_vcpus())
+		return;	/* not created yet: nothing runs there */
+	s = vcpu_sb(vcpu);
 
 	if (on)
 		__atomic_or_fetch(&s->active, bits, __ATOMIC_RELAXED);
@@ -31,6 +35,8 @@ void vcpu_set_active(unsigned int vcpu, uint64_t bits, bool on)
 
 uint64_t vcpu_icount(unsigned int vcpu)
 {
+	if ((int)vcpu >= qemu_plugin_num_vcpus())
+		return 0;
 	return __atomic_load_n(&vcpu_sb(vcpu)->icount, __ATOMIC_RELAXED);
 }
 

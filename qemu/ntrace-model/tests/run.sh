@@ -71,7 +71,7 @@ t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the mode
 # Extract [start, wp) of the sink buffer from the RAM file.
 extract() {
 	local out=$1 line start wp
-	line=$(grep '^TRACE hart=0' "$2") || return 1
+	line=$(grep "^TRACE hart=${3:-0} " "$2") || return 1
 	start=$(sed -E 's/.*start=(0x[0-9a-f]+).*/\1/' <<<"$line")
 	wp=$(sed -E 's/.*wp=(0x[0-9a-f]+).*/\1/' <<<"$line")
 	dd if="$ram" of="$out" bs=4096 iflag=skip_bytes,count_bytes \
@@ -187,4 +187,70 @@ PY
 		"$mode: perf-ntrace decode of the sink bytes gives the executed instructions"
 	sed 's/^/# decode: /' "$work/$mode.dec.err" | head -5
 done
+# Two harts, each tracing itself into its own sink with its own source ID.
+rm -f "$work"/gt-mh.*
+run_bm mhart "$BM/mhart.elf" -s 2 -p "gt=$work/gt-mh"
+for h in 0 1; do
+	if ! extract "$work/mh$h.bin" "$work/mhart.out" $h; then
+		nok "mhart: hart $h reported its trace"
+		continue
+	fi
+	# dump prints src= only when it is not 0
+	t "'$PERF_NTRACE' dump --src-bits 1 '$work/mh$h.bin' >'$work/mh$h.dump' 2>&1 &&
+	   awk -v h=$h '{ s = match(\$0, / src=[0-9]+ /) ? substr(\$0, RSTART + 5, RLENGTH - 6) : 0
+			  if (s != h) bad++ } END { exit bad > 0 || NR == 0 }' '$work/mh$h.dump'" \
+		"mhart: hart $h trace parses and every message carries SRC=$h"
+	"$PERF_NTRACE" decode --elf "$BM/mhart.elf" --mode htm --src-bits 1 \
+		-o "$work/mh$h.dec" "$work/mh$h.bin" 2>"$work/mh$h.dec.err"
+	t "dec_match '$work/gt-mh.hart$h.txt' '$work/mh$h.dec'" \
+		"mhart: hart $h trace decodes to what hart $h executed"
+done
+# Device tree: QEMU's DT plus encoder/sink nodes and the reserved region.
+if "$here/dt/gen-dt.sh" -o "$work/nt.dtb" -s 2 2>"$work/dt.err" &&
+	dtc -q -I dtb -O dts -o "$work/nt.dts" "$work/nt.dtb"; then
+	ok "dt: generated from QEMU's dumped DT (2 harts)"
+	python3 - "$work/nt.dts" <<'PY' >"$work/dt.check" 2>&1
+import re, sys
+t = open(sys.argv[1]).read()
+def node(name):
+    m = re.search(r'\n(\t+)' + re.escape(name) + r' \{\n(.*?)\n\1\};', t, re.S)
+    return m.group(2) if m else None
+def phandle(body):
+    m = re.search(r'phandle = <(0x[0-9a-f]+)>;', body)
+    return m and int(m.group(1), 16)
+ok = True
+rsv = node('ntrace-regs@9fff0000')
+ok &= bool(rsv) and 'no-map' in rsv and '0x9fff0000 0x00 0x10000' in rsv
+for h in range(2):
+    te = node('trace-encoder@%x' % (0x9fff0000 + h * 0x2000))
+    rs = node('trace-ramsink@%x' % (0x9fff1000 + h * 0x2000))
+    cpu = node('cpu@%d' % h)
+    if not (te and rs and cpu):
+        ok = False
+        continue
+    ok &= '"qemu,ntrace-encoder\\0riscv,trace-component"' in te
+    ok &= '"qemu,ntrace-ramsink\\0riscv,trace-component"' in rs
+    ok &= ('cpus = <0x%02x>;' % phandle(cpu)) in te
+    # the encoder's endpoint points at the sink's endpoint and back
+    te_ep, rs_ep = phandle(te), phandle(rs)
+    te_re = int(re.search(r'remote-endpoint = <(0x[0-9a-f]+)>', te).group(1), 16)
+    rs_re = int(re.search(r'remote-endpoint = <(0x[0-9a-f]+)>', rs).group(1), 16)
+    ok &= te_re == rs_ep and rs_re == te_ep
+print("# dt nodes consistent:", ok)
+sys.exit(0 if ok else 1)
+PY
+	t "[ \$? -eq 0 ]" "dt: per-hart encoder and sink nodes, cpus phandles, graph links, no-map region"
+	cat "$work/dt.check"
+	"$here/dt/gen-dt.sh" -o "$work/nt1.dtb" -s 1 2>/dev/null
+	qextra=(-dtb "$work/nt1.dtb")
+	if run_bm dtboot "$BM/regs.elf" >/dev/null; then
+		ok "dt: QEMU accepts the generated DT (-dtb) and the model works with it"
+	else
+		nok "dt: QEMU accepts the generated DT (-dtb) and the model works with it"
+	fi
+	qextra=()
+else
+	cat "$work/dt.err"
+	nok "dt: generated from QEMU's dumped DT (2 harts)"
+fi
 exit 0

@@ -27,8 +27,11 @@ skip_all() {
 	exit 0
 }
 
-# rt-tool and gt-tool link against the library built by "make all".
+# rt-tool and gt-tool link against the library built by "make all". The
+# command is copied: other builds may rewrite the build directory meanwhile.
 [ -f "$BUILD/libntrace.a" ] || skip_all "libntrace.a not built"
+cp "$TOOL" "$WORK/perf-ntrace" || { echo "not ok - roundtrip: no $TOOL"; exit 1; }
+TOOL=$WORK/perf-ntrace
 $CC -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$SRC/include" \
 	-o "$WORK/rt-tool" "$SRC/tests/roundtrip/rt-tool.c" "$BUILD/libntrace.a" ||
 	{ echo "not ok - roundtrip: rt-tool does not build"; exit 1; }

@@ -94,6 +94,9 @@ BEGIN { step = "boot"; failed = 0 }
 		sub(/^1\.\.0 *# *(SKIP|skip) */, "", skip_reason)
 	} else if (o ~ /^(not )?ok [0-9]+/) {
 		parse_result(o)
+		# kselftest's skip lines carry only the reason: use it as the name
+		if (res_name == "" && res_dir ~ /^SKIP ./)
+			res_name = substr(res_dir, 6)
 		if (res_name == "")
 			res_name = "subtest " (test_results + 1)
 		test_results++

@@ -96,6 +96,7 @@ struct out {
 	size_t n;
 	unsigned int errors, syncs;
 	unsigned int kinds[NTRACE_DK__COUNT];
+	unsigned int last_priv, stops;
 	uint64_t trap_to;
 	char last_err[256];
 	char first_err[256];
@@ -118,6 +119,7 @@ static int runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 
 	for (i = 0; i < n; i++) {
 		o->kinds[r[i].kind]++;
+		o->last_priv = r[i].priv;
 		if (r[i].kind == NTRACE_DK_EXCEPTION)
 			o->trap_to = r[i].to;
 		ntrace_decoder_run_pcs(o->d, &r[i], add, o);
@@ -136,6 +138,8 @@ static int event(void *ctx, const struct ntrace_dec_event *ev)
 	}
 	if (ev->type == NTRACE_DEV_SYNC)
 		o->syncs++;
+	if (ev->type == NTRACE_DEV_STOP)
+		o->stops++;
 	return 0;
 }
 
@@ -405,6 +409,59 @@ int main(void)
 		decode(&htm, m, N(m), &o);
 		tap_ok(same(&o, want, N(want)) && !o.errors,
 		       "IndirectBranchHist gives the return target explicitly");
+	}
+	{	/* I-CNT reported up to a return by ResourceFull: the walk waits;
+		 * more I-CNT makes the return implicit, a message makes it explicit */
+		struct ntrace_msg m[] = { sync_at(0x700), rfull(0, 4, 0), corr(1, 1, 1),
+					  corr(1, 1, 1) };
+		static const uint64_t want[] = { 0x700, 0x780, 0x782, 0x704 };
+		struct ntrace_dec_cfg c = htm;
+
+		c.enc.implicit_return = NTRACE_IRET_FULL;
+		decode(&c, m, 3, &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.kinds[NTRACE_DK_RETURN] == 1,
+		       "ResourceFull I-CNT ending at a return, then more I-CNT: implicit return");
+		m[2] = (struct ntrace_msg){ .tcode = NTRACE_TC_INDIRECT_BRANCH_HIST, .hist = 1,
+			.addr = (0x700 ^ 0x10e) >> 1,
+			.flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR | NTRACE_MSGF_HIST };
+		decode(&c, m, N(m), &o);
+		tap_ok(o.n == 4 && o.pc[2] == 0x782 && o.pc[3] == 0x10e && !o.errors,
+		       "ResourceFull I-CNT ending at a return, then IndirectBranchHist I-CNT=0: "
+		       "explicit return target");
+	}
+	{	/* HTM: HIST arrives before the I-CNT that reaches its branches */
+		struct ntrace_msg m[] = { sync_at(0x100), rfull(1, 0x3, 0), rfull(0, 3, 0),
+					  corr(1, 1, 1) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "ResourceFull HIST before ResourceFull I-CNT is queued until reached");
+	}
+	{	/* Ownership gives the privilege of the runs; correlation stops */
+		struct ntrace_msg own = { .tcode = NTRACE_TC_OWNERSHIP,
+					  .data = ntrace_process_make(NTRACE_PROCESS_FMT_SCONTEXT, 0,
+								      3, 0x1d) };
+		struct ntrace_msg m[] = { sync_at(0x100), own, direct(3), corr(1, 0, 0), direct(3) };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(o.n == 3 && o.last_priv == NTRACE_PRIV_M && o.stops == 1 && !o.errors,
+		       "Ownership sets the privilege; after ProgTraceCorrelation messages wait "
+		       "for a sync");
+	}
+	{	/* Error message: messages were lost, decoding waits for the next sync */
+		struct ntrace_msg err = { .tcode = NTRACE_TC_ERROR, .data = NTRACE_ECODE_PROGRAM_LOST };
+		struct ntrace_msg s7 = sync_at(0x100), m[5];
+
+		s7.sync = NTRACE_SYNC_FIFO_OVERRUN;
+		m[0] = sync_at(0x300);
+		m[1] = err;
+		m[2] = direct(3);	/* skipped: not synchronised */
+		m[3] = s7;
+		m[4] = corr(10, 0, 0);
+		decode(&btm, m, 5, &o);
+		tap_ok(o.n == 6 && o.pc[0] == 0x100 && o.syncs == 2 && !o.errors,
+		       "Error message: skip until the SYNC=7 restart");
 	}
 	{	/* messages before the first sync are skipped; a DirectBranch that does
 		 * not end at a branch is reported and decoding resumes at the next sync */

@@ -72,6 +72,20 @@ static inline char *hex(char *p, uint64_t v)
 	return end;
 }
 
+static inline char *dec(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
 static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
 {
 	struct ntrace_sink *s = ctx;
@@ -109,7 +123,7 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 	memcpy(p, k, (size_t)len);
 	p += len;
 	*p++ = ' ';
-	p += snprintf(p, 24, "%" PRIu64, r->tstamp);
+	p = dec(p, r->tstamp);
 	*p++ = '\n';
 	s->n = (size_t)(p - s->buf);
 	return 0;

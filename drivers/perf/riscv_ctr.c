@@ -5,7 +5,8 @@
  * The built-in SBI PMU driver owns the "cpu" PMU that serves -e cycles, the
  * counter-overflow interrupt and the counters, and refuses events that ask
  * for a branch stack. Rather than compete for any of that, this module
- * extends that PMU in place: it wraps its event_init, add and del methods.
+ * extends that PMU in place: it wraps its event_init, add and del methods
+ * and its counter overflow interrupt handler.
  *
  *  - event_init: a branch-stack event has its filter translated to sctrctl
  *    (or is refused with -EOPNOTSUPP), is then initialised by the SBI PMU
@@ -14,7 +15,10 @@
  *    the perf core's own output routine.
  *  - add/del: CTR recording follows the event onto and off the CPU; the
  *    buffer is cleared when an event is scheduled in, so one task never sees
- *    another task's branches.
+ *    another task's branches (and a sample taken for a task other than the
+ *    one CTR recorded for, after a context swap that skipped add, gets none).
+ *  - the overflow interrupt: CTR freezes on every counter overflow
+ *    interrupt (LCOFIFRZ); the wrapper resumes recording after each.
  *
  * Every branch-stack event holds a module reference, so the module can only
  * be unloaded when none exist; unloading restores the original methods.
@@ -273,6 +277,12 @@ static int ctr_add(struct perf_event *event, int flags)
 	if (!cc->users++) {
 		cc->ctl = ctr_event_ctl(event);
 		ctr_enable(cc->ctl);
+	} else if (event->attach_state & PERF_ATTACH_TASK) {
+		/*
+		 * CTR already records for a CPU-wide event; what it holds was
+		 * recorded before this task ran and is not the task's to see.
+		 */
+		ctr_sctrclr();
 	}
 	/* scheduled in for this task: what CTR records from now on is its */
 	if (event->attach_state & PERF_ATTACH_TASK)

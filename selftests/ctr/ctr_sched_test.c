@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/resource.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -129,6 +130,55 @@ static void test_context_switch(void)
 				 !WEXITSTATUS(status) && mine.own > 0 &&
 				 switches > 0,
 				 "no branches of another task after a context switch\n");
+}
+
+/*
+ * A CPU-wide branch-stack event keeps CTR recording on the hart whatever
+ * runs there; a task event scheduled in beside it must still see only its
+ * own task's branches, not those recorded for the CPU-wide event before.
+ */
+static void test_beside_cpu_wide(void)
+{
+	struct foreign mine = { .mine = &ctr_work, .other = &ctr_other_work };
+	struct perf_event_attr attr;
+	int status, ret, cpu_fd, i;
+	pid_t pid;
+
+	if (pin(0)) {
+		ksft_test_result_fail("beside cpu-wide: pin to cpu0: %s\n",
+				      strerror(errno));
+		return;
+	}
+	ctr_cycles_attr(&attr, BST, SHORT_PERIOD);
+	/* cycles has one counter (mcycle); the task event needs it */
+	attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	attr.disabled = 0;
+	cpu_fd = syscall(__NR_perf_event_open, &attr, -1, 0, -1, 0);
+	if (cpu_fd < 0) {
+		ksft_test_result_skip("beside cpu-wide: CPU-wide event: %s\n",
+				      strerror(errno));
+		return;
+	}
+	pid = fork();
+	if (!pid) {
+		/* no event of its own: only the CPU-wide one records it */
+		for (i = 0; i < 150; i++)
+			ctr_other_work.run(ITERS);
+		_exit(0);
+	}
+	ret = pid < 0 ? -errno : run_isolated(&mine);
+	if (pid > 0)
+		waitpid(pid, &status, 0);
+	close(cpu_fd);
+	ksft_print_msg("beside cpu-wide: %llu samples, %llu records (%llu of own code)\n",
+		       (unsigned long long)mine.samples,
+		       (unsigned long long)mine.records,
+		       (unsigned long long)mine.own);
+	if (!ret && !mine.own && guest_has_quirk("mttcg-lost-overflow"))
+		ksft_test_result_skip("beside cpu-wide: no samples (quirk mttcg-lost-overflow)\n");
+	else
+		ksft_test_result(!ret && mine.own > 0,
+				 "a task event beside a CPU-wide one sees only its task\n");
 }
 
 struct threads {
@@ -342,9 +392,10 @@ int main(void)
 	if (ret)
 		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
 				   strerror(-ret));
-	ksft_set_plan(3);
+	ksft_set_plan(4);
 	test_context_switch();
 	test_threads();
+	test_beside_cpu_wide();
 	test_hotplug();
 	ksft_finished();
 }

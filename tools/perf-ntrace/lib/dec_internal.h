@@ -148,8 +148,6 @@ enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
 void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, uint64_t to,
 		   unsigned int kind, unsigned int flags);
-void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, uint32_t ninsn,
-		  uint64_t last, uint64_t to, unsigned int kind, unsigned int flags);
 int dec_flush(struct ntrace_decoder *d);
 void dec_end_block(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		   uint64_t next, unsigned int kind, unsigned int flags);
@@ -159,7 +157,7 @@ int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, un
 	      const char *text);
 void dec_rs_push(struct dec_src *s, uint64_t ret);
 bool dec_rs_pop(struct dec_src *s, uint64_t *ret);
-int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b, bool final,
+int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags);
 
 #endif /* NTRACE_DEC_INTERNAL_H */

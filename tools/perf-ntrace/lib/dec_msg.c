@@ -126,7 +126,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		break;
 	case NTRACE_TC_PROG_TRACE_CORRELATION:
 		if (w == W_AT_END) {
-			if (dec_end_insn(d, s, b, true, &next, &kind, &flags))
+			if (dec_end_insn(d, s, b, &next, &kind, &flags))
 				return -1;
 			dec_end_block(d, s, b, 0, NTRACE_DK_STOP, 0);
 		} else if (s->run_open) {
@@ -136,7 +136,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 	default:	/* indirect branch messages and ProgTraceSync */
 		if (btype != NTRACE_BTYPE_INDIRECT) {
 			if (w == W_AT_END) {
-				if (dec_end_insn(d, s, b, true, &next, &kind, &flags))
+				if (dec_end_insn(d, s, b, &next, &kind, &flags))
 					return -1;
 				dec_end_block(d, s, b, next, kind, flags);
 			} else if (s->run_open) {
@@ -161,7 +161,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		} else {
 			/* sync on linear code (periodic, SYNC=4, ...) */
 			if (w == W_AT_END) {
-				if (dec_end_insn(d, s, b, true, &next, &kind, &flags))
+				if (dec_end_insn(d, s, b, &next, &kind, &flags))
 					return -1;
 				dec_end_block(d, s, b, next ? next : target, kind, flags);
 			} else {

@@ -49,12 +49,6 @@ static inline void emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_
 	d->st.runs++;
 }
 
-void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start, uint32_t ninsn,
-		  uint64_t last, uint64_t to, unsigned int kind, unsigned int flags)
-{
-	emit_run(d, s, start, ninsn, last, to, kind, flags);
-}
-
 static inline void run_add(struct dec_src *s, uint64_t start, uint32_t n, uint64_t last)
 {
 	if (!n)
@@ -317,12 +311,11 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
  * that do not say what it did (traps, syncs, trace stop): the natural
  * outcome, with an unknown indirect target reported as 0.
  */
-int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b, bool final,
+int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags)
 {
 	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
 
-	(void)final;
 	*flags = 0;
 	switch (b->kind) {
 	case NTRACE_IK_INDIRECT:

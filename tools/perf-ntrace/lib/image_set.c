@@ -383,25 +383,37 @@ int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 int ntrace_images_block(struct ntrace_images *set, uint64_t pc,
 			struct ntrace_block *b)
 {
-	struct ntrace_region *r;
-	const struct ntrace_hw *e;
-	uint32_t h, last;
-	int rc = code_region(set, pc, &r);
+	struct ntrace_region *r = &set->regs[set->hit];
+	const struct ntrace_hw *e, *l;
+	uint32_t h;
+	int rc;
 
-	if (rc)
-		return rc;
+	/* hot path: same region as last time, table built, aligned pc */
+	if (!set->nregs || pc < r->start || pc >= r->end || !r->tab || (pc & 1)) {
+		rc = code_region(set, pc, &r);
+		if (rc)
+			return rc;
+	}
 	h = (uint32_t)((pc - r->start) >> 1);
 	e = &r->tab[h];
-	last = e->last;
+	l = &r->tab[e->last];
 	b->start = pc;
-	b->last = r->start + 2 * (uint64_t)last;
+	b->last = r->start + 2 * (uint64_t)e->last;
 	b->ninsn = e->ninsn;
-	b->end = r->tab[last].d;
-	b->nhalf = last - h + b->end.size / 2;
-	b->target = 0;
-	if (ntrace_isa_is_direct(&b->end) &&
-	    ntrace_images_direct_target(set, b->last, &b->end, &b->target))
+	b->end = l->d;
+	b->nhalf = e->last - h + l->d.size / 2;
+	switch (l->d.kind) {
+	case NTRACE_IK_BRANCH:
+	case NTRACE_IK_JUMP:
+		b->target = b->last + (int64_t)l->d.off;
+		break;
+	case NTRACE_IK_TABLE_JUMP:
+		if (ntrace_images_direct_target(set, b->last, &l->d, &b->target))
+			b->target = 0;
+		break;
+	default:
 		b->target = 0;
+	}
 	return 0;
 }
 

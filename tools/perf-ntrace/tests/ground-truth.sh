@@ -10,6 +10,7 @@
 #  - the suite holds what it claims (call depth > 32, jump tables, indirect
 #    calls, long straight-line runs, traps and interrupts),
 #  - the classifier agrees with objdump on every instruction of a binary,
+#  - every basic block of the image table runs exactly as QEMU ran it,
 #  - the QEMU plugin retires exactly what QEMU's exec log shows.
 # End-to-end tests of encoder + decoder reuse build/gt (see the manifest
 # written by build-suite.sh) and gt-tool ("ingress --print" is the expected
@@ -125,6 +126,12 @@ objdump_check() {
 }
 for name in recursion-O2-gc switch-Os-g; do
 	check "isa: classifier agrees with objdump on all of $name" objdump_check "$gt/$name"
+done
+
+# The image block table (the flow decoder's fast path) against what ran.
+for name in recursion-O2-gc switch-Os-g straight-O0-g longjmp-O2-gc traps-gc; do
+	check "image: block table agrees with the ground truth of $name" \
+		"$tool" walk "$gt/$name.pcs" "$gt/$name"
 done
 
 # The plugin against QEMU's exec log, on the deterministic bare-metal runs.

@@ -61,39 +61,46 @@ qemuver=$(qemu-system-riscv64 --version | head -1)
 # build_one NAME KIND FLAGS... : compile (cached), record ground truth (cached)
 build_one() {
 	local name=$1 kind=$2; shift 2
-	local srcs key dir
+	local srcs ekey key edir dir
 	if [ "$kind" = user ]; then
 		srcs=("$here/progs/${name%%-*}.c")
 	else
 		srcs=("$here/baremetal/start.S" "$here/baremetal/traps.c" "$here/baremetal/link.ld")
 	fi
-	key=$(cache_key "${srcs[@]}" "$kind" "$*" "$gccver" "$qemuver" "$bin/.key")
-	dir=$cache/$name-$key
-	if [ ! -f "$dir/ok" ]; then
-		local final=$dir
-		dir=$final.tmp
-		rm -rf "$dir" && mkdir -p "$dir"
+	# the program, keyed by its inputs (static links are the slow part)
+	ekey=$(cache_key "${srcs[@]}" "$kind" "$*" "$gccver")
+	edir=$cache/elf-$name-$ekey
+	if [ ! -f "$edir/elf" ]; then
+		mkdir -p "$edir"
 		if [ "$kind" = user ]; then
-			"$CC" -static -g "$@" -o "$dir/elf" "${srcs[0]}"
-			qemu-riscv64 -one-insn-per-tb -d exec,nochain -D "$dir/exec.log" "$dir/elf" ||
-				die "$name exited with status $?"
-			"$bin/gt-tool" execlog "$dir/exec.log" "$dir/pcs" "$dir/elf"
-			rm -f "$dir/exec.log"
+			"$CC" -static -g "$@" -o "$edir/elf.tmp" "${srcs[0]}"
 		else
 			"$CC" -mabi=lp64 -mcmodel=medany -ffreestanding -nostdlib -nostartfiles \
 				-static -fno-pic -no-pie -Wl,--no-relax -Wl,--build-id=none \
-				-Wl,--no-warn-rwx-segments -T "${srcs[2]}" "$@" -o "$dir/elf" \
+				-Wl,--no-warn-rwx-segments -T "${srcs[2]}" "$@" -o "$edir/elf.tmp" \
 				"${srcs[0]}" "${srcs[1]}"
+		fi
+		mv "$edir/elf.tmp" "$edir/elf"
+	fi
+	# its ground truth, keyed by the program, QEMU and the recorders
+	key=$(cache_key "$ekey" "$qemuver" "$bin/.key")
+	dir=$cache/$name-$key
+	if [ ! -f "$dir/pcs" ]; then
+		mkdir -p "$dir"
+		if [ "$kind" = user ]; then
+			qemu-riscv64 -one-insn-per-tb -d exec,nochain -D "$dir/exec.log" "$edir/elf" ||
+				die "$name exited with status $?"
+			"$bin/gt-tool" execlog "$dir/exec.log" "$dir/pcs.tmp" "$edir/elf"
+			rm -f "$dir/exec.log"
+		else
 			timeout 20 qemu-system-riscv64 -M virt -bios none -display none \
-				-serial null -monitor none -kernel "$dir/elf" \
-				-plugin "$bin/gt-plugin.so,out=$dir/pcs,start=0x80000000" \
+				-serial null -monitor none -kernel "$edir/elf" \
+				-plugin "$bin/gt-plugin.so,out=$dir/pcs.tmp,start=0x80000000" \
 				</dev/null || die "$name exited with status $?"
 		fi
-		touch "$dir/ok"
-		rm -rf "$final" && mv "$dir" "$final"
-		dir=$final
+		mv "$dir/pcs.tmp" "$dir/pcs"
 	fi
-	ln -sfn "$dir/elf" "$out/$name"
+	ln -sfn "$edir/elf" "$out/$name"
 	ln -sfn "$dir/pcs" "$out/$name.pcs"
 }
 

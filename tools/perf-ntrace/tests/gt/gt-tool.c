@@ -14,6 +14,8 @@
  *   gt-tool tv-dump TV [--priv P]          tandem trace -> records (text)
  *   gt-tool decode IMAGE... < ADDRS        classify the instruction at each address
  *   gt-tool stats PCS                      instruction and trap counts
+ *   gt-tool walk PCS IMAGE...              check the image block table against the
+ *                                          ground truth, then time block lookups
  *   gt-tool dump PCS                       one line per word: "pc A" / "trap A CAUSE"
  * opts: --priv u|s|m (privilege of every record), --strict (fail on any
  * unmarked discontinuity). IMAGE is an image spec (FILE, FILE@ADDR,
@@ -21,6 +23,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -302,6 +305,76 @@ static int cmd_stats(int argc, char **argv)
 	return 0;
 }
 
+/*
+ * Follow the ground truth block by block, as a flow decoder would: every
+ * block must run for exactly ninsn retired instructions and end at its
+ * 'last' instruction, unless a trap cuts it short.
+ */
+static int cmd_walk(int argc, char **argv)
+{
+	struct opts o;
+	struct ntrace_gt gt;
+	struct ntrace_block b = { 0 };
+	uint64_t *starts, insns = 0, sum = 0;
+	size_t i, nstarts = 0, left = 0, rounds, r;
+	struct timespec t0, t1;
+	char err[512];
+	double sec;
+
+	if (parse_opts(argc, argv, 1, &o))
+		return 1;
+	if (ntrace_gt_load(o.pos[0], &gt, err, sizeof(err)))
+		return die("%s%s", err, "");
+	starts = malloc((gt.n + 1) * sizeof(*starts));
+	if (!starts)
+		return die("out of memory%s%s", "", "");
+	for (i = 0; i < gt.n; i++) {
+		uint64_t pc = gt.w[i];
+
+		if (pc & NTRACE_GT_TRAP) {
+			left = 0;	/* a trap cuts the block short */
+			i++;
+			continue;
+		}
+		if (!left) {
+			if (ntrace_images_block(o.img, pc, &b))
+				return die("%s%s", ntrace_images_errmsg(o.img), "");
+			starts[nstarts++] = pc;
+			left = b.ninsn;
+		}
+		if (--left == 0 && pc != b.last) {
+			fprintf(stderr, "gt-tool: block at 0x%" PRIx64 " should end at 0x%" PRIx64
+				" after %u instructions, ground truth is at 0x%" PRIx64 "\n",
+				b.start, b.last, b.ninsn, pc);
+			return 1;
+		}
+		if (left && pc == b.last) {
+			fprintf(stderr, "gt-tool: block at 0x%" PRIx64 " reached its end 0x%" PRIx64
+				" early\n", b.start, b.last);
+			return 1;
+		}
+	}
+	/* lookup speed: replay the block starts until about 50M instructions */
+	rounds = nstarts ? 50000000 / gt.ninsn + 1 : 0;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	for (r = 0; r < rounds; r++)
+		for (i = 0; i < nstarts; i++) {
+			ntrace_images_block(o.img, starts[i], &b);
+			insns += b.ninsn;
+			sum += b.last;
+		}
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	sec = (t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+	printf("%s: %zu blocks agree with the ground truth; lookups: %.1f M blocks/s, "
+	       "%.0f M instructions/s (check %" PRIx64 ")\n", o.pos[0], nstarts,
+	       sec > 0 ? rounds * nstarts / sec / 1e6 : 0.0,
+	       sec > 0 ? insns / sec / 1e6 : 0.0, sum & 0xf);
+	free(starts);
+	ntrace_gt_free(&gt);
+	ntrace_images_free(o.img);
+	return 0;
+}
+
 static int cmd_dump(int argc, char **argv)
 {
 	struct ntrace_gt gt;
@@ -334,12 +407,13 @@ int main(int argc, char **argv)
 		{ "execlog", cmd_execlog }, { "ingress", cmd_ingress },
 		{ "tv-roundtrip", cmd_tv_roundtrip }, { "tv-dump", cmd_tv_dump },
 		{ "decode", cmd_decode }, { "stats", cmd_stats }, { "dump", cmd_dump },
+		{ "walk", cmd_walk },
 	};
 	size_t i;
 
 	for (i = 0; argc > 1 && i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		if (!strcmp(argv[1], cmds[i].name))
 			return cmds[i].fn(argc - 2, argv + 2);
-	fprintf(stderr, "usage: gt-tool execlog|ingress|tv-roundtrip|tv-dump|decode|stats|dump ...\n");
+	fprintf(stderr, "usage: gt-tool execlog|ingress|tv-roundtrip|tv-dump|decode|stats|dump|walk ...\n");
 	return 2;
 }

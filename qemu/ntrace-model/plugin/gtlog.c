@@ -29,15 +29,23 @@ void gt_open(struct hart *h)
 		"addr size itype priv context tstamp flags\n", h->idx);
 }
 
-void gt_record(struct hart *h, const struct ntrace_insn *r)
+static void gt_record(struct hart *h, const struct ntrace_insn *r)
 {
-	if (!h->gt)
-		return;
 	fprintf(h->gt, "0x%" PRIx64 " %u %u %u 0x%" PRIx64 " %" PRIu64 " %u", r->addr,
 		r->size, r->itype, r->priv, r->context, r->tstamp, r->flags);
 	if (r->flags & NTRACE_INSN_CAUSE_VALID)
 		fprintf(h->gt, " # cause=0x%" PRIx64 " tval=0x%" PRIx64, r->cause, r->tval);
 	fputc('\n', h->gt);
+}
+
+void gt_records(struct hart *h, const struct ntrace_insn *r, size_t n)
+{
+	size_t i;
+
+	if (!h->gt)
+		return;
+	for (i = 0; i < n; i++)
+		gt_record(h, &r[i]);
 }
 
 void gt_close(struct hart *h)

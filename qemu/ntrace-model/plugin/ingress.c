@@ -50,6 +50,14 @@ void ingress_vcpu_init(unsigned int vcpu)
 	qemu_plugin_reg_descriptor *d;
 	unsigned int i, g;
 
+	/*
+	 * Scoreboard memory moves when it grows for a new vCPU: re-cache the
+	 * per-hart pointers once every vCPU exists (all are created at start).
+	 */
+	for (i = 0; i < M.nharts; i++)
+		M.harts[i].sb = (int)i < qemu_plugin_num_vcpus() &&
+				qemu_plugin_num_vcpus() == M.nvcpus ?
+				qemu_plugin_scoreboard_find(M.sb, i) : NULL;
 	if (vcpu != 0)
 		return;
 	regs = qemu_plugin_get_registers();
@@ -105,38 +113,46 @@ static uint64_t read_context(void)
 
 /* ---- record output ---------------------------------------------------- */
 
-static void deliver(struct hart *h, const struct ntrace_insn *r)
+/* Hand the buffered records to the encoder, all or all but the last. */
+static void flush_records(struct hart *h, bool all)
 {
-	h->records++;
-	gt_record(h, r);
-	trace_out_record(h, r);
+	unsigned int n = all || !h->nrec ? h->nrec : h->nrec - 1;
+
+	if (!n)
+		return;
+	h->records += n;
+	gt_records(h, h->rec, n);
+	trace_out_records(h, h->rec, n);
+	if (n < h->nrec)
+		h->rec[0] = h->rec[n];
+	h->nrec -= n;
 }
 
-static void flush_pend(struct hart *h, uint8_t extra_flags)
+static struct ntrace_insn *last_rec(struct hart *h)
 {
-	if (!h->have_pend)
-		return;
-	h->pend.flags |= extra_flags;
-	deliver(h, &h->pend);
-	h->have_pend = false;
+	return h->nrec ? &h->rec[h->nrec - 1] : NULL;
 }
 
 /* One retired instruction (or size-0 trap record), after filtering. */
 static void put(struct hart *h, const struct ntrace_insn *r)
 {
-	if (!filter_match(h, r->addr, r->priv)) {
-		if (h->in_filter)
-			flush_pend(h, NTRACE_INSN_TRACE_STOP);
+	struct ntrace_insn *d;
+
+	if (h->te.inst_filters && !filter_match(h, r->addr, r->priv)) {
+		if (h->in_filter && h->nrec)
+			h->rec[h->nrec - 1].flags |= NTRACE_INSN_TRACE_STOP;
+		flush_records(h, true);
 		h->in_filter = false;
 		return;
 	}
-	flush_pend(h, 0);
-	h->pend = *r;
+	if (h->nrec == MODEL_BATCH)
+		flush_records(h, false);
+	d = &h->rec[h->nrec++];
+	*d = *r;
 	if (!h->in_filter || h->start_pending)
-		h->pend.flags |= NTRACE_INSN_TRACE_START;
+		d->flags |= NTRACE_INSN_TRACE_START;
 	h->in_filter = true;
 	h->start_pending = false;
-	h->have_pend = true;
 }
 
 static uint64_t tstamp(struct hart *h, uint64_t icount)
@@ -147,16 +163,36 @@ static uint64_t tstamp(struct hart *h, uint64_t icount)
 static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
 		     uint64_t icount)
 {
-	struct ntrace_insn r = {
-		.addr = ti->pc,
-		.size = ti->d.size,
-		.itype = itype,
-		.priv = h->prev_priv,
-		.context = h->context,
-		.tstamp = tstamp(h, icount),
-	};
+	struct ntrace_insn *d;
 
-	put(h, &r);
+	if (h->te.inst_filters) {
+		struct ntrace_insn r = {
+			.addr = ti->pc,
+			.size = ti->d.size,
+			.itype = itype,
+			.priv = h->prev_priv,
+			.context = h->context,
+			.tstamp = tstamp(h, icount),
+		};
+
+		put(h, &r);
+		return;
+	}
+	/* no filter: write the record in place, the common fast path */
+	if (h->nrec == MODEL_BATCH)
+		flush_records(h, false);
+	d = &h->rec[h->nrec++];
+	d->addr = ti->pc;
+	d->context = h->context;
+	d->tstamp = tstamp(h, icount);
+	d->cause = 0;
+	d->tval = 0;
+	d->size = ti->d.size;
+	d->itype = itype;
+	d->priv = h->prev_priv;
+	d->flags = h->start_pending ? NTRACE_INSN_TRACE_START : 0;
+	h->start_pending = false;
+	h->in_filter = true;
 }
 
 static void put_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval,
@@ -164,11 +200,13 @@ static void put_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval
 {
 	uint8_t itype = cause >> 63 ? NTRACE_ITYPE_INTERRUPT : NTRACE_ITYPE_EXCEPTION;
 
-	if (h->have_pend && h->pend.itype == NTRACE_ITYPE_NONE) {
-		h->pend.itype = itype;
-		h->pend.cause = cause;
-		h->pend.tval = tval;
-		h->pend.flags |= NTRACE_INSN_CAUSE_VALID;
+	struct ntrace_insn *l = last_rec(h);
+
+	if (l && l->itype == NTRACE_ITYPE_NONE) {
+		l->itype = itype;
+		l->cause = cause;
+		l->tval = tval;
+		l->flags |= NTRACE_INSN_CAUSE_VALID;
 		return;
 	}
 	{
@@ -315,7 +353,9 @@ static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount
 
 static void stop_now(struct hart *h)
 {
-	flush_pend(h, NTRACE_INSN_TRACE_STOP);
+	if (h->nrec)
+		h->rec[h->nrec - 1].flags |= NTRACE_INSN_TRACE_STOP;
+	flush_records(h, true);
 	trace_out_stop(h);
 	h->tracing = false;
 	h->prev = NULL;
@@ -328,16 +368,15 @@ static void stop_now(struct hart *h)
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_desc *d = udata;
-	struct vcpu_sb *s = qemu_plugin_scoreboard_find(M.sb, vcpu);
-	struct hart *h;
+	struct hart *h = vcpu < M.nharts ? &M.harts[vcpu] : NULL;
+	struct vcpu_sb *s = h && h->sb ? h->sb : qemu_plugin_scoreboard_find(M.sb, vcpu);
 	bool reached;
 
 	if (s->active & ACTIVE_SERVICE)
 		regs_service(vcpu);
-	if (vcpu >= M.nharts)
+	if (!h)
 		return;
-	h = &M.harts[vcpu];
-	pthread_mutex_lock(&h->lock);
+	hart_lock(h);
 	if (h->te.ts_running)
 		ts_publish(h, s->icount);
 	if (h->tracing) {
@@ -350,9 +389,14 @@ static void tb_exec(unsigned int vcpu, void *udata)
 			stop_now(h);
 		} else {
 			begin_block(h, d, s->icount - d->n);
+			flush_records(h, false);
 		}
 	}
-	pthread_mutex_unlock(&h->lock);
+	if (h->ram_dirty) {
+		h->ram_dirty = false;
+		ram_publish_wp(h);
+	}
+	hart_unlock(h);
 }
 
 static void indirect_exec(unsigned int vcpu, void *udata)
@@ -537,7 +581,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	h->te.empty = false;
 	h->start_pending = true;
 	h->in_filter = false;
-	h->have_pend = false;
+	h->nrec = 0;
 	h->next_target_valid = false;
 	h->prev = NULL;
 	h->priv_stale = true;

@@ -23,6 +23,7 @@
 #define MODEL_NCOMPS		2
 #define MODEL_TS_WIDTH		48
 #define MODEL_REGION_SIZE	0x10000	/* 8 KiB per hart: encoder, then sink */
+#define MODEL_BATCH		64	/* records per encoder call */
 
 /* One instruction of a translated block, decoded once at translation. */
 struct tb_insn {
@@ -93,7 +94,8 @@ struct ramsink {
 
 struct hart {
 	unsigned int idx;
-	pthread_mutex_t lock;
+	int lock;		/* hart_lock()/hart_unlock(): short, rarely contended */
+	struct vcpu_sb *sb;	/* cached scoreboard entry (NULL: look it up) */
 	struct encoder te;
 	struct ramsink ram;
 	uint32_t pending;	/* PEND_* */
@@ -115,8 +117,13 @@ struct hart {
 	bool context_stale;
 	bool start_pending;	/* next record carries TRACE_START */
 	bool in_filter;
-	struct ntrace_insn pend;	/* one record held back for trap itype */
-	bool have_pend;
+	/*
+	 * Records of the current block, handed to the encoder in one call;
+	 * the last one is held back so a trap can still mark it.
+	 */
+	struct ntrace_insn rec[MODEL_BATCH];
+	unsigned int nrec;
+	bool ram_dirty;		/* sink pointers moved: publish trRamWP */
 
 	/* output */
 	FILE *gt;
@@ -126,6 +133,7 @@ struct hart {
 
 struct model {
 	unsigned int nharts;
+	int nvcpus;		/* vCPUs the machine was started with */
 	uint64_t ram_base, ram_size;
 	uint8_t *ram;		/* host mapping of guest RAM */
 	uint64_t reg_base;	/* guest-physical base of the register region */
@@ -154,6 +162,18 @@ struct vcpu_sb {
 
 extern struct model M;
 
+static inline void hart_lock(struct hart *h)
+{
+	while (__atomic_exchange_n(&h->lock, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&h->lock, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+
+static inline void hart_unlock(struct hart *h)
+{
+	__atomic_store_n(&h->lock, 0, __ATOMIC_RELEASE);
+}
+
 /* guest_ram.c */
 int guest_ram_map(void);
 void *guest_ram_ptr(uint64_t phys, uint64_t len);
@@ -171,6 +191,7 @@ void ram_reset(struct hart *h);
 void ram_write(struct hart *h, unsigned int off, uint32_t val, uint32_t bytemask,
 	       unsigned int vcpu);
 void ram_publish(struct hart *h);
+void ram_publish_wp(struct hart *h);
 int ram_push(struct hart *h, const uint8_t *buf, size_t n);
 void ram_flush(struct hart *h);
 
@@ -194,7 +215,7 @@ void ingress_vcpu_init(unsigned int vcpu);
 
 /* trace_out.c: the one place that talks to the encoder library */
 const char *trace_out_start(struct hart *h);
-void trace_out_record(struct hart *h, const struct ntrace_insn *r);
+void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void trace_out_stop(struct hart *h);
 uint32_t trace_out_features(void);
 bool trace_out_has_context(void);
@@ -203,7 +224,7 @@ bool trace_out_sync_mode_ok(unsigned int mode);
 
 /* gtlog.c */
 void gt_open(struct hart *h);
-void gt_record(struct hart *h, const struct ntrace_insn *r);
+void gt_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void gt_close(struct hart *h);
 
 #endif /* NTRACE_MODEL_H */

@@ -48,7 +48,6 @@ void regs_init(void)
 		struct hart *h = &M.harts[i];
 
 		h->idx = i;
-		pthread_mutex_init(&h->lock, NULL);
 		h->te_phys = M.reg_base + (uint64_t)i * 2 * TCI_COMP_SIZE;
 		h->ram_phys = h->te_phys + TCI_COMP_SIZE;
 		h->te_regs = guest_ram_ptr(h->te_phys, TCI_COMP_SIZE);
@@ -99,12 +98,12 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 		page = comp & 1 ? h->ram_regs : h->te_regs;
 		val = page[off / 4];
 		mask = byte_mask(w, phys, size);
-		pthread_mutex_lock(&h->lock);
+		hart_lock(h);
 		if (comp & 1)
 			ram_write(h, off, val, mask, vcpu);
 		else
 			te_write(h, off, val, mask, vcpu, at);
-		pthread_mutex_unlock(&h->lock);
+		hart_unlock(h);
 	}
 	pthread_mutex_unlock(&M.lock);
 }
@@ -122,7 +121,7 @@ void regs_service(unsigned int vcpu)
 	for (i = 0; i < M.nharts; i++) {
 		struct hart *h = &M.harts[i];
 
-		pthread_mutex_lock(&h->lock);
+		hart_lock(h);
 		if (h->pending & PEND_TE_ACTIVE) {
 			h->pending &= ~PEND_TE_ACTIVE;
 			te_reset(h);
@@ -135,7 +134,7 @@ void regs_service(unsigned int vcpu)
 			h->ram.active = true;
 			ram_publish(h);
 		}
-		pthread_mutex_unlock(&h->lock);
+		hart_unlock(h);
 	}
 	pthread_mutex_unlock(&M.lock);
 }

@@ -20,6 +20,8 @@
  *    sets trRamWrap and clears trRamEnable; later bytes are dropped and the
  *    encoder reports an overflow.
  */
+#include <string.h>
+
 #include "model.h"
 #include "tci_regs.h"
 
@@ -64,6 +66,18 @@ void ram_publish(struct hart *h)
 	p[RAM_RP_LOW / 4] = 0;
 	p[RAM_RP_HIGH / 4] = 0;
 	p[RAM_DATA / 4] = 0;
+}
+
+/* Just the registers that move while capturing (after ram_push). */
+void ram_publish_wp(struct hart *h)
+{
+	struct ramsink *r = &h->ram;
+	volatile uint32_t *p = h->ram_regs;
+
+	p[TCI_CONTROL / 4] = r->active ? TCI_ACTIVE | r->control | (r->enable ? TCI_ENABLE : 0) |
+					 (ram_empty(r) ? TCI_EMPTY : 0) : TCI_EMPTY;
+	p[RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? RAM_WRAP : 0);
+	p[RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
 }
 
 static uint64_t clamp_addr(uint64_t a, uint64_t lo, uint64_t hi)
@@ -152,30 +166,38 @@ void ram_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
 int ram_push(struct hart *h, const uint8_t *buf, size_t n)
 {
 	struct ramsink *r = &h->ram;
-	size_t i;
 
-	for (i = 0; i < n; i++) {
+	while (n) {
+		/* bytes up to the end of the word at trRamLimit */
+		uint64_t room = r->wp <= r->limit ? r->limit + 4 - r->wp - r->staged : 4u - r->staged;
+		size_t chunk = n < room ? n : (size_t)room;
 		uint8_t *p;
+		uint64_t adv;
 
 		if (!r->active || !r->enable)
 			return -1;
-		p = guest_ram_ptr(r->wp + r->staged, 1);
+		p = guest_ram_ptr(r->wp + r->staged, chunk);
 		if (p)
-			*p = buf[i];
-		h->bytes++;
-		if (++r->staged < 4)
+			memcpy(p, buf, chunk);
+		h->bytes += chunk;
+		buf += chunk;
+		n -= chunk;
+		adv = (r->staged + chunk) & ~3ull;
+		r->staged = (r->staged + chunk) & 3;
+		if (!adv)
 			continue;
-		r->staged = 0;
-		if (r->wp >= r->limit) {
-			r->wp = r->start;
-			r->wrap = true;
-			if (r->control & RAM_STOP_ON_WRAP) {
-				r->enable = false;
-				ram_publish(h);
-				return i + 1 < n ? -1 : 0;
-			}
-		} else {
-			r->wp += 4;
+		if (r->wp + adv <= r->limit) {
+			r->wp += adv;
+			continue;
+		}
+		/* the word at trRamLimit was written: back to trRamStart */
+		r->wp = r->start;
+		r->wrap = true;
+		if (r->control & RAM_STOP_ON_WRAP) {
+			r->enable = false;
+			r->staged = 0;
+			ram_publish(h);
+			return n ? -1 : 0;
 		}
 	}
 	return 0;

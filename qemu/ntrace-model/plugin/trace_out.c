@@ -105,20 +105,24 @@ const char *trace_out_start(struct hart *h)
 	return err;
 }
 
-void trace_out_record(struct hart *h, const struct ntrace_insn *r)
+void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 {
 	struct trace_out *o = h->enc;
 
-	if (o && o->running)
-		ntrace_encoder_put(&o->enc, r, 1);
+	if (o && o->running) {
+		ntrace_encoder_put(&o->enc, r, n);
+		h->ram_dirty = true;
+	}
 }
 
 void trace_out_stop(struct hart *h)
 {
 	struct trace_out *o = h->enc;
 
-	if (o && o->running)
+	if (o && o->running) {
 		ntrace_encoder_finish(&o->enc);
+		h->ram_dirty = true;
+	}
 	if (o)
 		o->running = false;
 }

@@ -28,6 +28,7 @@ static const char decode_help[] =
 	"                  branches: \"FROM TO KIND TSTAMP\" per control transfer\n"
 	"                  stats: counts;  tv: seed-002 tandem-verification partial trace\n"
 	"  -o, --output FILE   write there instead of stdout\n"
+	"  --symbols       branches: append \"FROM-SYM+OFF -> TO-SYM+OFF\"\n"
 	"  -q, --quiet     no warnings on stderr;  --max-warnings N  (default 20)\n"
 	"encoder settings:\n"
 	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"
@@ -53,7 +54,7 @@ enum {
 	OPT_ELF = CODEC_OPT__END, OPT_BIN, OPT_ZCMP, OPT_ZCMT, OPT_JVT, OPT_FORMAT, OPT_MAXW,
 	OPT_MODE, OPT_IRET, OPT_RDEPTH, OPT_RBITS, OPT_RHIST, OPT_RBRANCH, OPT_ITYPE_BITS,
 	OPT_SEQ, OPT_ALLJ, OPT_ICNT_BITS, OPT_HIST_BITS, OPT_HREPEAT_BITS, OPT_BCNT_BITS,
-	OPT_SRC, OPT_WRAPPED,
+	OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS,
 };
 
 struct decode_ctx {
@@ -159,6 +160,7 @@ int cmd_decode(int argc, char **argv)
 		{ "bcnt-bits", required_argument, NULL, OPT_BCNT_BITS },
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
+		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
 		{ "help", no_argument, NULL, 'h' },
 		CODEC_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -177,6 +179,7 @@ int cmd_decode(int argc, char **argv)
 	FILE *in = NULL;
 	uint64_t x;
 	int opt, rc = 2;
+	bool symbols = false;
 
 	ntrace_dec_cfg_default(&cfg);
 	optind = 1;
@@ -290,6 +293,9 @@ int cmd_decode(int argc, char **argv)
 		case OPT_WRAPPED:
 			cfg.enc.codec.wait_for_eom = true;
 			break;
+		case OPT_SYMBOLS:
+			symbols = true;
+			break;
 		case 'h':
 			fputs(decode_help, stdout);
 			return 0;
@@ -355,6 +361,7 @@ int cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	ntrace_sink_set_decoder(c.sink, d);
+	ntrace_sink_set_symbols(c.sink, symbols);
 	buf = malloc(1 << 20);
 	if (!buf) {
 		fprintf(stderr, "perf-ntrace decode: out of memory\n");

@@ -20,6 +20,7 @@ struct ntrace_sink {
 	struct ntrace_decoder *d;
 	struct ntrace_images *img;
 	int err;
+	bool symbols;
 	size_t n;
 	char *buf;
 	/* tv: records held until a fall-through boundary (at most ~TV_CHUNK) */
@@ -103,6 +104,16 @@ static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
 	return 0;
 }
 
+static char *sym(struct ntrace_sink *s, char *p, uint64_t addr)
+{
+	uint64_t off = 0;
+	const char *name = addr ? ntrace_images_symbol(s->img, addr, &off, NULL) : NULL;
+
+	if (!name)
+		return p + sprintf(p, "?");
+	return p + snprintf(p, 200, "%.160s+0x%" PRIx64, name, off);
+}
+
 static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 {
 	const char *k;
@@ -111,7 +122,7 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 
 	if (r->kind == NTRACE_DK_FALL || r->kind == NTRACE_DK_NOT_TAKEN)
 		return 0;
-	if (s->n + 96 > OUTBUF && out_flush(s))
+	if (s->n + 512 > OUTBUF && out_flush(s))
 		return -1;
 	p = s->buf + s->n;
 	p = hex(p, r->ninsn ? r->last : r->start);
@@ -124,6 +135,12 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 	p += len;
 	*p++ = ' ';
 	p = dec(p, r->tstamp);
+	if (s->symbols) {
+		*p++ = ' ';
+		p = sym(s, p, r->ninsn ? r->last : r->start);
+		memcpy(p, " -> ", 4);
+		p = sym(s, p + 4, r->to);
+	}
 	*p++ = '\n';
 	s->n = (size_t)(p - s->buf);
 	return 0;
@@ -267,7 +284,7 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 
 	if (!s)
 		return NULL;
-	s->buf = malloc(OUTBUF + 128);
+	s->buf = malloc(OUTBUF + 1024);
 	if (!s->buf) {
 		free(s);
 		return NULL;
@@ -284,6 +301,11 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d)
 {
 	s->d = d;
+}
+
+void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on)
+{
+	s->symbols = on;
 }
 
 int ntrace_sink_flush(struct ntrace_sink *s)

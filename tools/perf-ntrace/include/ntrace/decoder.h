@@ -206,6 +206,8 @@ int ntrace_sink_flush(struct ntrace_sink *s);	/* 0 or -1 (write error) */
 void ntrace_sink_free(struct ntrace_sink *s);
 /* Attach the decoder after creating it (the sink is its callback context). */
 void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d);
+/* branches: append " SYM+OFF -> SYM+OFF" from the images' symbol tables. */
+void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on);
 
 const char *ntrace_dec_kind_name(unsigned int kind);
 const char *ntrace_dec_ev_name(unsigned int type);

@@ -48,6 +48,7 @@ struct dec_hist {
 struct dec_src {
 	bool used;
 	bool synced;
+	bool hinted;		/* a settings-mismatch hint was given */
 	uint16_t id;
 	uint8_t priv;
 	uint64_t context;

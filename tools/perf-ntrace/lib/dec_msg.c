@@ -324,6 +324,30 @@ static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	}
 }
 
+/*
+ * Messages that only one mode produces: a decode with the wrong --mode
+ * fails in confusing ways, so say it once.
+ */
+static void mode_hint(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	bool htm_only = m->tcode == NTRACE_TC_INDIRECT_BRANCH_HIST ||
+			m->tcode == NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC ||
+			(m->tcode == NTRACE_TC_RESOURCE_FULL && (m->code == NTRACE_RCODE_HIST ||
+								  m->code == NTRACE_RCODE_HREPEAT)) ||
+			(m->tcode == NTRACE_TC_PROG_TRACE_CORRELATION && m->cdf == 1);
+	bool btm_only = m->tcode == NTRACE_TC_DIRECT_BRANCH ||
+			m->tcode == NTRACE_TC_DIRECT_BRANCH_SYNC ||
+			(m->tcode == NTRACE_TC_PROG_TRACE_CORRELATION && m->cdf == 0);
+
+	if (s->hinted || (d->htm ? !btm_only : !htm_only))
+		return;
+	s->hinted = true;
+	snprintf(d->text, sizeof(d->text), "%s message in a %s decode: the trace looks like %s mode"
+		 " (trTeInstMode); decode with the encoder's settings",
+		 ntrace_tcode_name(m->tcode), d->htm ? "HTM" : "BTM", d->htm ? "BTM" : "HTM");
+	dec_event(d, s, NTRACE_DEV_WARN, m->tcode, d->text);
+}
+
 int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 {
 	struct dec_src *s;
@@ -345,6 +369,8 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		goto out;
 	}
 	ntrace_tstamp_update(&s->ts, m);
+	if (__builtin_expect(!s->hinted, 0))
+		mode_hint(d, s, m);
 
 	if (ntrace_tcode_is_sync(m->tcode)) {
 		sync_msg(d, s, m);

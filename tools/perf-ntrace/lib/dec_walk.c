@@ -288,7 +288,11 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 			*flags = NTRACE_DRF_INFERRED;
 		} else {
 			return dec_error(d, s, "I-CNT runs past the indirect jump at 0x%" PRIx64
-					 " (no message gives its target)", b->last);
+					 " (no message gives its target%s)", b->last,
+					 !d->iret && (b->itype == NTRACE_ITYPE_RETURN ||
+						      b->itype == NTRACE_ITYPE_COSWAP)
+					 ? "; was implicit return on?" : !d->seqj && b->ninsn > 1
+					 ? "; was the sequential jump optimisation on?" : "");
 		}
 		d->st.indirect++;
 		return 0;

@@ -128,6 +128,15 @@ for name in recursion-O2-gc switch-Os-g; do
 	check "isa: classifier agrees with objdump on all of $name" objdump_check "$gt/$name"
 done
 
+# The committed classifier cases must be what the assemblers produce today.
+if command -v "${LLVM_MC:-llvm-mc-19}" >/dev/null; then
+	check "isa: tests/unit/isa_cases.h matches the cross assembler" \
+		eval 'bash "$here/gt/gen-isa-cases.sh" "$tmp/isa_cases.h" &&
+		      cmp "$tmp/isa_cases.h" "$here/unit/isa_cases.h"'
+else
+	pass "isa: tests/unit/isa_cases.h matches the cross assembler # SKIP no llvm-mc-19"
+fi
+
 # The image block table (the flow decoder's fast path) against what ran.
 for name in recursion-O2-gc switch-Os-g straight-O0-g longjmp-O2-gc traps-gc; do
 	check "image: block table agrees with the ground truth of $name" \

@@ -18,9 +18,11 @@ BUILD=${NTRACE_BUILD:-$SRC/../../build/perf-ntrace}
 TOOL=${PERF_NTRACE:-$BUILD/perf-ntrace}
 TOP=$(cd "$SRC/../.." && pwd)
 GT_DIR=${NTRACE_GT_DIR:-$TOP/build/gt}
-WORK=$BUILD/roundtrip
 CC=${CC:-cc}
-mkdir -p "$WORK"
+# One work directory per run: several test runs may share the build tree.
+mkdir -p "$BUILD/roundtrip"
+WORK=$(mktemp -d "$BUILD/roundtrip/run.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
 
 skip_all() {
 	echo "ok - roundtrip # SKIP $1"
@@ -61,7 +63,7 @@ fi
 if [ ${#progs[@]} -eq 0 ]; then
 	command -v riscv64-linux-gnu-gcc >/dev/null || skip_all "no ground truth and no riscv64-linux-gnu-gcc"
 	command -v qemu-riscv64 >/dev/null || skip_all "no ground truth and no qemu-riscv64"
-	G=$WORK/gt
+	G=$BUILD/roundtrip/gt	# recorded once, reused by later runs
 	mkdir -p "$G"
 	$CC -O2 -std=c11 -D_GNU_SOURCE -I"$SRC/include" -o "$G/gt-tool" \
 		"$SRC/tests/gt/gt-tool.c" "$BUILD/libntrace.a" ||

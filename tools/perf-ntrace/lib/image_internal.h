@@ -36,6 +36,7 @@ struct ntrace_region {
 	struct ntrace_image *img;
 	int exec;
 	struct ntrace_hw *tab;	/* built on first block/decode lookup */
+	uint64_t ntab;		/* entries: whole halfwords in the region */
 };
 
 struct ntrace_images {

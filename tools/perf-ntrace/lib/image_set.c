@@ -315,6 +315,10 @@ static int code_region(struct ntrace_images *set, uint64_t pc,
 		if (rc)
 			return rc;
 	}
+	if ((pc - r->start) >> 1 >= r->ntab)	/* the odd last byte of a region */
+		return ntrace_img_error(set, NTRACE_IMG_ENOMAP,
+			"pc 0x%" PRIx64 " is the last byte of %s: no instruction fits",
+			pc, r->img->name);
 	*rp = r;
 	return 0;
 }
@@ -389,7 +393,8 @@ int ntrace_images_block(struct ntrace_images *set, uint64_t pc,
 	int rc;
 
 	/* hot path: same region as last time, table built, aligned pc */
-	if (!set->nregs || pc < r->start || pc >= r->end || !r->tab || (pc & 1)) {
+	if (!set->nregs || pc < r->start || !r->tab || (pc & 1) ||
+	    (pc - r->start) >> 1 >= r->ntab) {
 		rc = code_region(set, pc, &r);
 		if (rc)
 			return rc;

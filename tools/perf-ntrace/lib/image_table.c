@@ -15,6 +15,10 @@ int ntrace_img_build_table(struct ntrace_images *set, struct ntrace_region *r)
 	uint64_t n = len / 2, h;
 	struct ntrace_hw *tab;
 
+	if (r->start & 1)
+		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+			"%s: executable region at odd address 0x%" PRIx64,
+			r->img->name, r->start);
 	if (n == 0 || n > UINT32_MAX)
 		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
 			"%s: executable region [0x%" PRIx64 ", 0x%" PRIx64
@@ -40,5 +44,6 @@ int ntrace_img_build_table(struct ntrace_images *set, struct ntrace_region *r)
 		}
 	}
 	r->tab = tab;
+	r->ntab = n;
 	return 0;
 }

@@ -255,6 +255,48 @@ static void test_raw_and_jvt(void)
 	ntrace_images_free(s);
 }
 
+/* Corrupted copies of a good ELF must load or fail cleanly, never crash. */
+static void test_corrupt(void)
+{
+	uint8_t good[0x400], bad[0x400];
+	unsigned int seed = 42, i, j, loaded = 0, refused = 0;
+	FILE *f;
+
+	write_elf("good", EM_RISCV, ET_EXEC, 0x10000, 0);
+	f = fopen(path("good"), "rb");
+	if (!f || fread(good, 1, sizeof(good), f) != sizeof(good)) {
+		check(0, "image: read back the test ELF");
+		if (f)
+			fclose(f);
+		return;
+	}
+	fclose(f);
+	for (i = 0; i < 3000; i++) {
+		struct ntrace_images *s = ntrace_images_new(NULL);
+		size_t len = sizeof(bad);
+		struct ntrace_block b;
+		uint64_t a;
+
+		memcpy(bad, good, sizeof(bad));
+		for (j = 0; j < 1 + i % 8; j++)	/* flip bytes, mostly in headers */
+			bad[rand_r(&seed) % (j & 1 ? sizeof(bad) : 0x80)] = rand_r(&seed);
+		if (i % 5 == 0)
+			len = rand_r(&seed) % sizeof(bad);	/* truncate */
+		write_file("bad", bad, len);
+		if (ntrace_images_add_elf(s, path("bad"), 0, 0) == 0) {
+			loaded++;
+			for (a = 0xff00; a < 0x10100; a += 2)
+				ntrace_images_block(s, a, &b);
+			ntrace_images_symbol(s, 0x10004, NULL, NULL);
+		} else {
+			refused++;
+		}
+		ntrace_images_free(s);
+	}
+	printf("# %u corrupted files loaded, %u refused\n", loaded, refused);
+	check(loaded > 0 && refused > 0, "image: corrupted ELF files load or fail cleanly");
+}
+
 int main(void)
 {
 	if (!mkdtemp(dir)) {
@@ -264,9 +306,10 @@ int main(void)
 	test_errors();
 	test_elf();
 	test_raw_and_jvt();
+	test_corrupt();
 	{
 		const char *names[] = { "missing", "text", "elf32", "x86", "trunc", "prog",
-					"lib.so", "blob" };
+					"lib.so", "blob", "good", "bad" };
 		size_t i;
 
 		for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)

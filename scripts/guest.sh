@@ -15,6 +15,12 @@
 #                         scripts/initramfs.sh for the kernel variant)
 #   --console FILE        where to keep the console log
 #                         [build/guest/<variant>/<config>.console]
+#   --ram-file PATH       back guest RAM with a shared file (guest physical
+#                         0x80000000 = file offset 0), so a TCG plugin can
+#                         write guest memory; e.g. /dev/shm/ntrace-ram.$$
+#   --plugin SPEC         QEMU TCG plugin: file.so[,arg=value...]
+#   --dtb FILE            device tree to boot with (get QEMU's own with
+#                         "-- -machine dumpdtb=virt.dtb", edit with dtc)
 #   --verbose             print the whole console log afterwards
 # Test mode prints flat TAP lines (guest/console-to-tap.awk) and a summary;
 # demo mode prints the guest's report. Exit status: 0 only if the guest ran
@@ -23,7 +29,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=guest config=smp1 mode=test timeout=900 test_timeout=300 filter=
-append= initrd= console= verbose=0 qemu_extra=()
+append= initrd= console= verbose=0 qemu_extra=() ram_file= plugin= dtb=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) variant=$2; shift 2 ;;
@@ -35,6 +41,9 @@ while [ $# -gt 0 ]; do
 	--append) append=$2; shift 2 ;;
 	--initrd) initrd=$2; shift 2 ;;
 	--console) console=$2; shift 2 ;;
+	--ram-file) ram_file=$2; shift 2 ;;
+	--plugin) plugin=$2; shift 2 ;;
+	--dtb) dtb=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	--) shift; qemu_extra=("$@"); break ;;
 	*) die "unknown argument '$1' (see the header of $0)" ;;
@@ -80,10 +89,21 @@ if [ "$smp" -gt 1 ] && [[ " ${qemu_extra[*]} " != *thread=single* ]]; then
 fi
 [ -n "$append" ] && cmdline+=" $append"
 
+machine=(-M virt -m "$mem")
+if [ -n "$ram_file" ]; then
+	machine=(-M virt,memory-backend=ram -m "$mem"
+		-object "memory-backend-file,id=ram,size=$mem,mem-path=$ram_file,share=on")
+fi
+[ -z "$plugin" ] || machine+=(-plugin "$plugin")
+if [ -n "$dtb" ]; then
+	[ -f "$dtb" ] || die "no device tree '$dtb'"
+	machine+=(-dtb "$dtb")
+fi
+
 log "$config: booting $variant kernel ($cpu, $smp harts), limit ${timeout}s"
 start=$SECONDS
 rc=0
-timeout -k 10 "$timeout" qemu-system-riscv64 -M virt -cpu "$cpu" -smp "$smp" -m "$mem" \
+timeout -k 10 "$timeout" qemu-system-riscv64 "${machine[@]}" -cpu "$cpu" -smp "$smp" \
 	-display none -monitor none -serial stdio -no-reboot \
 	-kernel "$image" -initrd "$initrd" -append "$cmdline" \
 	"${qemu_extra[@]}" </dev/null >"$console" 2>"$console.stderr" || rc=$?

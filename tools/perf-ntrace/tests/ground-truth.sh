@@ -124,7 +124,7 @@ objdump_check() {
 	}
 	END { printf "# %d instructions agree\n", n_ok; exit errs > 0 }'
 }
-for name in recursion-O2-gc switch-Os-g; do
+for name in recursion-O2-gc switch-Os-g longjmp-O0-gc traps-gc; do
 	check "isa: classifier agrees with objdump on all of $name" objdump_check "$gt/$name"
 done
 

@@ -244,8 +244,31 @@ static int find_insn(const struct tb_desc *tb, unsigned int from, uint64_t pc)
 	return -1;
 }
 
+/*
+ * Target of an indirect jump or xRET that has just run. Read at the next
+ * block's start, before any other guest instruction: rs1 and xEPC still
+ * hold what the jump used (a trap in between writes xEPC with the same
+ * target). Only JALR with rd == rs1 overwrote its base; its target was read
+ * in a callback just before it ran.
+ */
+static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *t)
+{
+	if (!ti->target_known)
+		return false;
+	if (ti->d.kind == NTRACE_IK_TRAP_RETURN) {
+		*t = rd(ti->xret_m ? R.mepc : R.sepc);
+		return true;
+	}
+	if (ti->read_early) {
+		*t = h->next_target;
+		return h->next_target_valid;
+	}
+	*t = ((ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0) + (uint64_t)(int64_t)ti->imm) & ~1ull;
+	return true;
+}
+
 /* Can control leave instruction ti for next_pc without a trap? */
-static bool successor_ok(const struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
+static bool successor_ok(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
 {
 	uint64_t fall = ti->pc + ti->d.size;
 	uint64_t target = ti->pc + (int64_t)ti->d.off;
@@ -258,12 +281,36 @@ static bool successor_ok(const struct hart *h, const struct tb_insn *ti, uint64_
 	case NTRACE_IK_JUMP:
 		return next_pc == target;
 	case NTRACE_IK_INDIRECT:
+		/* a return to the address its call left: no need to read rs1 */
+		if (ti->d.itype == NTRACE_ITYPE_RETURN && h->ras_n &&
+		    h->ras[(h->ras_n - 1) % MODEL_RAS] == next_pc)
+			return true;
+		/* fall through */
 	case NTRACE_IK_TRAP_RETURN:
-		return !h->next_target_valid || next_pc == h->next_target;
+		return !indirect_target(h, ti, &target) || next_pc == target;
 	case NTRACE_IK_TABLE_JUMP:
 		return true;	/* target in the JVT table, not read */
 	default:
 		return false;	/* ECALL/EBREAK/invalid never retire */
+	}
+}
+
+/* Shadow return stack: calls push, returns pop (only a prediction). */
+static void ras_update(struct hart *h, const struct tb_insn *ti)
+{
+	switch (ti->d.itype) {
+	case NTRACE_ITYPE_RETURN:
+		if (h->ras_n)
+			h->ras_n--;
+		break;
+	case NTRACE_ITYPE_COSWAP:
+		if (h->ras_n)
+			h->ras_n--;
+		/* fall through */
+	case NTRACE_ITYPE_IND_CALL:
+	case NTRACE_ITYPE_DIR_CALL:
+		h->ras[h->ras_n++ % MODEL_RAS] = ti->pc + ti->d.size;
+		break;
 	}
 }
 
@@ -322,12 +369,13 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 			nret = n - 1 - from;
 		}
 	}
-	h->next_target_valid = false;
 	for (i = from; i < from + nret; i++) {
 		const struct tb_insn *ti = &tb->insn[i];
 		uint64_t next = i + 1 < n ? tb->insn[i + 1].pc : succ;
 
 		put_insn(h, ti, itype_for(ti, next), h->prev_icount + i + 1);
+		if (ti->d.kind != NTRACE_IK_NONE)
+			ras_update(h, ti);
 	}
 	if (trap)
 		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
@@ -415,15 +463,9 @@ static void indirect_exec(unsigned int vcpu, void *udata)
 
 static void xret_exec(unsigned int vcpu, void *udata)
 {
-	const struct tb_insn *ti = udata;
-	struct hart *h;
-
-	if (vcpu >= M.nharts || !M.harts[vcpu].tracing)
-		return;
-	h = &M.harts[vcpu];
-	h->next_target = rd(ti->xret_m ? R.mepc : R.sepc);
-	h->next_target_valid = ti->target_known;
-	h->priv_stale = true;
+	(void)udata;
+	if (vcpu < M.nharts && M.harts[vcpu].tracing)
+		M.harts[vcpu].priv_stale = true;
 }
 
 static void csr_exec(unsigned int vcpu, void *udata)
@@ -458,8 +500,12 @@ static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
 	ntrace_isa_decode_bytes(raw, len, &isa_cfg, &ti->d);
 	ti->target_known = true;
 	if (ti->d.kind == NTRACE_IK_INDIRECT) {
-		if ((w & 0x7f) == 0x67 && ti->d.size == 4)
+		if ((w & 0x7f) == 0x67 && ti->d.size == 4) {
 			ti->imm = (int32_t)w >> 20;	/* JALR */
+			ti->read_early = ((w >> 7) & 31) == ((w >> 15) & 31) && ((w >> 7) & 31);
+		}
+		if (ti->d.size == 2 && (w & 0xf07f) == 0x9002 && ((w >> 7) & 31) == 1)
+			ti->read_early = true;		/* C.JALR ra: rd = rs1 = ra */
 		else if ((w & 3) != 0 && ti->d.size == 2)
 			ti->imm = 0;			/* C.JR, C.JALR */
 		if (ti->d.size == 2 && (w & 0xe003) != 0x8002)
@@ -513,7 +559,7 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 
 		qemu_plugin_register_vcpu_mem_cb(insn, store_exec, QEMU_PLUGIN_CB_NO_REGS,
 						 QEMU_PLUGIN_MEM_W, ti);
-		if (ti->d.kind == NTRACE_IK_INDIRECT)
+		if (ti->read_early)
 			qemu_plugin_register_vcpu_insn_exec_cond_cb(
 				insn, indirect_exec, QEMU_PLUGIN_CB_R_REGS,
 				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
@@ -583,6 +629,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	h->in_filter = false;
 	h->nrec = 0;
 	h->next_target_valid = false;
+	h->ras_n = 0;
 	h->prev = NULL;
 	h->priv_stale = true;
 	h->context_stale = true;

@@ -24,6 +24,7 @@
 #define MODEL_TS_WIDTH		48
 #define MODEL_REGION_SIZE	0x10000	/* 8 KiB per hart: encoder, then sink */
 #define MODEL_BATCH		64	/* records per encoder call */
+#define MODEL_RAS		64	/* shadow return stack entries */
 
 /* One instruction of a translated block, decoded once at translation. */
 struct tb_insn {
@@ -35,6 +36,7 @@ struct tb_insn {
 	uint8_t csr_watch;	/* writes a CSR the ingress mirrors (CSRW_*) */
 	bool target_known;	/* indirect/xRET target can be read before it runs */
 	bool xret_m;		/* MRET (else SRET) */
+	bool read_early;	/* JALR with rd == rs1: read the target before it runs */
 };
 
 #define CSRW_SATP	0x01
@@ -111,6 +113,8 @@ struct hart {
 	uint8_t prev_priv;
 	uint64_t next_target;	/* target of an indirect jump / trap return */
 	bool next_target_valid;
+	uint64_t ras[MODEL_RAS];	/* shadow return stack (prediction only) */
+	unsigned int ras_n;
 	uint8_t priv;
 	bool priv_stale;
 	uint64_t context;

@@ -132,6 +132,8 @@ int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img
 	struct ntrace_builder *b = ntrace_builder_new(o, ntrace_insn_vec_push, out);
 	uint8_t priv = o ? o->priv : NTRACE_PRIV_U;
 	struct ntrace_idec d;
+	uint64_t prev_pc = 0, t;
+	int prev_table = 0;
 	size_t i;
 	int rc = 0;
 
@@ -145,10 +147,20 @@ int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img
 		if (w & NTRACE_GT_TRAP) {
 			rc = ntrace_builder_trap(b, w & ~NTRACE_GT_TRAP, gt->w[i + 1], 0,
 						 1, priv);
+			prev_table = 0;
 			i++;
 			if (rc)
 				snprintf(err, errlen, "%s", ntrace_builder_errmsg(b));
 			continue;
+		}
+		/* a Zcmt table jump must land where its table entry says */
+		if (prev_table && ntrace_images_direct_target(img, prev_pc, &d, &t) == 0 &&
+		    t != w) {
+			snprintf(err, errlen, "ground-truth word %zu: table jump at 0x%" PRIx64
+				 " went to 0x%" PRIx64 ", its JVT entry says 0x%" PRIx64,
+				 i, prev_pc, w, t);
+			rc = -1;
+			break;
 		}
 		rc = ntrace_images_decode(img, w, &d);
 		if (rc) {
@@ -156,6 +168,8 @@ int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img
 				 ntrace_images_errmsg(img));
 			break;
 		}
+		prev_table = d.kind == NTRACE_IK_TABLE_JUMP;
+		prev_pc = w;
 		rc = ntrace_builder_insn(b, w, &d, priv);
 		if (rc)
 			snprintf(err, errlen, "ground-truth word %zu: %s", i,

@@ -128,6 +128,24 @@ for name in recursion-O2-gc switch-Os-g longjmp-O0-gc traps-gc; do
 	check "isa: classifier agrees with objdump on all of $name" objdump_check "$gt/$name"
 done
 
+# Zcmp/Zcmt executed by QEMU: CM.JALT, CM.POPRET and CM.JT must land where
+# the classifier and the JVT table say (a wrong table base must be caught).
+zc=$gt/isa-ext/zcmp-zcmt
+if [ -f "$zc.pcs" ]; then
+	jvt=$(cat "$zc.jvt")
+	check "isa: Zcmp/Zcmt run agrees with the classifier and the JVT table" \
+		"$tool" ingress "$zc.pcs" --strict --priv m --zc --jvt "$jvt" "$zc"
+	r=$("$tool" ingress "$zc.pcs" --print --priv m --zc --jvt "$jvt" "$zc")
+	check "isa: Zcmp/Zcmt run has 5 table calls, 5 CM.POPRET returns, 1 table jump" \
+		test "$(grep -c ' dir_call ' <<<"$r")/$(grep -c ' return ' <<<"$r")/$(grep -c ' dir_jump ' <<<"$r")" = 5/5/1
+	check "isa: a wrong JVT base is detected" \
+		eval '! "$tool" ingress "$zc.pcs" --strict --priv m --zc --jvt $((jvt + 8)) "$zc"'
+	check "image: block table agrees with the ground truth of zcmp-zcmt" \
+		"$tool" walk "$zc.pcs" --zc --jvt "$jvt" "$zc"
+else
+	pass "isa: Zcmp/Zcmt run # SKIP no llvm-mc-19 to assemble it"
+fi
+
 # The committed classifier cases must be what the assemblers produce today.
 if command -v "${LLVM_MC:-llvm-mc-19}" >/dev/null; then
 	check "isa: tests/unit/isa_cases.h matches the cross assembler" \

@@ -10,6 +10,10 @@
 #                          (priv u|m: of every record; kind user|baremetal)
 # User-mode programs (glibc, -static) are named <prog>-<O0|O2|Os>-<gc|g>;
 # bare-metal ones traps-<gc|g> (timer interrupts) and traps-notimer-<gc|g>.
+# Programs that need decoder options live apart, so tools that take every
+# build/gt/*.pcs do not meet them: build/gt/isa-ext/zcmp-zcmt(.pcs) needs
+# Zcmp/Zcmt decoding and the JVT base in build/gt/isa-ext/zcmp-zcmt.jvt
+# (only built when llvm-mc-19 is installed).
 # Programs and ground truth are cached under $NTRACE_CACHE/gt by a hash of
 # their inputs. User mode is recorded with QEMU's own per-instruction exec
 # log (Debian's qemu-riscv64 is static and cannot load plugins); system
@@ -61,19 +65,27 @@ qemuver=$(qemu-system-riscv64 --version | head -1)
 # build_one NAME KIND FLAGS... : compile (cached), record ground truth (cached)
 build_one() {
 	local name=$1 kind=$2; shift 2
-	local srcs ekey key edir dir
+	local srcs ekey key edir dir cname=${name//\//-}
 	if [ "$kind" = user ]; then
 		srcs=("$here/progs/${name%%-*}.c")
+	elif [ "$kind" = zc ]; then
+		srcs=("$here/baremetal/zc.S" "$here/baremetal/link.ld")
 	else
 		srcs=("$here/baremetal/start.S" "$here/baremetal/traps.c" "$here/baremetal/link.ld")
 	fi
 	# the program, keyed by its inputs (static links are the slow part)
 	ekey=$(cache_key "${srcs[@]}" "$kind" "$*" "$gccver")
-	edir=$cache/elf-$name-$ekey
+	edir=$cache/elf-$cname-$ekey
 	if [ ! -f "$edir/elf" ]; then
 		mkdir -p "$edir"
 		if [ "$kind" = user ]; then
 			"$CC" -static -g "$@" -o "$edir/elf.tmp" "${srcs[0]}"
+		elif [ "$kind" = zc ]; then
+			llvm-mc-19 -triple=riscv64 -mattr=+zca,+zcmp,+zcmt,+zicsr -filetype=obj \
+				-o "$edir/o" "${srcs[0]}"
+			# binutils 2.40 does not know the extensions in the attributes
+			"${CROSS_COMPILE}objcopy" --remove-section .riscv.attributes "$edir/o"
+			"${CROSS_COMPILE}ld" --no-relax -T "${srcs[1]}" -o "$edir/elf.tmp" "$edir/o"
 		else
 			"$CC" -mabi=lp64 -mcmodel=medany -ffreestanding -nostdlib -nostartfiles \
 				-static -fno-pic -no-pie -Wl,--no-relax -Wl,--build-id=none \
@@ -84,7 +96,7 @@ build_one() {
 	fi
 	# its ground truth, keyed by the program, QEMU and the recorders
 	key=$(cache_key "$ekey" "$qemuver" "$bin/.key")
-	dir=$cache/$name-$key
+	dir=$cache/$cname-$key
 	if [ ! -f "$dir/pcs" ]; then
 		mkdir -p "$dir"
 		if [ "$kind" = user ]; then
@@ -92,6 +104,12 @@ build_one() {
 				die "$name exited with status $?"
 			"$bin/gt-tool" execlog "$dir/exec.log" "$dir/pcs.tmp" "$edir/elf"
 			rm -f "$dir/exec.log"
+		elif [ "$kind" = zc ]; then
+			timeout 20 qemu-system-riscv64 -M virt -bios none -display none \
+				-serial null -monitor none -cpu rv64,zcd=false,zcmp=true,zcmt=true \
+				-kernel "$edir/elf" \
+				-plugin "$bin/gt-plugin.so,out=$dir/pcs.tmp,start=0x80000000,isa=zc" \
+				</dev/null || die "$name exited with status $?"
 		else
 			timeout 20 qemu-system-riscv64 -M virt -bios none -display none \
 				-serial null -monitor none -kernel "$edir/elf" \
@@ -100,8 +118,13 @@ build_one() {
 		fi
 		mv "$dir/pcs.tmp" "$dir/pcs"
 	fi
+	mkdir -p "$(dirname "$out/$name")"
 	ln -sfn "$edir/elf" "$out/$name"
 	ln -sfn "$dir/pcs" "$out/$name.pcs"
+	if [ "$kind" = zc ]; then
+		"${CROSS_COMPILE}nm" "$edir/elf" | awk '$3 == "jvt_table" { print "0x" $1 }' \
+			> "$out/$name.jvt"
+	fi
 }
 
 list=()
@@ -116,10 +139,11 @@ list+=("traps-gc baremetal m -O2 -march=rv64imac_zicsr")
 list+=("traps-g baremetal m -O2 -march=rv64ima_zicsr")
 list+=("traps-notimer-gc baremetal m -O2 -march=rv64imac_zicsr -DNO_TIMER")
 list+=("traps-notimer-g baremetal m -O2 -march=rv64ima_zicsr -DNO_TIMER")
+command -v llvm-mc-19 >/dev/null && list+=("isa-ext/zcmp-zcmt zc m")
 
 export -f build_one die log cache_key
 export here bin cache out CC gccver qemuver NTRACE_TOP
 printf '%s\n' "${list[@]}" | awk '{ $3 = ""; print }' |
-	xargs -P "$jobs" -L 1 bash -c 'build_one "$@"' _
-printf '%s\n' "${list[@]}" | awk '{ print $1, $3, $2 }' > "$out/manifest"
+	xargs -P "$jobs" -L 1 bash -ec 'build_one "$@"' _
+printf '%s\n' "${list[@]}" | awk '$2 != "zc" { print $1, $3, $2 }' > "$out/manifest"
 log "$(wc -l < "$out/manifest") programs with ground truth in $out"

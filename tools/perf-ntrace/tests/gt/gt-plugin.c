@@ -5,9 +5,10 @@
  * in include/ntrace/ingress_build.h), with a trap mark where a trap is
  * taken.
  *
- *   -plugin gt-plugin.so,out=FILE[,start=ADDR]
+ *   -plugin gt-plugin.so,out=FILE[,start=ADDR][,isa=zc]
  *
  * start: record from the first execution of ADDR on (skips the reset ROM).
+ * isa=zc: decode the C.FSDSP space as Zcmp/Zcmt (for -cpu ...,zcmp=true).
  *
  * How traps are found without a trap callback (QEMU 10.0 has none): an
  * exec callback per instruction logs its pc before it runs; a callback at
@@ -127,7 +128,7 @@ static bool jump_known;
 static GByteArray *regbuf;
 static uint64_t last_cause = ~0ull, last_epc = ~0ull;
 static uint64_t n_insn, n_trap;
-static const struct ntrace_isa_cfg isa = { .xlen = 64, .ext = NTRACE_ISA_C };
+static struct ntrace_isa_cfg isa = { .xlen = 64, .ext = NTRACE_ISA_C };
 
 /*
  * Pending pc: the last executed instruction is kept back until the next
@@ -355,6 +356,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			path = argv[i] + 4;
+		} else if (!strcmp(argv[i], "isa=zc")) {
+			isa.ext |= NTRACE_ISA_ZCMP | NTRACE_ISA_ZCMT;
 		} else if (!strncmp(argv[i], "start=", 6)) {
 			start_pc = strtoull(argv[i] + 6, NULL, 0);
 		} else {

@@ -18,7 +18,8 @@
  *                                          ground truth, then time block lookups
  *   gt-tool dump PCS                       one line per word: "pc A" / "trap A CAUSE"
  * opts: --priv u|s|m (privilege of every record), --strict (fail on any
- * unmarked discontinuity). IMAGE is an image spec (FILE, FILE@ADDR,
+ * unmarked discontinuity), --zc (Zcmp/Zcmt instead of C.FSDSP/C.FLDSP),
+ * --jvt ADDR (Zcmt jump table base). IMAGE is an image spec (FILE, FILE@ADDR,
  * raw:FILE@ADDR).
  */
 #include <inttypes.h>
@@ -51,14 +52,27 @@ static int parse_opts(int argc, char **argv, int npos, struct opts *o)
 {
 	int i;
 
+	struct ntrace_isa_cfg cfg = NTRACE_ISA_CFG_RV64GC;
+
 	memset(o, 0, sizeof(*o));
 	o->io.priv = NTRACE_PRIV_U;
-	o->img = ntrace_images_new(NULL);
+	/* the ISA first: images decode with it */
+	for (i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--zc"))
+			cfg.ext |= NTRACE_ISA_ZCMP | NTRACE_ISA_ZCMT;
+		else if (!strcmp(argv[i], "--jvt") && i + 1 < argc)
+			cfg.jvt_base = strtoull(argv[i + 1], NULL, 0);
+	}
+	o->img = ntrace_images_new(&cfg);
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (!strcmp(a, "--strict")) {
 			o->strict = 1;
+		} else if (!strcmp(a, "--zc")) {
+			continue;
+		} else if (!strcmp(a, "--jvt") && i + 1 < argc) {
+			i++;
 		} else if (!strcmp(a, "--print")) {
 			o->print = 1;
 		} else if (!strcmp(a, "--start") && i + 1 < argc) {

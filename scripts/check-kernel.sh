@@ -35,7 +35,7 @@ else
 	rm -rf "$work" && mkdir -p "$work"
 	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod*' \
 		--exclude=modules.order --exclude=Module.symvers \
-		Kbuild Kconfig drivers include "$work/"
+		$(ls -d Kbuild Kconfig drivers include 2>/dev/null) "$work/"
 	make -C "$kdir" M="$work" ARCH=riscv CROSS_COMPILE="$CROSS_COMPILE" W=1 C=2 \
 		CHECK="$NTRACE_TOP/scripts/sparse-riscv.sh" \
 		-j"${NTRACE_JOBS:-2}" modules >"$work/build.log" 2>&1

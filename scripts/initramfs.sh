@@ -37,7 +37,7 @@ msrc=$NTRACE_TOP/build/modules/$variant
 mkdir -p "$msrc"
 rsync -a --delete --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' \
 	--exclude='*.mod*' --exclude=modules.order --exclude=Module.symvers \
-	"$NTRACE_TOP/Kbuild" "$NTRACE_TOP/Kconfig" "$NTRACE_TOP/drivers" "$NTRACE_TOP/include" "$msrc/" ||
+	$(ls -d "$NTRACE_TOP"/{Kbuild,Kconfig,drivers,include} 2>/dev/null) "$msrc/" ||
 	die "cannot copy the module sources"
 # rsync --delete with excludes keeps stale objects of deleted sources; that is
 # harmless because only modules listed in modules.order are packed.

@@ -102,9 +102,9 @@ static int find_gt(char *pcs, char *elf, size_t len)
 	const char *dirs[] = { getenv("NTRACE_GT_DIR"), "build/gt", "build/perf-ntrace/roundtrip/gt",
 			       "../../build/gt", "../../build/perf-ntrace/roundtrip/gt" };
 	off_t best = 0;
-	unsigned int i;
+	unsigned int i, ndirs = dirs[0] ? 1 : sizeof(dirs) / sizeof(dirs[0]);
 
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+	for (i = 0; i < ndirs; i++) {	/* $NTRACE_GT_DIR alone when set */
 		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
 		struct dirent *de;
 

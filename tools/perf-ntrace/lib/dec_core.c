@@ -36,9 +36,14 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 		return NULL;
 	}
 	d = calloc(1, sizeof(*d));
-	if (d)
-		d->bc = calloc(1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS),
-			       sizeof(*d->bc));	/* zero: all empty */
+	if (d) {
+		size_t sz = ((size_t)1 << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) *
+			    sizeof(*d->bc);
+
+		d->bc = aligned_alloc(64, sz);
+		if (d->bc)
+			memset(d->bc, 0, sz);	/* zero: all entries empty */
+	}
 	if (!d || !d->bc) {
 		free(d);
 		if (err)

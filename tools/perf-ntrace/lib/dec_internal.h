@@ -30,7 +30,7 @@ struct dec_blk {
 	uint8_t itype;		/* 4-bit itype of last */
 	uint8_t lhalf;		/* halfwords of last */
 	uint8_t tvalid;		/* target is known */
-};
+} __attribute__((aligned(64)));	/* one cache line per entry */
 
 /* A queued HIST field: pattern bits (first branch most significant). */
 struct dec_hist {

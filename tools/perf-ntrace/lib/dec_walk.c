@@ -391,9 +391,10 @@ static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const
 static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 {
 	uint64_t pc = s->pc, r = s->icnt, start = s->run_start, last = s->run_last;
-	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0;
+	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0, ind = 0, impl = 0;
 	uint32_t hn = s->hn, n = d->nruns, ninsn = s->run_ninsn;
 	bool open = s->run_open, htm = d->htm, merge = d->merge;
+	bool jumps = !d->alljumps, iret = d->iret;
 	struct ntrace_dec_run *out = d->runs;
 	uint16_t src = s->id;
 	uint8_t priv = s->priv;
@@ -401,18 +402,52 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 
 	for (;;) {
 		const struct dec_blk *b = &d->bc[dec_bc_index(d, pc)];
-		unsigned int bit;
+		uint64_t to, after;
+		unsigned int kind, flags = 0;
 
-		if (__builtin_expect(b->key != DEC_KEY(pc) || r <= b->nhalf || b->kind != NTRACE_IK_BRANCH, 0))
+		if (__builtin_expect(b->key != DEC_KEY(pc) || r <= b->nhalf, 0))
 			break;
-		if (htm) {
-			if (__builtin_expect(!hn, 0))
-				break;
-			bit = (unsigned int)(hw >> 63);
-			hw <<= 1;
-			hn--;
-		} else {
-			bit = 0;
+		after = b->last + 2 * (uint64_t)b->lhalf;
+		switch (b->kind) {
+		case NTRACE_IK_BRANCH:
+			if (htm) {
+				if (__builtin_expect(!hn, 0))
+					goto out;
+				kind = (unsigned int)(hw >> 63);
+				hw <<= 1;
+				hn--;
+			} else {
+				kind = 0;
+			}
+			taken += kind;
+			to = kind ? b->target : after;
+			kind = kind ? NTRACE_DK_TAKEN : NTRACE_DK_NOT_TAKEN;
+			break;
+		case NTRACE_IK_JUMP:
+		case NTRACE_IK_TABLE_JUMP:
+			if (!jumps || !b->tvalid)
+				goto out;
+			if (b->itype == NTRACE_ITYPE_DIR_CALL) {
+				if (iret)
+					dec_rs_push(s, after);
+				kind = NTRACE_DK_CALL;
+			} else {
+				kind = NTRACE_DK_JUMP;
+			}
+			to = b->target;
+			taken++;
+			break;
+		case NTRACE_IK_INDIRECT:	/* implicit return: target from the stack */
+			if (!iret || b->itype != NTRACE_ITYPE_RETURN || !s->rs_len)
+				goto out;
+			dec_rs_pop(s, &to);
+			kind = NTRACE_DK_RETURN;
+			flags = NTRACE_DRF_IMPLICIT;
+			ind++;
+			impl++;
+			break;
+		default:
+			goto out;
 		}
 		if (!open) {
 			open = true;
@@ -422,10 +457,9 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 		ninsn += b->ninsn;
 		last = b->last;
 		r -= b->nhalf;
-		if (!bit && merge) {
-			pc = b->last + 2 * (uint64_t)b->lhalf;
+		pc = to;
+		if (kind == NTRACE_DK_NOT_TAKEN && merge)
 			continue;
-		}
 		if (__builtin_expect(n == DEC_RUNBUF, 0)) {
 			d->nruns = n;
 			dec_flush(d);
@@ -436,11 +470,11 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 
 			o->start = start;
 			o->last = last;
-			o->to = bit ? b->target : b->last + 2 * (uint64_t)b->lhalf;
+			o->to = to;
 			o->tstamp = ts;
 			o->ninsn = ninsn;
-			o->kind = bit ? NTRACE_DK_TAKEN : NTRACE_DK_NOT_TAKEN;
-			o->flags = 0;
+			o->kind = (uint8_t)kind;
+			o->flags = (uint8_t)flags;
 			o->priv = priv;
 			o->pad = 0;
 			o->src = src;
@@ -448,11 +482,10 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 			o->pad3 = 0;
 			insns += ninsn;
 			runs++;
-			taken += bit;
 			open = false;
-			pc = o->to;
 		}
 	}
+out:
 	s->pc = pc;
 	s->icnt = r;
 	s->hw = hw;
@@ -465,6 +498,8 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 	d->st.taken += taken;
 	d->st.insns += insns;
 	d->st.runs += runs;
+	d->st.indirect += ind;
+	d->st.implicit_returns += impl;
 }
 
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp)

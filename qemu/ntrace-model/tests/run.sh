@@ -253,4 +253,21 @@ else
 	cat "$work/dt.err"
 	nok "dt: generated from QEMU's dumped DT (2 harts)"
 fi
+# Linux with the model loaded and the generated DT: the register region is
+# reserved no-map and the component nodes become devices. Uses a guest
+# kernel already built by scripts/kernel.sh (never builds one here).
+cache=${NTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ntrace}
+image=$(ls -t "$cache"/kernel/guest-*/arch/riscv/boot/Image 2>/dev/null | head -1)
+if [ -z "$image" ]; then
+	echo "ok - model: linux: boots with the model and the generated DT # SKIP no cached guest kernel (scripts/kernel.sh)"
+elif "$here/dt/gen-dt.sh" -o "$work/lx.dtb" -s 2 2>/dev/null; then
+	timeout 300 "$here/run-qemu.sh" -s 2 -r "$ram" -- -kernel "$image" -dtb "$work/lx.dtb" \
+		-append "console=ttyS0 panic=-1" >"$work/linux.log" 2>&1
+	t "grep -q 'reserved mem: 0x000000009fff0000..0x000000009fffffff (64 KiB) nomap.*ntrace-regs' '$work/linux.log' &&
+	   grep -q 'Linux version' '$work/linux.log'" \
+		"linux: boots with the model and the generated DT, register region reserved no-map"
+	grep -E 'ntrace|trace-(encoder|ramsink)' "$work/linux.log" | sed 's/^/# linux: /' | head -6
+else
+	nok "linux: generate the DT"
+fi
 exit 0

@@ -130,7 +130,7 @@ done
 
 # Zcmp/Zcmt executed by QEMU: CM.JALT, CM.POPRET and CM.JT must land where
 # the classifier and the JVT table say (a wrong table base must be caught).
-zc=$gt/isa-ext/zcmp-zcmt
+zc=$gt/extra/zcmp-zcmt
 if [ -f "$zc.pcs" ]; then
 	jvt=$(cat "$zc.jvt")
 	check "isa: Zcmp/Zcmt run agrees with the classifier and the JVT table" \
@@ -145,6 +145,24 @@ if [ -f "$zc.pcs" ]; then
 else
 	pass "isa: Zcmp/Zcmt run # SKIP no llvm-mc-19 to assemble it"
 fi
+
+# Traps into M- and S-mode, and every recorded trap against QEMU's own
+# interrupt log (cause and epc), on the deterministic bare-metal runs.
+traps_vs_intlog() {
+	local name=$1
+	timeout 20 qemu-system-riscv64 -M virt -bios none -display none -serial null \
+		-monitor none -kernel "$gt/$name" -d int -D "$tmp/int.log" </dev/null || return 1
+	sed -n 's/.*cause:\([0-9a-f]*\), epc:0x\([0-9a-f]*\),.*/\2 \1/p' "$tmp/int.log" |
+		awk '{ for (i = 1; i <= 2; i++) { sub(/^0+/, "", $i); if ($i == "") $i = 0 }
+		       print }' > "$tmp/want"
+	"$tool" dump "$gt/$name.pcs" | awk '$1 == "trap" { print $2, $3 }' > "$tmp/got"
+	[ -s "$tmp/want" ] && diff "$tmp/want" "$tmp/got"
+}
+check "gt: extra/smode-gc traps in M- and S-mode agree with the classifier" \
+	"$tool" ingress "$gt/extra/smode-gc.pcs" --strict --priv m "$gt/extra/smode-gc"
+for name in extra/smode-gc traps-notimer-gc traps-notimer-g; do
+	check "plugin: $name trap marks match QEMU's interrupt log" traps_vs_intlog "$name"
+done
 
 # The committed classifier cases must be what the assemblers produce today.
 if command -v "${LLVM_MC:-llvm-mc-19}" >/dev/null; then

@@ -10,10 +10,11 @@
 #                          (priv u|m: of every record; kind user|baremetal)
 # User-mode programs (glibc, -static) are named <prog>-<O0|O2|Os>-<gc|g>;
 # bare-metal ones traps-<gc|g> (timer interrupts) and traps-notimer-<gc|g>.
-# Programs that need decoder options live apart, so tools that take every
-# build/gt/*.pcs do not meet them: build/gt/isa-ext/zcmp-zcmt(.pcs) needs
-# Zcmp/Zcmt decoding and the JVT base in build/gt/isa-ext/zcmp-zcmt.jvt
-# (only built when llvm-mc-19 is installed).
+# Programs that need decoder options or carry two privilege levels live
+# apart, so tools that take every build/gt/*.pcs do not meet them:
+# build/gt/extra/zcmp-zcmt(.pcs) needs Zcmp/Zcmt decoding and the JVT base
+# in build/gt/extra/zcmp-zcmt.jvt (only built when llvm-mc-19 is
+# installed); build/gt/extra/smode-gc runs in M- and S-mode.
 # Programs and ground truth are cached under $NTRACE_CACHE/gt by a hash of
 # their inputs. User mode is recorded with QEMU's own per-instruction exec
 # log (Debian's qemu-riscv64 is static and cannot load plugins); system
@@ -70,6 +71,8 @@ build_one() {
 		srcs=("$here/progs/${name%%-*}.c")
 	elif [ "$kind" = zc ]; then
 		srcs=("$here/baremetal/zc.S" "$here/baremetal/link.ld")
+	elif [ "$kind" = smode ]; then
+		srcs=("$here/baremetal/start.S" "$here/baremetal/smode.c" "$here/baremetal/link.ld")
 	else
 		srcs=("$here/baremetal/start.S" "$here/baremetal/traps.c" "$here/baremetal/link.ld")
 	fi
@@ -139,11 +142,12 @@ list+=("traps-gc baremetal m -O2 -march=rv64imac_zicsr")
 list+=("traps-g baremetal m -O2 -march=rv64ima_zicsr")
 list+=("traps-notimer-gc baremetal m -O2 -march=rv64imac_zicsr -DNO_TIMER")
 list+=("traps-notimer-g baremetal m -O2 -march=rv64ima_zicsr -DNO_TIMER")
-command -v llvm-mc-19 >/dev/null && list+=("isa-ext/zcmp-zcmt zc m")
+list+=("extra/smode-gc smode m -O2 -march=rv64imac_zicsr")
+command -v llvm-mc-19 >/dev/null && list+=("extra/zcmp-zcmt zc m")
 
 export -f build_one die log cache_key
 export here bin cache out CC gccver qemuver NTRACE_TOP
 printf '%s\n' "${list[@]}" | awk '{ $3 = ""; print }' |
 	xargs -P "$jobs" -L 1 bash -ec 'build_one "$@"' _
-printf '%s\n' "${list[@]}" | awk '$2 != "zc" { print $1, $3, $2 }' > "$out/manifest"
+printf '%s\n' "${list[@]}" | awk '$1 !~ /^extra\// { print $1, $3, $2 }' > "$out/manifest"
 log "$(wc -l < "$out/manifest") programs with ground truth in $out"

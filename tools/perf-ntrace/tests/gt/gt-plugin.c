@@ -19,9 +19,10 @@
  * MRET/SRET it is mepc/sepc, read the same way. Only after CM.POPRET(Z),
  * CM.JT/JALT and MNRET is a heuristic used: a trap if the block is at the
  * trap vector and mcause/mepc changed.
- * For a trap, mcause and mepc are read: an exception with mepc equal to
- * the previous instruction means that instruction faulted (not retired).
- * M-mode traps only (mtvec); single hart.
+ * For a trap, the cause and epc CSRs of the mode whose vector (stvec, else
+ * mtvec) the block is at are read: an exception with epc equal to the
+ * previous instruction means that instruction faulted (not retired).
+ * Single hart; no hypervisor (VS) traps.
  *
  * Debian ships no qemu-plugin.h, so the few API functions and types used
  * are declared here, matching QEMU 10.0's include/qemu/qemu-plugin.h.
@@ -121,7 +122,8 @@ static struct ntrace_gt_writer *out;
 static const struct insn_info *prev;	/* last logged instruction */
 static uint64_t start_pc;
 static bool recording;
-static struct qemu_plugin_register *r_mcause, *r_mepc, *r_mtvec, *r_sepc;
+static struct qemu_plugin_register *r_mcause, *r_mepc, *r_mtvec;
+static struct qemu_plugin_register *r_scause, *r_sepc, *r_stvec;
 static struct qemu_plugin_register *r_gpr[32];
 static uint64_t jump_target;	/* where the last indirect jump/return goes */
 static bool jump_known;
@@ -218,11 +220,20 @@ static int reachable(const struct insn_info *q, uint64_t pc)
 	}
 }
 
+/* Is pc the entry of the trap vector tvec for a trap with this cause? */
+static bool at_vector(uint64_t tvec, uint64_t cause, uint64_t pc)
+{
+	uint64_t base = tvec & ~3ull;
+
+	return pc == base ||
+	       ((tvec & 3) == 1 && (cause >> 63) && pc == base + 4 * (cause & 0x3f));
+}
+
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct insn_info *first = udata;
 	const struct insn_info *q = prev;
-	uint64_t cause, epc, tvec, base;
+	uint64_t cause, epc;
 	int r;
 
 	(void)vcpu;
@@ -231,17 +242,18 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	r = reachable(q, first->pc);
 	if (r == 1)
 		return;
-	cause = read_reg(r_mcause);
-	epc = read_reg(r_mepc);
-	if (r == -1) {
-		tvec = read_reg(r_mtvec);
-		base = tvec & ~3ull;
-		if (first->pc != base && !((tvec & 3) == 1 && (cause >> 63) &&
-					   first->pc == base + 4 * (cause & 0x3f)))
+	/* which mode took it: the one whose vector the block is at (S first) */
+	cause = read_reg(r_scause);
+	if (at_vector(read_reg(r_stvec), cause, first->pc)) {
+		epc = read_reg(r_sepc);
+	} else {
+		cause = read_reg(r_mcause);
+		epc = read_reg(r_mepc);
+		if (r == -1 && !at_vector(read_reg(r_mtvec), cause, first->pc))
 			return;
-		if (cause == last_cause && epc == last_epc)
-			return;	/* a jump into the vector, not a new trap */
 	}
+	if (r == -1 && cause == last_cause && epc == last_epc)
+		return;	/* a jump into the vector, not a new trap */
 	last_cause = cause;
 	last_epc = epc;
 	if (q->d.kind == NTRACE_IK_TRAP || q->d.kind == NTRACE_IK_INVALID ||
@@ -311,6 +323,10 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 			r_mtvec = d[i].handle;
 		else if (!strcmp(d[i].name, "sepc"))
 			r_sepc = d[i].handle;
+		else if (!strcmp(d[i].name, "scause"))
+			r_scause = d[i].handle;
+		else if (!strcmp(d[i].name, "stvec"))
+			r_stvec = d[i].handle;
 		for (j = 0; j < 32; j++)
 			if (!strcmp(d[i].name, abi[j]) ||
 			    (j == 8 && !strcmp(d[i].name, "s0")))
@@ -318,7 +334,8 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 	}
 	for (j = 1; j < 32 && r_gpr[j]; j++)
 		;
-	if (!r_mcause || !r_mepc || !r_mtvec || !r_sepc || j < 32) {
+	if (!r_mcause || !r_mepc || !r_mtvec || !r_sepc || !r_scause || !r_stvec ||
+	    j < 32) {
 		fprintf(stderr, "gt-plugin: CSRs or GPRs missing from the register set\n");
 		exit(1);
 	}

@@ -123,6 +123,7 @@ int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img
  * from "additional state: pc" or "increment pc"; a group writing mcause/
  * scause is a trap (an exception when it carries the faulting instruction,
  * an interrupt otherwise) with epc from mepc/sepc. cfg: ISA (NULL: RV64GC).
+ * o->priv is the privilege until the trace sets one (o NULL: M-mode).
  */
 int ntrace_tv_parse(const uint8_t *buf, size_t len,
 		    const struct ntrace_isa_cfg *cfg,

@@ -33,8 +33,8 @@ enum ntrace_ikind {
 
 /* ntrace_isa_cfg.ext */
 #define NTRACE_ISA_C	0x01	/* compressed instructions (with Zcd) */
-#define NTRACE_ISA_ZCMP	0x02	/* Zcmp: replaces C.FSDSP/C.FLDSP space use */
-#define NTRACE_ISA_ZCMT	0x04	/* Zcmt: CM.JT/CM.JALT (also replaces Zcd) */
+#define NTRACE_ISA_ZCMP	0x02	/* Zcmp: takes the C.FSDSP encodings (no Zcd) */
+#define NTRACE_ISA_ZCMT	0x04	/* Zcmt: CM.JT/CM.JALT, same space (no Zcd) */
 
 struct ntrace_isa_cfg {
 	uint8_t xlen;		/* 32 or 64 (C.JAL exists on RV32 only) */

@@ -18,7 +18,7 @@
  *                                          ground truth, then time block lookups
  *   gt-tool dump PCS                       one line per word: "pc A" / "trap A CAUSE"
  * opts: --priv u|s|m (privilege of every record), --strict (fail on any
- * unmarked discontinuity), --zc (Zcmp/Zcmt instead of C.FSDSP/C.FLDSP),
+ * unmarked discontinuity), --zc (Zcmp/Zcmt in the C.FSDSP space),
  * --jvt ADDR (Zcmt jump table base). IMAGE is an image spec (FILE, FILE@ADDR,
  * raw:FILE@ADDR).
  */

@@ -35,6 +35,7 @@
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/percpu.h>
+#include <linux/slab.h>
 #include <linux/perf_event.h>
 #include <linux/srcu.h>
 #include <linux/stringify.h>
@@ -55,6 +56,15 @@ struct riscv_ctr_cpu {
 };
 
 static DEFINE_PER_CPU(struct riscv_ctr_cpu, riscv_ctr_cpu);
+
+/*
+ * A task's call stack (RAS emulation) while the task is off the hart:
+ * logical entries 0..nr-1, newest first. Lives in event->pmu_private.
+ */
+struct ctr_saved {
+	unsigned int nr;
+	struct riscv_ctr_record rec[];
+};
 
 /* The wrapped PMU and its original methods. */
 static struct {
@@ -186,6 +196,7 @@ static irqreturn_t ctr_pmu_irq(int irq, void *dev)
 
 static void ctr_event_destroy(struct perf_event *event)
 {
+	kfree(event->pmu_private);
 	module_put(THIS_MODULE);
 }
 
@@ -231,6 +242,17 @@ static int ctr_event_init_branch(struct perf_event *event)
 		return ret;
 	}
 
+	/* a task's call stack must survive the task being switched out */
+	if ((ctl & CTRCTL_RASEMU) && (event->attach_state & PERF_ATTACH_TASK)) {
+		event->pmu_private = kzalloc(struct_size_t(struct ctr_saved, rec,
+							   ctr_depth),
+					     GFP_KERNEL);
+		if (!event->pmu_private) {
+			module_put(THIS_MODULE);
+			return -ENOMEM;
+		}
+	}
+
 	event->hw.branch_reg.config = ctl;
 	event->overflow_handler = ctr_overflow;
 	event->destroy = ctr_event_destroy;
@@ -250,12 +272,52 @@ static int ctr_event_init(struct perf_event *event)
 	return ret;
 }
 
-/* Start recording from an empty buffer with this configuration. */
-static void ctr_enable(u64 ctl)
+/* Save the task's call stack as it leaves the hart (interrupts off). */
+static void ctr_save(struct ctr_saved *sv)
 {
+	unsigned long sel = csr_read(CSR_SISELECT);
+	struct riscv_ctr_record *r;
+	unsigned int i;
+
+	csr_set(CSR_SCTRSTATUS, CTRSTATUS_FROZEN);
+	for (i = 0, sv->nr = 0; i < ctr_depth; i++) {
+		r = &sv->rec[sv->nr];
+		csr_write(CSR_SISELECT, RISCV_CTR_SISELECT_BASE + i);
+		r->source = csr_read(CSR_SIREG);
+		if (!(r->source & CTRSOURCE_V))
+			break;
+		r->target = csr_read(CSR_SIREG2);
+		r->data = csr_read(CSR_SIREG3);
+		sv->nr++;
+	}
+	csr_write(CSR_SISELECT, sel);
+}
+
+/*
+ * Start recording with this configuration, from an empty buffer or from a
+ * saved call stack. CTR must be inactive while entries are written, and
+ * sctrstatus written first: WRPTR decides which physical entry a logical
+ * one is. With WRPTR = nr, logical entries 0..nr-1 are physical nr-1..0.
+ */
+static void ctr_enable(u64 ctl, const struct ctr_saved *sv)
+{
+	unsigned long sel;
+	unsigned int i;
+
 	csr_write(CSR_SCTRCTL, 0);
 	csr_write(CSR_SCTRSTATUS, 0);
 	ctr_sctrclr();
+	if (sv && sv->nr) {
+		csr_write(CSR_SCTRSTATUS, sv->nr % ctr_depth);
+		sel = csr_read(CSR_SISELECT);
+		for (i = 0; i < sv->nr; i++) {
+			csr_write(CSR_SISELECT, RISCV_CTR_SISELECT_BASE + i);
+			csr_write(CSR_SIREG, sv->rec[i].source);
+			csr_write(CSR_SIREG2, sv->rec[i].target);
+			csr_write(CSR_SIREG3, sv->rec[i].data);
+		}
+		csr_write(CSR_SISELECT, sel);
+	}
 	csr_write(CSR_SCTRCTL, ctl);
 }
 
@@ -276,7 +338,7 @@ static int ctr_add(struct perf_event *event, int flags)
 		return ret;
 	if (!cc->users++) {
 		cc->ctl = ctr_event_ctl(event);
-		ctr_enable(cc->ctl);
+		ctr_enable(cc->ctl, event->pmu_private);
 	} else if (event->attach_state & PERF_ATTACH_TASK) {
 		/*
 		 * CTR already records for a CPU-wide event; what it holds was
@@ -295,7 +357,18 @@ static void ctr_del(struct perf_event *event, int flags)
 	struct riscv_ctr_cpu *cc = this_cpu_ptr(&riscv_ctr_cpu);
 
 	orig.del(event, flags);
-	if (has_branch_stack(event) && !--cc->users)
+	if (!has_branch_stack(event))
+		return;
+	if (event->pmu_private) {
+		struct ctr_saved *sv = event->pmu_private;
+
+		/* after a context swap that skipped add, CTR is not ours */
+		if (cc->owner == current)
+			ctr_save(sv);
+		else
+			sv->nr = 0;
+	}
+	if (!--cc->users)
 		csr_write(CSR_SCTRCTL, 0);
 }
 

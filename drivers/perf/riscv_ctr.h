@@ -132,6 +132,15 @@ struct riscv_ctr_record {
 /* the hardware implements ctrtarget.MISP: "predicted" is known too */
 #define RISCV_CTR_OUT_MISP	BIT(4)
 
+/* branch_sample_type bits that select branch types */
+#define RISCV_CTR_TYPE_BITS	(PERF_SAMPLE_BRANCH_ANY | \
+				 PERF_SAMPLE_BRANCH_ANY_CALL | \
+				 PERF_SAMPLE_BRANCH_ANY_RETURN | \
+				 PERF_SAMPLE_BRANCH_IND_CALL | \
+				 PERF_SAMPLE_BRANCH_COND | \
+				 PERF_SAMPLE_BRANCH_IND_JUMP | \
+				 PERF_SAMPLE_BRANCH_CALL)
+
 /**
  * riscv_ctr_filter_to_ctl() - translate a perf branch filter to sctrctl
  * @bst:	  attr.branch_sample_type (privilege bits already filled in by
@@ -154,9 +163,6 @@ static inline int riscv_ctr_filter_to_ctl(u64 bst, u64 implemented, u64 *ctl)
 	if (bst & (PERF_SAMPLE_BRANCH_ABORT_TX | PERF_SAMPLE_BRANCH_IN_TX |
 		   PERF_SAMPLE_BRANCH_COUNTERS))
 		return -EOPNOTSUPP;
-	/* RAS emulation needs per-task save/restore, which is not done yet. */
-	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK)
-		return -EOPNOTSUPP;
 
 	if (bst & PERF_SAMPLE_BRANCH_USER)
 		val |= CTRCTL_U;
@@ -164,6 +170,21 @@ static inline int riscv_ctr_filter_to_ctl(u64 bst, u64 implemented, u64 *ctl)
 		val |= CTRCTL_S;
 	if (!val)
 		return -EOPNOTSUPP;
+
+	/*
+	 * The call stack is CTR's RAS emulation: calls push, returns pop.
+	 * The hardware then ignores the type filter bits, so a call stack
+	 * combined with a type filter cannot be honoured.
+	 */
+	if (bst & PERF_SAMPLE_BRANCH_CALL_STACK) {
+		if (bst & RISCV_CTR_TYPE_BITS)
+			return -EOPNOTSUPP;
+		val |= CTRCTL_RASEMU;
+		if (val & ~implemented)
+			return -EOPNOTSUPP;
+		*ctl = val;
+		return 0;
+	}
 
 	if (bst & PERF_SAMPLE_BRANCH_ANY)
 		allow |= CTRCTL_ALL_INH;

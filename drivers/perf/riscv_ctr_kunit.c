@@ -82,6 +82,20 @@ static void filter_single_types(struct kunit *test)
 			CTRCTL_U | CTRCTL_S);
 }
 
+static void filter_call_stack(struct kunit *test)
+{
+	/* as perf record --call-graph lbr asks: RASEMU, no inhibit bits */
+	u64 bst = PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER |
+		  PERF_SAMPLE_BRANCH_NO_CYCLES | PERF_SAMPLE_BRANCH_NO_FLAGS |
+		  PERF_SAMPLE_BRANCH_HW_INDEX;
+
+	KUNIT_EXPECT_EQ(test, ctl_of(test, bst, ALL_IMPL),
+			CTRCTL_U | CTRCTL_RASEMU);
+	KUNIT_EXPECT_EQ(test, ctl_of(test, PERF_SAMPLE_BRANCH_CALL_STACK |
+				     PERF_SAMPLE_BRANCH_KERNEL, ALL_IMPL),
+			CTRCTL_S | CTRCTL_RASEMU);
+}
+
 static void filter_refused(struct kunit *test)
 {
 	u64 u = PERF_SAMPLE_BRANCH_USER, ctl;
@@ -95,7 +109,10 @@ static void filter_refused(struct kunit *test)
 			PERF_SAMPLE_BRANCH_ABORT_TX,
 		PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
 			PERF_SAMPLE_BRANCH_COUNTERS,
-		PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER,
+		/* RAS emulation ignores type filters: no mixing */
+		PERF_SAMPLE_BRANCH_CALL_STACK | PERF_SAMPLE_BRANCH_USER |
+			PERF_SAMPLE_BRANCH_ANY_CALL,
+		PERF_SAMPLE_BRANCH_CALL_STACK,			/* no mode */
 		PERF_SAMPLE_BRANCH_ANY | PERF_SAMPLE_BRANCH_USER |
 			PERF_SAMPLE_BRANCH_MAX,
 	};
@@ -111,6 +128,11 @@ static void filter_refused(struct kunit *test)
 	KUNIT_EXPECT_EQ(test,
 			riscv_ctr_filter_to_ctl(PERF_SAMPLE_BRANCH_CALL | u,
 						ALL_IMPL & ~CTRCTL_RETINH, &ctl),
+			-EOPNOTSUPP);
+	/* call stack without RAS emulation */
+	KUNIT_EXPECT_EQ(test,
+			riscv_ctr_filter_to_ctl(PERF_SAMPLE_BRANCH_CALL_STACK | u,
+						ALL_IMPL & ~CTRCTL_RASEMU, &ctl),
 			-EOPNOTSUPP);
 	/* U-mode not implemented */
 	KUNIT_EXPECT_EQ(test,
@@ -271,6 +293,7 @@ static struct kunit_case riscv_ctr_cases[] = {
 	KUNIT_CASE(filter_any_user),
 	KUNIT_CASE(filter_any_call_user),
 	KUNIT_CASE(filter_single_types),
+	KUNIT_CASE(filter_call_stack),
 	KUNIT_CASE(filter_refused),
 	KUNIT_CASE(cycles_spec_table),
 	KUNIT_CASE(cycles_invalid),

@@ -17,7 +17,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
+#include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -217,6 +220,113 @@ static void test_refused(uint64_t bst, const char *name)
 			 ret ? strerror(-ret) : "success");
 }
 
+struct stack_stats {
+	uint64_t in_leaf, complete, bad_hw_idx;
+};
+
+/* Start of the workload function that holds @pc, or 0. */
+static uintptr_t func_of(uint64_t pc)
+{
+	if (ctr_in(pc, w->leaf, w->leaf_end))
+		return w->leaf;
+	if (ctr_in(pc, w->mid, w->mid_end))
+		return w->mid;
+	if (ctr_in(pc, w->start, w->leaf))
+		return w->start;
+	return 0;
+}
+
+/*
+ * RAS emulation: the records are the open calls, innermost first. Each
+ * record calls the function the previous (inner) one was called from, and
+ * a sample in the leaf sits under leaf <- mid <- main <- the C caller.
+ */
+static bool check_call_stack(const struct ctr_sample *s, void *ctx)
+{
+	struct stack_stats *st = ctx;
+	uintptr_t f = func_of(s->ip);
+	uint64_t i;
+
+	if (s->hw_idx != -1ULL)
+		st->bad_hw_idx++;
+	for (i = 0; i < s->nr; i++) {
+		unsigned int t = s->e[i].type;
+
+		if (t != PERF_BR_CALL && t != PERF_BR_IND_CALL) {
+			ksft_print_msg("type %u in a call stack\n", t);
+			ctr_dump(s, 0, i);
+			return false;
+		}
+	}
+	if (f != w->leaf)
+		return true;
+	st->in_leaf++;
+	for (i = 0; f && i < s->nr; i++) {
+		if (s->e[i].to != f) {
+			ksft_print_msg("record %llu calls %#llx, not %#lx\n",
+				       (unsigned long long)i,
+				       (unsigned long long)s->e[i].to,
+				       (unsigned long)f);
+			ctr_dump(s, 0, i + 1);
+			return false;
+		}
+		f = func_of(s->e[i].from);
+	}
+	if (s->nr >= 3 && s->e[2].to == w->start)
+		st->complete++;
+	return true;
+}
+
+static void test_call_stack(bool compete, const char *name)
+{
+	struct perf_event_attr attr;
+	struct stack_stats st = { 0 };
+	struct ctr_ring r;
+	int ret, got, status;
+	pid_t pid = 0;
+
+	/* as perf record --call-graph lbr asks */
+	ctr_cycles_attr(&attr, PERF_SAMPLE_BRANCH_CALL_STACK |
+			PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_NO_CYCLES |
+			PERF_SAMPLE_BRANCH_NO_FLAGS | PERF_SAMPLE_BRANCH_HW_INDEX |
+			PERF_SAMPLE_BRANCH_TYPE_SAVE, PERIOD);
+	ret = ctr_ring_open(&r, &attr);
+	if (ret) {
+		ksft_test_result_fail("%s: perf_event_open: %s\n", name,
+				      strerror(-ret));
+		return;
+	}
+	if (compete) {
+		/* a busy task on the same hart: the stack is switched out */
+		cpu_set_t set;
+
+		CPU_ZERO(&set);
+		CPU_SET(0, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		pid = fork();
+		if (!pid) {
+			for (;;)
+				ctr_other_work.run(ITERS);
+		}
+	}
+	got = ctr_collect(&r, w, ITERS, WANT_SAMPLES, MAX_ROUNDS,
+			  check_call_stack, &st);
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	ctr_ring_close(&r);
+	ksft_print_msg("%s: %d samples, %llu in the leaf, %llu with leaf <- mid <- main <- caller\n",
+		       name, got, (unsigned long long)st.in_leaf,
+		       (unsigned long long)st.complete);
+	if (got >= 0 && !st.in_leaf && lost_overflows())
+		ksft_test_result_skip("%s: too few samples (quirk mttcg-lost-overflow)\n",
+				      name);
+	else
+		ksft_test_result(got > 0 && st.in_leaf > 0 && !st.bad_hw_idx &&
+				 st.complete == st.in_leaf, "%s\n", name);
+}
+
 /*
  * Two events of one task with different filters: one hart's CTR holds one
  * configuration, so the perf core has to take turns (the driver refuses
@@ -307,7 +417,7 @@ int main(void)
 	if (ret)
 		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
 				   strerror(-ret));
-	ksft_set_plan(10);
+	ksft_set_plan(12);
 
 	test_any(PERF_SAMPLE_BRANCH_USER, 0, "any,u");
 	test_any(PERF_SAMPLE_BRANCH_USER | PERF_SAMPLE_BRANCH_KERNEL, 0,
@@ -322,6 +432,8 @@ int main(void)
 		     "abort_tx");
 	test_refused(PERF_SAMPLE_BRANCH_ANY | CTR_BRANCH_COUNTERS, "counters");
 	test_two_filters();
+	test_call_stack(false, "call_stack,u");
+	test_call_stack(true, "call_stack,u across context switches");
 	test_plain_cycles();
 	ksft_finished();
 }

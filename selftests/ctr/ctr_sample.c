@@ -47,6 +47,8 @@ int ctr_ring_open_cpu(struct ctr_ring *r, struct perf_event_attr *attr,
 		return -errno;
 	r->branches = attr->sample_type & PERF_SAMPLE_BRANCH_STACK;
 	r->tid = attr->sample_type & PERF_SAMPLE_TID;
+	r->hw_index = r->branches &&
+		      (attr->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX);
 	r->size = DATA_PAGES * page;
 	m = mmap(NULL, r->size + page, PROT_READ | PROT_WRITE, MAP_SHARED,
 		 r->fd, 0);
@@ -91,6 +93,11 @@ static int parse_sample(struct ctr_ring *r, uint64_t off, struct ctr_sample *s)
 		return 0;
 	ring_copy(r, off, &s->nr, 8);
 	off += 8;
+	s->hw_idx = 0;
+	if (r->hw_index) {
+		ring_copy(r, off, &s->hw_idx, 8);
+		off += 8;
+	}
 	if (s->nr > CTR_MAX_ENTRIES) {
 		printf("# sample with %llu branches\n", (unsigned long long)s->nr);
 		return -1;
@@ -156,7 +163,7 @@ void ctr_dump(const struct ctr_sample *s, unsigned int first,
 bool ctr_follows(const struct perf_branch_entry *older,
 		 const struct perf_branch_entry *newer, uint64_t max_block)
 {
-	if (!ctr_is_kernel(older->to) && ctr_is_kernel(newer->from))
+	if (ctr_is_kernel(newer->from))
 		return true;
 	return newer->from >= older->to &&
 	       newer->from - older->to <= max_block;

@@ -23,6 +23,7 @@ struct ctr_sample {
 	uint64_t ip;
 	uint32_t pid, tid;	/* with PERF_SAMPLE_TID */
 	uint64_t nr;
+	uint64_t hw_idx;	/* with PERF_SAMPLE_BRANCH_HW_INDEX */
 	struct perf_branch_entry e[CTR_MAX_ENTRIES];
 };
 
@@ -31,7 +32,7 @@ typedef bool (*ctr_check_fn)(const struct ctr_sample *s, void *ctx);
 
 struct ctr_ring {
 	int fd;
-	bool branches, tid;
+	bool branches, tid, hw_index;
 	struct perf_event_mmap_page *meta;
 	uint8_t *data;
 	size_t size;
@@ -73,9 +74,11 @@ static inline bool ctr_is_kernel(uint64_t pc)
 /*
  * Does record @newer follow record @older on one path? Its source must be
  * a few straight-line instructions past @older's target. One gap is
- * legitimate: a counter overflow interrupt freezes CTR on entry, so that
- * entry into the kernel goes unrecorded and the next record may already be
- * a kernel branch taken after the overflow handler unfroze CTR.
+ * legitimate: a counter overflow interrupt freezes CTR on entry (from user
+ * or kernel code), so that entry goes unrecorded and the next record may
+ * already be a kernel branch taken after the overflow handler unfroze CTR.
+ * So a record starting in the kernel may follow anything; user code must
+ * chain.
  */
 bool ctr_follows(const struct perf_branch_entry *older,
 		 const struct perf_branch_entry *newer, uint64_t max_block);

@@ -336,6 +336,7 @@ static void test_hotplug(void)
 {
 	struct perf_event_attr attr;
 	struct path before = { 0 }, after = { 0 };
+	const char *step = "";
 	struct ctr_ring r;
 	int ret, got1, got2;
 
@@ -358,18 +359,24 @@ static void test_hotplug(void)
 	got1 = ctr_collect(&r, &ctr_work, ITERS, 10, 200, check_path, &before);
 
 	/* cpu1 goes away under the running event, this task moves to cpu0 */
+	step = "offline";
 	ret = set_online(1, 0);
-	if (!ret)
+	if (!ret) {
+		step = "online";
 		ret = set_online(1, 1);
-	if (!ret && pin(1))
-		ret = -errno;
+	}
+	if (!ret) {
+		step = "pin to cpu1";
+		ret = pin(1) ? -errno : 0;
+	}
 	got2 = ret ? -1 : ctr_collect(&r, &ctr_work, ITERS, 10, 200,
 				      check_path, &after);
 	ctr_ring_close(&r);
 	pin(0);
-	ksft_print_msg("hotplug: before %d samples (max %llu records), after %d samples (max %llu records), %s\n",
+	ksft_print_msg("hotplug: before %d samples (max %llu records), after %d samples (max %llu records), %s%s%s\n",
 		       got1, (unsigned long long)before.max_nr, got2,
-		       (unsigned long long)after.max_nr,
+		       (unsigned long long)after.max_nr, ret ? step : "",
+		       ret ? ": " : "",
 		       ret ? strerror(-ret) : "cpu1 offline and online");
 	if (!ret && got1 >= 0 && got2 >= 0 && (!before.samples || !after.samples) &&
 	    guest_has_quirk("mttcg-lost-overflow"))

@@ -28,6 +28,10 @@ work=$NTRACE_TOP/build/guest/$variant
 out=${out:-$work/initramfs.cpio.gz}
 jobs=${NTRACE_JOBS:-2}
 mkdir -p "$work"
+# One build at a time per tree: parallel runs would share build/modules,
+# build/selftests and build/guest.
+exec 9>"$NTRACE_TOP/build/guest/.lock"
+flock 9
 
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant")
 

@@ -8,7 +8,9 @@
  * harness where (it extracts the bytes from the shared RAM file).
  *
  * Build-time knobs: TRACE_MODE (3 = BTM, 6 = HTM), TRACE_FEATURES
- * (trTeInstFeatures), TRACE_TS (1 = timestamps in messages).
+ * (trTeInstFeatures), TRACE_TS (1 = timestamps in messages), TRACE_FILTER
+ * (1 = trace only fib(), an address range set with filter 0 and
+ * comparator 0: iaddr >= start && iaddr < end).
  */
 #include "ntrace_regs_bm.h"
 
@@ -21,6 +23,12 @@
 #ifndef TRACE_TS
 #define TRACE_TS 0
 #endif
+#ifndef TRACE_FILTER
+#define TRACE_FILTER 0
+#endif
+
+/* fib() lives alone in section "ntfilt"; the linker defines its bounds */
+extern char __start_ntfilt[], __stop_ntfilt[];
 
 #define TE	TE_BASE(0)
 #define RS	RAM_BASE(0)
@@ -60,7 +68,7 @@ static __attribute__((noinline)) int op_xor(int a, int b) { return a ^ b; }
 static __attribute__((noinline)) int op_mul(int a, int b) { return a * b + 1; }
 static op_fn const ops[4] = { op_add, op_sub, op_xor, op_mul };
 
-static __attribute__((noinline)) int fib(int n)
+static __attribute__((noinline, section("ntfilt"))) int fib(int n)
 {
 	return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
@@ -119,6 +127,20 @@ int main(void)
 	/* encoder: spec reset table, then the mode, verified */
 	wr32(TE + TE_INST_FEATURES, TRACE_FEATURES);
 	wr32(TE + TE_INST_FILTERS, 0);
+	if (TRACE_FILTER) {
+		uintptr_t k = TE + TE_COMP_BASE, f = TE + TE_FILTER_BASE;
+
+		wr32(k + CMP_PMATCH_LOW, (uint32_t)(uintptr_t)__start_ntfilt);
+		wr32(k + CMP_PMATCH_HIGH, 0);
+		wr32(k + CMP_SMATCH_LOW, (uint32_t)(uintptr_t)__stop_ntfilt);
+		wr32(k + CMP_SMATCH_HIGH, 0);
+		/* P: iaddr >= start (5), S: iaddr < end (2), match: P && S (1) */
+		wr32(k + CMP_CONTROL, 5u << CMP_P_FUNC_SHIFT | 2u << CMP_S_FUNC_SHIFT |
+		     1u << CMP_MATCH_MODE_SHIFT);
+		wr32(f + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT);
+		wr32(TE + TE_INST_FILTERS, 1);
+		check_eq(rd32(TE + TE_INST_FILTERS), 1, "address-range filter 0 enabled");
+	}
 	wr32(TE + TE_DATA_CONTROL, 0);
 	wr32(TE + TE_TRIG_DBG_CONTROL, 0);
 	wr32(TE + TE_TRIG_EXTIN_CONTROL, 0);
@@ -158,6 +180,13 @@ int main(void)
 	      "trRamWP advanced by whole words, no wrap");
 	check_eq(*(volatile uint8_t *)BUF >> 2, 9,
 		 "first message is ProgTraceSync (TCODE 9, trace enable)");
+	if (TRACE_FILTER) {
+		puts_("FILTER start=");
+		puthex((uintptr_t)__start_ntfilt);
+		puts_(" end=");
+		puthex((uintptr_t)__stop_ntfilt);
+		putch('\n');
+	}
 	puts_("# result ");
 	putdec((uint32_t)r);
 	putch('\n');

@@ -187,6 +187,31 @@ PY
 		"$mode: perf-ntrace decode of the sink bytes gives the executed instructions"
 	sed 's/^/# decode: /' "$work/$mode.dec.err" | head -5
 done
+# Address-range filter: only fib() (its own section) is traced.
+run_bm trace-filter "$BM/trace-filter.elf" -p "gt=$work/gt-flt"
+if extract "$work/flt.bin" "$work/trace-filter.out" &&
+	range=$(sed -nE 's/^FILTER start=(0x[0-9a-f]+) end=(0x[0-9a-f]+).*/\1 \2/p' "$work/trace-filter.out") &&
+	[ -n "$range" ]; then
+	t "python3 - '$work/gt-flt.hart0.txt' $range <<'PY'
+import sys
+lo, hi = int(sys.argv[2], 0), int(sys.argv[3], 0)
+a = [int(l.split()[0], 0) for l in open(sys.argv[1])
+     if not l.startswith('#') and l.split()[1] != '0']
+print('# filtered records: %d, all in [0x%x, 0x%x): %s' % (len(a), lo, hi, all(lo <= x < hi for x in a)))
+sys.exit(0 if len(a) > 1000 and all(lo <= x < hi for x in a) else 1)
+PY" "filter: only instructions inside the comparator's address range are traced"
+	"$PERF_NTRACE" encode --mode htm --sync-mode hwords --sync-max 10 -o "$work/flt.re" \
+		"$work/gt-flt.hart0.txt" 2>/dev/null
+	t "[ -s '$work/flt.re' ] && cmp -s -n \$(stat -c %s '$work/flt.re') '$work/flt.re' '$work/flt.bin'" \
+		"filter: sink bytes equal the filtered ground truth re-encoded"
+	"$PERF_NTRACE" decode --elf "$BM/trace-filter.elf" --mode htm -o "$work/flt.dec" \
+		"$work/flt.bin" 2>"$work/flt.dec.err"
+	t "dec_match '$work/gt-flt.hart0.txt' '$work/flt.dec'" \
+		"filter: decoding the filtered trace gives the filtered instructions"
+else
+	nok "filter: program reported where the trace and the range are"
+fi
+
 # Two harts, each tracing itself into its own sink with its own source ID.
 rm -f "$work"/gt-mh.*
 run_bm mhart "$BM/mhart.elf" -s 2 -p "gt=$work/gt-mh"

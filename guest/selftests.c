@@ -147,7 +147,7 @@ static int run_one(const char *path, int timeout)
 	char buf[4096];
 	size_t len = 0;
 	int pipefd[2], status = 0, exited = 0, timed_out = 0;
-	double deadline = now() + timeout;
+	double start = now(), deadline = start + timeout;
 	pid_t pid;
 
 	marker("test begin %s path=%s timeout=%d", name, path, timeout);
@@ -198,14 +198,16 @@ static int run_one(const char *path, int timeout)
 	close(pipefd[0]);
 	kmsg_relay_sync();
 	if (timed_out) {
-		marker("test end %s timeout=%d", name, timeout);
+		marker("test end %s timeout=%d seconds=%.1f", name, timeout, now() - start);
 		return 1;
 	}
 	if (WIFSIGNALED(status)) {
-		marker("test end %s signal=%d", name, WTERMSIG(status));
+		marker("test end %s signal=%d seconds=%.1f", name, WTERMSIG(status),
+		       now() - start);
 		return 1;
 	}
-	marker("test end %s exit=%d", name, WEXITSTATUS(status));
+	marker("test end %s exit=%d seconds=%.1f", name, WEXITSTATUS(status),
+	       now() - start);
 	return WEXITSTATUS(status) != 0 && WEXITSTATUS(status) != KSFT_SKIP;
 }
 

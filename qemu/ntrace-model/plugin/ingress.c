@@ -233,6 +233,34 @@ static uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
 	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
 }
 
+/*
+ * Fast path (no filter, no timestamps): copy the block's record template,
+ * made at translation, and patch what varies per run.
+ */
+static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
+		      unsigned int nret, uint64_t succ)
+{
+	struct ntrace_insn *d;
+	unsigned int i;
+
+	if (h->nrec + nret > MODEL_BATCH)
+		flush_records(h, false);
+	d = &h->rec[h->nrec];
+	memcpy(d, &tb->tmpl[from], nret * sizeof(*d));
+	h->nrec += nret;
+	if (from + nret == tb->n)
+		d[nret - 1].itype = itype_for(&tb->insn[tb->n - 1], succ);
+	if (h->prev_priv != tb->tmpl_priv || h->context)
+		for (i = 0; i < nret; i++) {
+			d[i].priv = h->prev_priv;
+			d[i].context = h->context;
+		}
+	if (h->start_pending)
+		d[0].flags |= NTRACE_INSN_TRACE_START;
+	h->start_pending = false;
+	h->in_filter = true;
+}
+
 /* Index of the instruction at pc in tb, searching from index from, or -1. */
 static int find_insn(const struct tb_desc *tb, unsigned int from, uint64_t pc)
 {
@@ -369,14 +397,18 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 			nret = n - 1 - from;
 		}
 	}
-	for (i = from; i < from + nret; i++) {
-		const struct tb_insn *ti = &tb->insn[i];
-		uint64_t next = i + 1 < n ? tb->insn[i + 1].pc : succ;
+	if (!h->te.inst_filters && !h->te.ts_running && nret) {
+		put_block(h, tb, from, nret, succ);
+	} else {
+		for (i = from; i < from + nret; i++) {
+			const struct tb_insn *ti = &tb->insn[i];
+			uint64_t next = i + 1 < n ? tb->insn[i + 1].pc : succ;
 
-		put_insn(h, ti, itype_for(ti, next), h->prev_icount + i + 1);
-		if (ti->d.kind != NTRACE_IK_NONE)
-			ras_update(h, ti);
+			put_insn(h, ti, itype_for(ti, next), h->prev_icount + i + 1);
+		}
 	}
+	if (from + nret == n && last->d.kind != NTRACE_IK_NONE)
+		ras_update(h, last);
 	if (trap)
 		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
 }
@@ -521,6 +553,13 @@ static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
 		ti->csr_watch = CSRW_SATP;
 }
 
+/* A block descriptor: header, instructions, then the record template. */
+static size_t desc_size(unsigned int n)
+{
+	return sizeof(struct tb_desc) + n * sizeof(struct tb_insn) +
+	       n * sizeof(struct ntrace_insn);
+}
+
 void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
@@ -529,13 +568,16 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 	(void)id;
 	if (!n)
 		return;
-	d = calloc(1, sizeof(*d) + n * sizeof(d->insn[0]));
+	d = calloc(1, desc_size(n));
 	if (!d) {
 		fprintf(stderr, "ntrace-model: out of memory\n");
 		abort();
 	}
 	d->pc = qemu_plugin_tb_vaddr(tb);
 	d->n = n;
+	d->tmpl = (struct ntrace_insn *)&d->insn[n];
+	/* QEMU keys blocks by privilege level: it is fixed for this block */
+	d->tmpl_priv = read_priv();
 	pthread_mutex_lock(&alloc_lock);
 	d->next_alloc = alloc_list;
 	alloc_list = d;
@@ -575,6 +617,16 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
 				insn, QEMU_PLUGIN_INLINE_STORE_U64, M.sb_reached, 1);
 	}
+	for (i = 0; i < n; i++) {
+		struct ntrace_insn *r = &d->tmpl[i];
+
+		r->addr = d->insn[i].pc;
+		r->size = d->insn[i].d.size;
+		r->priv = d->tmpl_priv;
+		/* the last instruction's itype depends on where it went */
+		if (i + 1 < n)
+			r->itype = itype_for(&d->insn[i], d->insn[i + 1].pc);
+	}
 }
 
 /*
@@ -595,13 +647,14 @@ void ingress_flush(qemu_plugin_id_t id)
 
 		if (!h->prev)
 			continue;
-		sz = sizeof(*c) + h->prev->n * sizeof(c->insn[0]);
+		sz = desc_size(h->prev->n);
 		c = malloc(sz);
 		if (!c)
 			abort();
 		memcpy(c, h->prev, sz);
 		for (unsigned int k = 0; k < c->n; k++)
 			c->insn[k].tb = c;
+		c->tmpl = (struct ntrace_insn *)&c->insn[c->n];
 		c->next_alloc = keep;
 		keep = c;
 		h->prev = c;

@@ -23,7 +23,7 @@
 #define MODEL_NCOMPS		2
 #define MODEL_TS_WIDTH		48
 #define MODEL_REGION_SIZE	0x10000	/* 8 KiB per hart: encoder, then sink */
-#define MODEL_BATCH		64	/* records per encoder call */
+#define MODEL_BATCH		1024	/* records per encoder call (> a block) */
 #define MODEL_RAS		64	/* shadow return stack entries */
 
 /* One instruction of a translated block, decoded once at translation. */
@@ -44,6 +44,8 @@ struct tb_insn {
 struct tb_desc {
 	uint64_t pc;
 	uint32_t n;
+	uint8_t tmpl_priv;		/* privilege the block runs at */
+	struct ntrace_insn *tmpl;	/* per-instruction record template */
 	struct tb_desc *next_alloc;	/* allocation list, freed on TB flush */
 	struct tb_insn insn[];
 };
@@ -177,6 +179,7 @@ static inline void hart_unlock(struct hart *h)
 {
 	__atomic_store_n(&h->lock, 0, __ATOMIC_RELEASE);
 }
+
 
 /* guest_ram.c */
 int guest_ram_map(void);

@@ -14,7 +14,8 @@ BASE_PKGS=(
 	make gcc libc6-dev bc flex bison libssl-dev libelf-dev cpio xz-utils
 	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 	device-tree-compiler sparse libtraceevent-dev libdw-dev libzstd-dev
-	clang llvm-19 autofdo python3 rsync kmod
+	clang libclang-rt-14-dev llvm-19 autofdo python3 rsync kmod
+	patch perl file git binutils
 )
 # Packages that must come from bookworm-backports.
 BP_PKGS=(qemu-system-riscv qemu-user opensbi linux-source-6.12)

@@ -49,8 +49,19 @@ static const struct ctr_workload *w = &ctr_work;
 
 struct path_stats {
 	uint64_t max_block;
-	uint64_t samples_in_workload, entries, leaf_calls, max_nr;
+	uint64_t samples_in_workload, entries, leaf_calls, max_nr, empty;
 };
+
+/*
+ * The driver clears CTR whenever the event is scheduled in (context switch,
+ * or another event's turn on the hart), and the counter resumes with what
+ * was left of its period: an overflow can come before the task has taken a
+ * branch. Such an empty sample is legitimate but must stay rare.
+ */
+static bool few_empty(const struct path_stats *st)
+{
+	return st->empty * 4 <= st->samples_in_workload;
+}
 
 /* Every branch recorded: the records must chain into one path. */
 static bool check_path(const struct ctr_sample *s, void *ctx)
@@ -65,8 +76,8 @@ static bool check_path(const struct ctr_sample *s, void *ctx)
 	if (s->nr > st->max_nr)
 		st->max_nr = s->nr;
 	if (!s->nr) {
-		ksft_print_msg("sample in the workload without branches\n");
-		return false;
+		st->empty++;
+		return true;
 	}
 	/* the newest record's target is where the sampled block started */
 	if (s->ip < s->e[0].to || s->ip - s->e[0].to > st->max_block) {
@@ -176,8 +187,9 @@ static void test_any(uint64_t plm, uint64_t freq, const char *name)
 		got = n < 0 ? n : got + n;
 	}
 	ctr_ring_close(&r);
-	ksft_print_msg("%s: %d samples, %llu in the workload, %llu branches (max %llu per sample), %llu calls into the leaf\n",
+	ksft_print_msg("%s: %d samples, %llu in the workload (%llu empty), %llu branches (max %llu per sample), %llu calls into the leaf\n",
 		       name, got, (unsigned long long)st.samples_in_workload,
+		       (unsigned long long)st.empty,
 		       (unsigned long long)st.entries,
 		       (unsigned long long)st.max_nr,
 		       (unsigned long long)st.leaf_calls);
@@ -188,7 +200,7 @@ static void test_any(uint64_t plm, uint64_t freq, const char *name)
 	else
 		ksft_test_result(got > 0 &&
 				 st.samples_in_workload >= WANT_IN_WORKLOAD &&
-				 st.leaf_calls > 0, "%s\n", name);
+				 few_empty(&st) && st.leaf_calls > 0, "%s\n", name);
 }
 
 static void test_filter(uint64_t bst, const char *name, ctr_check_fn check)
@@ -385,13 +397,15 @@ static void test_two_filters(void)
 	}
 	ctr_ring_close(&call);
 	ctr_ring_close(&any);
-	ksft_print_msg("two filters: %d any samples (%llu calls into the leaf), %d any_call samples (%llu leaf calls)\n",
-		       got_any, (unsigned long long)st.leaf_calls, got_call,
+	ksft_print_msg("two filters: %d any samples (%llu calls into the leaf, %llu empty), %d any_call samples (%llu leaf calls)\n",
+		       got_any, (unsigned long long)st.leaf_calls,
+		       (unsigned long long)st.empty, got_call,
 		       (unsigned long long)calls);
 	if (!ret && (!got_any || !got_call) && lost_overflows())
 		ksft_test_result_skip("two filters: too few samples (quirk mttcg-lost-overflow)\n");
 	else
 		ksft_test_result(!ret && got_any && got_call && st.leaf_calls &&
+				 few_empty(&st) &&
 				 calls, "two filters on one task take turns\n");
 }
 

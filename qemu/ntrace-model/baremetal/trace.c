@@ -26,6 +26,12 @@
 #ifndef TRACE_FILTER
 #define TRACE_FILTER 0
 #endif
+#ifndef TRACE_SYNC_MAX
+#define TRACE_SYNC_MAX 10	/* every 2^14 units */
+#endif
+#ifndef TRACE_SYNC_MODE
+#define TRACE_SYNC_MODE 3	/* periodic sync by half-words */
+#endif
 
 /* fib() lives alone in section "ntfilt"; the linker defines its bounds */
 extern char __start_ntfilt[], __stop_ntfilt[];
@@ -155,7 +161,8 @@ int main(void)
 	} else
 		wr32(TE + TS_CONTROL, 0);
 	c = TCI_ACTIVE | (uint32_t)TRACE_MODE << TE_INST_MODE_SHIFT |
-	    1u << TE_FORMAT_SHIFT | 3u << TE_SYNC_MODE_SHIFT | 10u << TE_SYNC_MAX_SHIFT;
+	    1u << TE_FORMAT_SHIFT | (uint32_t)TRACE_SYNC_MODE << TE_SYNC_MODE_SHIFT |
+	    (uint32_t)TRACE_SYNC_MAX << TE_SYNC_MAX_SHIFT;
 	wr32(TE + TCI_CONTROL, c);
 	check_eq(rd32(TE + TCI_CONTROL) & ~TCI_EMPTY, c, "encoder mode set and verified");
 	check_eq(rd32(TE + TE_INST_FEATURES), TRACE_FEATURES, "features set and verified");

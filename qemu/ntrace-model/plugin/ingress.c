@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "tci_regs.h"
 
 static struct {
 	struct qemu_plugin_register *gpr[32];
@@ -155,9 +156,15 @@ static void put(struct hart *h, const struct ntrace_insn *r)
 	h->start_pending = false;
 }
 
+/*
+ * Record timestamp: the timestamp unit's count while it runs, else the core
+ * clock (instructions) when trTeInstSyncMode=2 counts it, else 0.
+ */
 static uint64_t tstamp(struct hart *h, uint64_t icount)
 {
-	return h->te.ts_running ? ts_value(h, icount) : 0;
+	if (h->te.ts_running)
+		return ts_value(h, icount);
+	return h->clock_tstamp ? icount : 0;
 }
 
 static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
@@ -255,6 +262,9 @@ static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int fro
 			d[i].priv = h->prev_priv;
 			d[i].context = h->context;
 		}
+	if (h->clock_tstamp)
+		for (i = 0; i < nret; i++)
+			d[i].tstamp = h->prev_icount + from + i + 1;
 	if (h->start_pending)
 		d[0].flags |= NTRACE_INSN_TRACE_START;
 	h->start_pending = false;
@@ -677,6 +687,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	if (err)
 		fprintf(stderr, "ntrace-model: hart %u: trace encoder: %s\n", h->idx, err);
 	h->tracing = true;
+	h->clock_tstamp = ((h->te.control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT) == 2;
 	h->te.empty = false;
 	h->start_pending = true;
 	h->in_filter = false;

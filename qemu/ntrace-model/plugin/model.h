@@ -122,6 +122,7 @@ struct hart {
 	uint64_t context;
 	bool context_stale;
 	bool start_pending;	/* next record carries TRACE_START */
+	bool clock_tstamp;	/* records carry the core clock (sync mode 2) */
 	bool in_filter;
 	/*
 	 * Records of the current block, handed to the encoder in one call;

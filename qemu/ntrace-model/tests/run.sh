@@ -200,7 +200,8 @@ a = [int(l.split()[0], 0) for l in open(sys.argv[1])
 print('# filtered records: %d, all in [0x%x, 0x%x): %s' % (len(a), lo, hi, all(lo <= x < hi for x in a)))
 sys.exit(0 if len(a) > 1000 and all(lo <= x < hi for x in a) else 1)
 PY" "filter: only instructions inside the comparator's address range are traced"
-	"$PERF_NTRACE" encode --mode htm --sync-mode hwords --sync-max 10 -o "$work/flt.re" \
+	# this variant counts periodic sync in core clock cycles (trTeInstSyncMode=2)
+	"$PERF_NTRACE" encode --mode htm --sync-mode cycles --sync-max 4 -o "$work/flt.re" \
 		"$work/gt-flt.hart0.txt" 2>/dev/null
 	t "[ -s '$work/flt.re' ] && cmp -s -n \$(stat -c %s '$work/flt.re') '$work/flt.re' '$work/flt.bin'" \
 		"filter: sink bytes equal the filtered ground truth re-encoded"
@@ -208,6 +209,8 @@ PY" "filter: only instructions inside the comparator's address range are traced"
 		"$work/flt.bin" 2>"$work/flt.dec.err"
 	t "dec_match '$work/gt-flt.hart0.txt' '$work/flt.dec'" \
 		"filter: decoding the filtered trace gives the filtered instructions"
+	t "'$PERF_NTRACE' dump '$work/flt.bin' 2>/dev/null | grep -q 'sync=2'" \
+		"filter: periodic sync counted in core clock cycles (trTeInstSyncMode=2)"
 else
 	nok "filter: program reported where the trace and the range are"
 fi

@@ -89,7 +89,7 @@ int main(void)
 	c = rd32(RS + TCI_CONTROL);
 	check_eq(c & TCI_ENABLE, 0, "stop-on-wrap: the sink disabled itself when full");
 	wp = rd32(RS + RAM_WP_LOW);
-	check_eq(wp, BUF + 0x1004 | RAM_WRAP, "stop-on-wrap: trRamWP back at Start with trRamWrap");
+	check_eq(wp, (BUF + 0x1004) | RAM_WRAP, "stop-on-wrap: trRamWP back at Start with trRamWrap");
 	check(guards_ok(), "stop-on-wrap: nothing written outside the buffer");
 	stop();
 	c = rd32(TE + TCI_CONTROL);

@@ -26,6 +26,9 @@
 #ifndef TRACE_FILTER
 #define TRACE_FILTER 0
 #endif
+#ifndef TRACE_CONTEXT
+#define TRACE_CONTEXT 0		/* 1: Ownership messages (trTeContext) */
+#endif
 #ifndef TRACE_SYNC_MAX
 #define TRACE_SYNC_MAX 10	/* every 2^14 units */
 #endif
@@ -43,7 +46,10 @@ extern char __start_ntfilt[], __stop_ntfilt[];
 #define CLINT_MTIMECMP	0x02004000UL
 #define CLINT_MTIME	0x0200bff8UL
 
-static volatile int ticks, ecalls;
+static volatile int ticks, ecalls, uecalls;
+
+void run_user(int (*fn)(void));
+void user_resume(void);
 
 static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
 {
@@ -53,6 +59,13 @@ static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
 	if (cause == (1ULL << 63 | 7)) {
 		*(volatile uint64_t *)CLINT_MTIMECMP = ~0ULL;
 		ticks++;
+		return;
+	}
+	if (cause == 8) {
+		/* ECALL from U-mode: back to run_user()'s caller, in M-mode */
+		__asm__ volatile("csrw mepc, %0" : : "r"(user_resume));
+		__asm__ volatile("csrs mstatus, %0" : : "r"(3UL << 11));
+		uecalls++;
 		return;
 	}
 	if (cause == 11) {
@@ -91,6 +104,17 @@ static __attribute__((noinline)) int classify(int v)
 	}
 }
 
+static volatile int user_acc;
+
+static __attribute__((noinline)) int user_work(void)
+{
+	int i;
+
+	for (i = 0; i < 20; i++)
+		user_acc += classify(i);
+	return 0;
+}
+
 static __attribute__((noinline)) int workload(void)
 {
 	volatile int acc = 1;
@@ -103,6 +127,7 @@ static __attribute__((noinline)) int workload(void)
 			__asm__ volatile("ecall");
 	}
 	acc += fib(12);
+	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
 	/* timer interrupt: due shortly, wait for it in a loop */
 	*(volatile uint64_t *)CLINT_MTIMECMP = *(volatile uint64_t *)CLINT_MTIME + 100;
 	__asm__ volatile("csrs mie, %0" : : "r"(1UL << 7));
@@ -160,7 +185,8 @@ int main(void)
 			 "timestamp unit counting, timestamps in messages");
 	} else
 		wr32(TE + TS_CONTROL, 0);
-	c = TCI_ACTIVE | (uint32_t)TRACE_MODE << TE_INST_MODE_SHIFT |
+	c = TCI_ACTIVE | (TRACE_CONTEXT ? TE_CONTEXT : 0) |
+	    (uint32_t)TRACE_MODE << TE_INST_MODE_SHIFT |
 	    1u << TE_FORMAT_SHIFT | (uint32_t)TRACE_SYNC_MODE << TE_SYNC_MODE_SHIFT |
 	    (uint32_t)TRACE_SYNC_MAX << TE_SYNC_MAX_SHIFT;
 	wr32(TE + TCI_CONTROL, c);
@@ -181,6 +207,7 @@ int main(void)
 	      "sink disabled and flushed");
 	check_eq(ticks, 1, "timer interrupt taken once");
 	check_eq(ecalls, 4, "four ECALL traps taken");
+	check_eq(uecalls, 1, "U-mode ran and came back with an ECALL");
 	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "no overflow");
 	wp = rd32(RS + RAM_WP_LOW);
 	check((wp & RAM_WRAP) == 0 && wp > BUF && (wp & 3) == 0,

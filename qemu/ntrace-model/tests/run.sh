@@ -82,7 +82,7 @@ extract() {
 gt_check() {
 	python3 - "$1" <<'PY'
 import sys
-bad = exc = irq = n = 0
+bad = exc = irq = n = upriv = 0
 prev = None
 first = last = 0
 for line in open(sys.argv[1]):
@@ -95,14 +95,16 @@ for line in open(sys.argv[1]):
         bad += 1
     exc += it == 1
     irq += it == 2
+    upriv += int(f[3]) == 0
     if n == 0:
         first = flags
     n += 1
     last = flags
     prev = (addr, size, it, flags)
-print("# %d records checked, %d sequence breaks, %d exceptions, %d interrupts"
-      % (n, bad, exc, irq))
-sys.exit(0 if n and not bad and exc == 4 and irq == 1 and first & 1 and last & 2 else 1)
+print("# %d records checked, %d sequence breaks, %d exceptions, %d interrupts, %d in U-mode"
+      % (n, bad, exc, irq, upriv))
+sys.exit(0 if n and not bad and exc == 5 and irq == 1 and upriv > 100 and first & 1
+         and last & 2 else 1)
 PY
 }
 
@@ -143,7 +145,7 @@ dec_match() {
 
 for mode in btm htm; do
 	opts="--mode $mode --sync-mode hwords --sync-max 10"
-	[ $mode = htm ] && opts="$opts --ts"
+	[ $mode = htm ] && opts="$opts --ts --context"
 	rm -f "$work/gt-$mode".*
 	qextra=()
 	[ -n "$GTP" ] && qextra=(-plugin "$GTP,out=$work/$mode.pcs,start=0x80000000")
@@ -159,7 +161,9 @@ for mode in btm htm; do
 	t "'$PERF_NTRACE' dump $opt_ts '$work/$mode.bin' >'$work/$mode.dump' 2>&1" \
 		"$mode: sink bytes parse as N-Trace messages (perf-ntrace dump)"
 	grep -c . "$work/$mode.dump" | sed 's/^/# messages: /'
-	t "gt_check '$gt'" "$mode: ground truth is a consistent stream with 4 ECALLs and 1 interrupt"
+	[ $mode = htm ] && t "grep -q 'Ownership.*' '$work/$mode.dump' && [ \$(grep -c Ownership '$work/$mode.dump') -ge 2 ]" \
+		"htm: trTeContext=1 gives Ownership messages at the U-mode switches"
+	t "gt_check '$gt'" "$mode: ground truth is a consistent stream with 5 ECALLs (1 from U-mode), 1 interrupt, U-mode records"
 	# shellcheck disable=SC2086
 	"$PERF_NTRACE" encode $opts -o "$work/$mode.re" "$gt" 2>"$work/$mode.re.err"
 	# the sink pads its last word with idle bytes (0xFF)

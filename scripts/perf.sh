@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build (or reuse) a static riscv64 perf from the kernel source's tools/perf.
-# Usage: scripts/perf.sh          prints the path of the perf binary
+# Usage: scripts/perf.sh          prints the path of the riscv64 perf binary
+#        scripts/perf.sh --host   the same for a dynamic x86_64 (build machine)
+#                                 perf with libelf, libdw, libtraceevent, zstd:
+#                                 reads the guest's perf.data files on the host
 # Patches: every *.patch in $NTRACE_PERF_PATCHES (default tools/perf-patches/)
 # is applied in name order with "patch -p1" against the kernel source top,
 # on a private copy of the sources. The cache entry under $NTRACE_CACHE/perf/
@@ -15,10 +18,17 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+host=0
+case "${1:-}" in
+--host) host=1 ;;
+"") ;;
+*) die "usage: ${0##*/} [--host]" ;;
+esac
+
 patchdir=${NTRACE_PERF_PATCHES:-$NTRACE_TOP/tools/perf-patches}
 # Bump when the way perf is built changes.
 BUILD_REV=1
-PERF_FLAGS=(
+RISCV_FLAGS=(
 	ARCH=riscv CROSS_COMPILE="$CROSS_COMPILE" LDFLAGS=-static
 	NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
 	NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1 NO_SLANG=1 NO_GTK2=1
@@ -27,6 +37,25 @@ PERF_FLAGS=(
 	NO_LIBBABELTRACE=1 NO_SDT=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1
 	NO_LIBPFM4=1 NO_SHELLCHECK=1 NO_LIBDEBUGINFOD=1 WERROR=0
 )
+# Host perf: the Debian -dev libraries scripts/deps.sh installs; the rest off
+# so the feature set does not depend on what else happens to be installed.
+HOST_FLAGS=(
+	NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1
+	NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
+	NO_LIBCRYPTO=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_SDT=1 NO_DEMANGLE=1
+	NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SHELLCHECK=1
+	NO_LIBDEBUGINFOD=1 WERROR=0
+)
+if [ "$host" = 1 ]; then
+	PERF_FLAGS=("${HOST_FLAGS[@]}")
+	toolchain="$(cc --version | head -1) $(dpkg-query -W -f='${Version} ' \
+		libelf-dev libdw-dev libtraceevent-dev libzstd-dev zlib1g-dev liblzma-dev 2>/dev/null)"
+	kind=host
+else
+	PERF_FLAGS=("${RISCV_FLAGS[@]}")
+	toolchain=$(${CROSS_COMPILE}gcc --version | head -1)
+	kind=static-riscv64
+fi
 
 patches=()
 if [ -d "$patchdir" ]; then
@@ -34,13 +63,16 @@ if [ -d "$patchdir" ]; then
 fi
 
 src=$(kernel_source)
-key=$(cache_key "rev $BUILD_REV" "$(linux_source_version)" "$(${CROSS_COMPILE}gcc --version | head -1)" \
-	"${PERF_FLAGS[*]}" "${patches[@]/#/patch }" "${patches[@]}")
+keyargs=("rev $BUILD_REV" "$(linux_source_version)" "$toolchain" "${PERF_FLAGS[*]}"
+	"${patches[@]/#/patch }" "${patches[@]}")
+# The riscv64 key is unchanged from before host mode existed.
+[ "$host" = 1 ] && keyargs=("host" "${keyargs[@]}")
+key=$(cache_key "${keyargs[@]}")
 out=$NTRACE_CACHE/perf/$key
 
 build() {
 	[ -f "$out/.ntrace-built" ] && return 0
-	log "building static riscv64 perf in $out (${#patches[@]} patches; several minutes)"
+	log "building $kind perf in $out (${#patches[@]} patches; several minutes)"
 	rm -rf "$out" && mkdir -p "$out/src" "$out/obj"
 	# Copy what tools/perf/MANIFEST needs (plus headers the build compares).
 	(cd "$src" && cp -a --parents tools include scripts arch/*/include/uapi arch/riscv \
@@ -54,8 +86,12 @@ build() {
 	make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" perf \
 		>"$out/build.log" 2>&1 ||
 		{ tail -40 "$out/build.log" >&2; die "perf build failed (log: $out/build.log)"; }
-	file "$out/obj/perf" | grep -q 'statically linked' || die "perf is not a static binary"
-	${CROSS_COMPILE}strip -o "$out/perf" "$out/obj/perf"
+	if [ "$host" = 1 ]; then
+		strip -o "$out/perf" "$out/obj/perf"
+	else
+		file "$out/obj/perf" | grep -q 'statically linked' || die "perf is not a static binary"
+		${CROSS_COMPILE}strip -o "$out/perf" "$out/obj/perf"
+	fi
 	echo "$((SECONDS - start))" >"$out/build-seconds"
 	rm -rf "$out/src"
 	touch "$out/.ntrace-built"

@@ -20,7 +20,7 @@ struct subcmd {
 
 static const struct subcmd subcmds[] = {
 	{ "dump", cmd_dump, "print the N-Trace messages of a raw trace, one per line" },
-	{ "encode", cmd_encode, "run the encoder model on a text ingress trace, write N-Trace bytes" },
+	{ "encode", cmd_encode, "run the encoder model on retired instructions (text, PC list, tandem trace)" },
 	{ "decode", cmd_decode, "decode N-Trace messages with program images into instruction flow" },
 };
 

@@ -72,17 +72,19 @@ enum ntrace_dec_kind {
  * unknown).
  */
 struct ntrace_dec_run {
-	uint64_t start;
-	uint64_t last;
-	uint64_t to;
-	uint64_t tstamp;	/* absolute time of the message that reported it */
-	uint32_t ninsn;
+	uint64_t start;		/* address of the first instruction */
+	uint64_t last;		/* address of the last instruction (the one that
+				 * transfers control, for a transfer kind) */
+	uint64_t to;		/* where execution continued (0 for STOP) */
+	uint64_t tstamp;	/* absolute time of the message that reported it
+				 * (0 without timestamps) */
+	uint32_t ninsn;		/* instructions start..last; 0 for a bare trap */
 	uint8_t kind;		/* enum ntrace_dec_kind */
 	uint8_t flags;		/* NTRACE_DRF_* */
 	uint8_t priv;		/* enum ntrace_priv from Ownership (0 if never told) */
-	uint8_t pad;
-	uint16_t src;
-	uint16_t pad2;
+	uint8_t pad;		/* zero */
+	uint16_t src;		/* SRC of the messages (0 without an SRC field) */
+	uint16_t pad2;		/* zero; the struct is 48 bytes */
 	uint32_t pad3;
 };
 
@@ -98,25 +100,35 @@ enum ntrace_dec_ev {
 	NTRACE_DEV__COUNT
 };
 
+/* One event; priv, context and tstamp are the source's state at the time. */
 struct ntrace_dec_event {
 	uint8_t type;		/* enum ntrace_dec_ev */
-	uint8_t priv;
-	uint16_t src;
-	uint32_t code;
+	uint8_t priv;		/* enum ntrace_priv last told by Ownership (0 if never) */
+	uint16_t src;		/* SRC of the message (0 when not known) */
+	uint32_t code;		/* SYNC: SYNC, LOST: ECODE, STOP: EVCODE, OWNER:
+				 * PROCESS FORMAT (NTRACE_PROCESS_FMT_*), WARN: the
+				 * odd RCODE or codec error (ntrace_msg_err), else 0 */
 	uint64_t offset;	/* byte offset of the message it comes from */
 	uint64_t pc;		/* where decoding stands (0 if unknown) */
-	uint64_t context;
-	uint64_t tstamp;
-	const char *text;	/* human-readable reason (valid during the call) */
+	uint64_t context;	/* context last told by Ownership (0 if never) */
+	uint64_t tstamp;	/* last absolute time of the source (0 without timestamps) */
+	const char *text;	/* human-readable reason or description (ERROR, WARN,
+				 * LOST; may be NULL for others); valid during the
+				 * call only */
 };
 
-/* Sink of decoded flow. Either callback may be NULL. Non-zero return stops
- * the decoder; ntrace_decoder_feed/finish then return that value. */
+/*
+ * Sink of decoded flow. Either callback may be NULL. runs gets n runs in
+ * order (the array is only valid during the call); event gets one event.
+ * Non-zero return stops the decoder; ntrace_decoder_feed/put/finish then
+ * return that value.
+ */
 struct ntrace_dec_ops {
 	int (*runs)(void *ctx, const struct ntrace_dec_run *r, size_t n);
 	int (*event)(void *ctx, const struct ntrace_dec_event *ev);
 };
 
+/* Decoder configuration; start from ntrace_dec_cfg_default(). */
 struct ntrace_dec_cfg {
 	struct ntrace_enc_cfg enc;	/* the encoder's settings (encoder.h) */
 	int32_t src;			/* SRC to decode; -1 = every source */
@@ -130,15 +142,16 @@ struct ntrace_dec_cfg {
 /* Defaults: encoder defaults, return-stack implicit return on, all sources. */
 void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
 
+/* Counters since ntrace_decoder_new(), over all sources. */
 struct ntrace_dec_stats {
 	uint64_t bytes;		/* trace bytes fed */
 	uint64_t messages;	/* messages parsed */
 	uint64_t insns;		/* instructions decoded */
-	uint64_t runs;
+	uint64_t runs;		/* runs delivered */
 	uint64_t taken;		/* taken branches and direct jumps/calls */
 	uint64_t indirect;	/* indirect jumps, calls, returns, trap returns */
-	uint64_t implicit_returns;
-	uint64_t traps;
+	uint64_t implicit_returns; /* returns resolved from the return stack */
+	uint64_t traps;		/* exceptions and interrupts */
 	uint64_t syncs;		/* times decoding (re)started at a sync message */
 	uint64_t errors;	/* decode errors (each followed by a resync wait) */
 	uint64_t parse_errors;	/* codec error records */
@@ -147,27 +160,43 @@ struct ntrace_dec_stats {
 	uint64_t tcode[64];	/* messages per TCODE */
 };
 
+/* Opaque decoder state (one per trace; not thread-safe, no global state). */
 struct ntrace_decoder;
 
 /*
- * cfg is copied; img must outlive the decoder. Returns NULL with a reason in
- * *err (a configuration problem or out of memory).
+ * cfg is copied; img must outlive the decoder. ops is copied; ctx is passed
+ * to its callbacks. Returns NULL with a static reason in *err (a
+ * configuration problem or out of memory).
  */
 struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 					  struct ntrace_images *img,
 					  const struct ntrace_dec_ops *ops, void *ctx,
 					  const char **err);
+/* Free the decoder (NULL is allowed). Does not call finish. */
 void ntrace_decoder_free(struct ntrace_decoder *d);
 
-/* Raw N-Trace bytes, in any chunking. Returns 0 or the sink's stop value. */
+/*
+ * Raw N-Trace bytes, in any chunking (the result does not depend on it).
+ * Returns 0 or the sink's stop value; trace errors are not failures, they
+ * are reported as events and counted in the stats.
+ */
 int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
-/* One already parsed message (or codec error record). */
+/*
+ * One already parsed message (or codec error record), for callers that run
+ * the codec themselves. Do not mix with feed on the same decoder. Returns 0
+ * or the sink's stop value.
+ */
 int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m);
 
-/* End of the trace: reports a cut-off message and flushes pending runs. */
+/*
+ * End of the trace: reports a cut-off message and flushes pending runs.
+ * Returns 0 or the sink's stop value. Call once; the decoder may then only
+ * be queried (stats) and freed.
+ */
 int ntrace_decoder_finish(struct ntrace_decoder *d);
 
+/* Copy the counters so far into *s (any time). */
 void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stats *s);
 
 /*
@@ -197,18 +226,29 @@ enum ntrace_sink_format {
 	NTRACE_SINK_TV,
 };
 
+/* Opaque sink state. */
 struct ntrace_sink;
 
+/*
+ * Create a sink writing fmt to out. out, img and d (the decoder whose runs
+ * it expands; may be NULL here and set with ntrace_sink_set_decoder()
+ * before the first run) are borrowed and must outlive the sink. Returns
+ * NULL when out of memory.
+ */
 struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 				    struct ntrace_decoder *d, struct ntrace_images *img);
+/* ntrace_dec_ops.runs callback; ctx is the sink. 0, or -1 on a write error. */
 int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n);
-int ntrace_sink_flush(struct ntrace_sink *s);	/* 0 or -1 (write error) */
+/* Write what is buffered (and fflush out). 0 or -1 (write error). */
+int ntrace_sink_flush(struct ntrace_sink *s);
+/* Free the sink (NULL allowed) without flushing; does not close out. */
 void ntrace_sink_free(struct ntrace_sink *s);
 /* Attach the decoder after creating it (the sink is its callback context). */
 void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d);
 /* branches: append " SYM+OFF -> SYM+OFF" from the images' symbol tables. */
 void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on);
 
+/* Static names ("taken", "ind_call", "error", ...); "?" when out of range. */
 const char *ntrace_dec_kind_name(unsigned int kind);
 const char *ntrace_dec_ev_name(unsigned int type);
 

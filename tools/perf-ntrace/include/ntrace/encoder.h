@@ -79,12 +79,18 @@ struct ntrace_enc_cfg {
 	uint8_t stop_evcode;		/* EVCODE at trace stop / end (default TRACE_DISABLED) */
 };
 
-/* Defaults: BTM, 4-bit itype, 16-bit I-CNT, 32-bit HIST, no options. */
+/*
+ * Defaults: BTM, 4-bit itype, 16-bit I-CNT, 32-bit HIST, 18-bit HREPEAT and
+ * B-CNT, implicit return off (stack depth 16, 16 partial bits if enabled),
+ * no SRC, no timestamps, XLEN 64, SYNC=5 at start, EVCODE=4 at the end, no
+ * options. Note that the flow decoder's default (ntrace_dec_cfg_default)
+ * turns implicit return on.
+ */
 void ntrace_enc_cfg_default(struct ntrace_enc_cfg *cfg);
 
 /*
- * Check a configuration; returns NULL if usable, else a message naming the
- * bad setting.
+ * Check a configuration; returns NULL if usable, else a static message
+ * naming the bad setting (its Trace Control Interface field).
  */
 const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg);
 
@@ -94,7 +100,7 @@ const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg);
  */
 typedef int (*ntrace_emit_fn)(void *ctx, const struct ntrace_msg *msg);
 
-/* Pending message kinds (private). */
+/* Pending message kinds (private: values of ntrace_encoder.pend). */
 enum {
 	NTRACE_ENC_NONE,
 	NTRACE_ENC_DIRECT,	/* taken direct branch (BTM, or all_jumps) */
@@ -104,7 +110,11 @@ enum {
 	NTRACE_ENC_RETURN,	/* return: a message only if the target is not pend_expect */
 };
 
-/* Encoder state. Plain data; initialise with ntrace_encoder_init(). */
+/*
+ * Encoder state. Plain data owned by the caller (embed it, no free needed);
+ * initialise with ntrace_encoder_init(). The fields are the model's
+ * internals, for tests and debugging: read them, never write them.
+ */
 struct ntrace_encoder {
 	struct ntrace_enc_cfg cfg;
 	ntrace_emit_fn emit;
@@ -165,7 +175,11 @@ struct ntrace_encoder {
 	uint64_t messages;	/* messages emitted */
 };
 
-/* Returns NULL on success or the ntrace_enc_cfg_check() message. */
+/*
+ * Initialise e with a copy of cfg; emit(ctx, msg) receives every message.
+ * Returns NULL on success or the ntrace_enc_cfg_check() message (e is then
+ * not usable).
+ */
 const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
 				ntrace_emit_fn emit, void *ctx);
 
@@ -225,13 +239,19 @@ int ntrace_encoder_finish(struct ntrace_encoder *e);
  * to another sink. Errors from fwrite make the sink return -1.
  */
 struct ntrace_byte_sink {
-	FILE *out;
-	const struct ntrace_codec_cfg *codec;
-	uint64_t offset;	/* bytes written so far */
-	ntrace_emit_fn next;	/* optional */
-	void *next_ctx;
+	FILE *out;		/* where bytes go; NULL: nothing written (only
+				 * offsets are computed and next is called) */
+	const struct ntrace_codec_cfg *codec;	/* borrowed; the encoder's codec */
+	uint64_t offset;	/* bytes written so far; start it at 0 */
+	ntrace_emit_fn next;	/* optional: gets each message, offset/size set */
+	void *next_ctx;		/* passed to next */
 };
 
+/*
+ * ntrace_emit_fn that encodes msg (ctx: struct ntrace_byte_sink). Returns 0,
+ * -1 on a write error or a message the codec cannot encode, or next's
+ * non-zero return.
+ */
 int ntrace_byte_sink_emit(void *ctx, const struct ntrace_msg *msg);
 
 /* ---- Text ingress format (for tests and "perf-ntrace encode") ---------- */

@@ -26,7 +26,10 @@
 extern "C" {
 #endif
 
-/* Error codes (negative returns); ntrace_images_errmsg() has the details. */
+/*
+ * Error codes (negative returns of the functions below; 0 is success);
+ * ntrace_images_errmsg() has the details.
+ */
 enum ntrace_img_err {
 	NTRACE_IMG_ENOENT = -1,		/* cannot open or read the file */
 	NTRACE_IMG_ENOTELF = -2,	/* not an ELF file */
@@ -39,6 +42,10 @@ enum ntrace_img_err {
 	NTRACE_IMG_EINVAL = -9,		/* bad argument or spec string */
 };
 
+/*
+ * Opaque set of images. Not thread-safe (lookups cache the last region and
+ * build block tables lazily); use one set per thread.
+ */
 struct ntrace_images;
 
 /* A run of instructions ending at a control-flow instruction. */
@@ -53,51 +60,74 @@ struct ntrace_block {
 				 * when the table entry is readable), else 0 */
 };
 
-/* cfg: ISA for decoding (NULL: RV64GC). */
+/* An empty set. cfg (copied): ISA for decoding (NULL: RV64GC). NULL if out
+ * of memory. */
 struct ntrace_images *ntrace_images_new(const struct ntrace_isa_cfg *cfg);
+/* Free the set and every image copy it holds (NULL allowed). */
 void ntrace_images_free(struct ntrace_images *set);
 
 /*
- * Load an ELF64 RISC-V file. With has_addr, the lowest PT_LOAD segment
+ * Load an ELF64 RISC-V file (its loadable segments and symbols are copied;
+ * the file is closed again). With has_addr, the lowest PT_LOAD segment
  * (page-aligned) is placed at load_addr and the rest follows at the same
- * bias (shared objects, PIE); without, at its link addresses.
+ * bias (shared objects, PIE); without, at its link addresses. Returns 0 or
+ * ENOENT, ENOTELF, EFORMAT, EMACHINE, ECORRUPT, EOVERLAP, ENOMEM.
  */
 int ntrace_images_add_elf(struct ntrace_images *set, const char *path,
 			  uint64_t load_addr, int has_addr);
-/* A raw binary file (bare-metal code) at addr, all executable. */
+/* A raw binary file (bare-metal code) at addr, all executable; copied.
+ * Returns 0 or ENOENT, EOVERLAP, ENOMEM, EINVAL (empty file). */
 int ntrace_images_add_raw(struct ntrace_images *set, const char *path,
 			  uint64_t addr);
-/* A memory buffer at addr, copied, all executable. */
+/* A memory buffer at addr, copied, all executable; name (copied) is for
+ * messages. Returns 0 or EOVERLAP, ENOMEM, EINVAL (empty or wrapping). */
 int ntrace_images_add_mem(struct ntrace_images *set, const char *name,
 			  const void *buf, size_t len, uint64_t addr);
 /*
  * Command-line form: "FILE" (ELF at link address), "FILE@ADDR" (ELF at
  * ADDR), "raw:FILE@ADDR" (binary blob). ADDR is C syntax (0x... allowed).
+ * Returns 0, EINVAL for a bad spec, or the error of the loader called.
  */
 int ntrace_images_add_spec(struct ntrace_images *set, const char *spec);
 
-/* Why the last call on set failed. */
+/* Why the last failing call on set failed (a string owned by set, valid
+ * until the next call on it); "no error" if none failed. */
 const char *ntrace_images_errmsg(const struct ntrace_images *set);
 
-/* Copy len loaded bytes at addr (any segment); fails if any byte is missing. */
+/* Copy len loaded bytes at addr (any segment) to buf. Returns 0, or ENOMAP
+ * if any byte is not loaded. */
 int ntrace_images_read(struct ntrace_images *set, uint64_t addr, void *buf,
 		       size_t len);
 
-/* Decode the instruction at pc (pc must be in an executable region). */
+/*
+ * Decode the instruction at pc into *d. An illegal encoding is not an
+ * error: it decodes with kind NTRACE_IK_INVALID. Returns 0,
+ * ENOMAP (pc not in executable code), EINVAL (odd pc, or a region too
+ * odd to table) or ENOMEM (the region's block table).
+ */
 int ntrace_images_decode(struct ntrace_images *set, uint64_t pc,
 			 struct ntrace_idec *d);
 
-/* Raw bits of the instruction at pc (low 16 bits for a compressed one). */
+/*
+ * Raw bits of the instruction at pc (low 16 bits for a compressed one). Returns 0,
+ * ENOMAP (pc not in executable code), EINVAL (odd pc, or a region too
+ * odd to table) or ENOMEM (the region's block table).
+ */
 int ntrace_images_insn_bits(struct ntrace_images *set, uint64_t pc,
 			    uint32_t *bits);
 
-/* The block starting at pc (fast path, see top of file). */
+/*
+ * The block starting at pc (fast path, see top of file) into *b. Returns 0,
+ * ENOMAP (pc not in executable code), EINVAL (odd pc, or a region too
+ * odd to table) or ENOMEM (the region's block table).
+ */
 int ntrace_images_block(struct ntrace_images *set, uint64_t pc,
 			struct ntrace_block *b);
 
 /*
  * Resolve the target of a direct instruction at pc decoded as d. Returns
- * 0 and sets *target, or an error (a JVT entry that is not loaded).
+ * 0 and sets *target, ENOMAP (a JVT entry that is not loaded) or EINVAL
+ * (d has no direct target).
  */
 int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 				const struct ntrace_idec *d, uint64_t *target);
@@ -105,16 +135,18 @@ int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 /*
  * Symbol for addr: the name of the closest function/label at or below
  * addr, with *off = addr - symbol. NULL if none. *image (optional) gets
- * the file name of the image holding addr, or NULL.
+ * the file name of the image holding addr, or NULL. The strings belong to
+ * the set and live as long as it does.
  */
 const char *ntrace_images_symbol(struct ntrace_images *set, uint64_t addr,
 				 uint64_t *off, const char **image);
 
-/* Address of a symbol by name (first match); 0 and an error if none. */
+/* Address of a symbol by name (first match, images in load order) into
+ * *addr. Returns 0, or EINVAL when no image has it. */
 int ntrace_images_lookup(struct ntrace_images *set, const char *name,
 			 uint64_t *addr);
 
-/* Number of images, and the ISA configuration in use. */
+/* Number of images, and the ISA configuration in use (owned by set). */
 size_t ntrace_images_count(const struct ntrace_images *set);
 const struct ntrace_isa_cfg *ntrace_images_isa(const struct ntrace_images *set);
 

@@ -35,21 +35,21 @@ enum ntrace_itype {
 	NTRACE_ITYPE_NOT_TAKEN = 4,	/* conditional branch, not taken */
 	NTRACE_ITYPE_TAKEN = 5,		/* conditional branch, taken */
 	NTRACE_ITYPE_INDIRECT = 6,	/* indirect jump (3-bit form) */
-	NTRACE_ITYPE_IND_CALL = 8,
-	NTRACE_ITYPE_DIR_CALL = 9,
+	NTRACE_ITYPE_IND_CALL = 8,	/* indirect call (JALR/C.JALR with link) */
+	NTRACE_ITYPE_DIR_CALL = 9,	/* direct call (JAL/C.JAL with link) */
 	NTRACE_ITYPE_IND_JUMP = 10,	/* indirect jump without linkage */
 	NTRACE_ITYPE_DIR_JUMP = 11,	/* direct jump without linkage */
 	NTRACE_ITYPE_COSWAP = 12,	/* co-routine swap */
-	NTRACE_ITYPE_RETURN = 13,
+	NTRACE_ITYPE_RETURN = 13,	/* function return */
 	NTRACE_ITYPE_OTHER_IND_JUMP = 14, /* indirect jump with linkage */
 	NTRACE_ITYPE_OTHER_DIR_JUMP = 15, /* direct jump with linkage */
 };
 
 /* Privilege levels as the ingress port reports them. */
 enum ntrace_priv {
-	NTRACE_PRIV_U = 0,
+	NTRACE_PRIV_U = 0,	/* user */
 	NTRACE_PRIV_S = 1,	/* HS when virtualisation is off */
-	NTRACE_PRIV_M = 3,
+	NTRACE_PRIV_M = 3,	/* machine (2 is reserved) */
 	NTRACE_PRIV_VU = 4,	/* V=1 variants */
 	NTRACE_PRIV_VS = 5,
 };

@@ -61,7 +61,8 @@ struct ntrace_idec {
  * TRAP_RETURN: TRAP_RETURN, TRAP: EXCEPTION, NONE/INVALID: NONE.
  */
 
-/* Length in bytes from the first 16 bits (standard length encoding). */
+/* Length in bytes from the first 16 bits (standard length encoding);
+ * 0 for 80-bit and longer or reserved encodings. */
 static inline unsigned int ntrace_isa_len(uint16_t lo)
 {
 	if ((lo & 3) != 3)
@@ -87,7 +88,7 @@ int ntrace_isa_decode(uint32_t raw, const struct ntrace_isa_cfg *cfg,
 /*
  * Decode from bytes: avail is how many bytes are readable at p. An
  * instruction cut off by the end of the buffer decodes as INVALID with its
- * full size.
+ * full size. Returns 0, or -1 when *d is INVALID (as ntrace_isa_decode()).
  */
 int ntrace_isa_decode_bytes(const uint8_t *p, size_t avail,
 			    const struct ntrace_isa_cfg *cfg,
@@ -127,7 +128,8 @@ static inline uint8_t ntrace_itype_3bit(uint8_t itype)
 	}
 }
 
-/* Names for logs and test output ("dir_call", "branch", ...). */
+/* Static names for logs and test output ("dir_call", "branch", ...);
+ * out-of-range values give a placeholder name, never NULL. */
 const char *ntrace_itype_name(unsigned int itype);
 const char *ntrace_ikind_name(unsigned int kind);
 

@@ -63,17 +63,18 @@ enum ntrace_btype {
 	NTRACE_BTYPE_INTERRUPT = 3,
 };
 
-/* SYNC (4 bits), "Synchronizing Messages". */
+/* SYNC (4 bits), "Synchronizing Messages": why a sync message was sent. */
 enum ntrace_sync {
-	NTRACE_SYNC_EXT_TRIGGER = 0,
-	NTRACE_SYNC_RESET = 1,
-	NTRACE_SYNC_PERIODIC = 2,
-	NTRACE_SYNC_DEBUG_EXIT = 3,
+	NTRACE_SYNC_EXT_TRIGGER = 0,	/* marker of an external trace trigger */
+	NTRACE_SYNC_RESET = 1,		/* exit from reset (pc: the reset vector) */
+	NTRACE_SYNC_PERIODIC = 2,	/* periodic (trTeInstSyncMode/Max) */
+	NTRACE_SYNC_DEBUG_EXIT = 3,	/* exit from debug mode */
 	NTRACE_SYNC_ICNT = 4,		/* sequential instruction counter full (BTM) */
-	NTRACE_SYNC_TRACE_ENABLE = 5,
-	NTRACE_SYNC_TRACE_EVENT = 6,
-	NTRACE_SYNC_FIFO_OVERRUN = 7,
-	NTRACE_SYNC_POWER_UP = 9,
+	NTRACE_SYNC_TRACE_ENABLE = 5,	/* trace re-enabled after a gap (filters) */
+	NTRACE_SYNC_TRACE_EVENT = 6,	/* marker: debug watchpoint with action 4 */
+	NTRACE_SYNC_FIFO_OVERRUN = 7,	/* restart after lost messages (Error) */
+	NTRACE_SYNC_POWER_UP = 9,	/* exit from power-down; 8, 10..13 reserved,
+					 * 14, 15 vendor */
 };
 
 /* ResourceFull RCODE (4 bits). */
@@ -85,16 +86,16 @@ enum ntrace_rcode {
 
 /* ProgTraceCorrelation EVCODE (4 bits). */
 enum ntrace_evcode {
-	NTRACE_EVCODE_DEBUG = 0,
-	NTRACE_EVCODE_LOW_POWER = 1,
-	NTRACE_EVCODE_TRACE_DISABLED = 4,
+	NTRACE_EVCODE_DEBUG = 0,	/* entering debug mode */
+	NTRACE_EVCODE_LOW_POWER = 1,	/* entering low-power mode */
+	NTRACE_EVCODE_TRACE_DISABLED = 4, /* trace disabled (stop, end of trace) */
 };
 
-/* Error ETYPE (4 bits); ECODE is a bit mask. */
-#define NTRACE_ETYPE_FIFO_OVERRUN	0
-#define NTRACE_ECODE_PROGRAM_LOST	0x04
-#define NTRACE_ECODE_OWNERSHIP_LOST	0x08
-#define NTRACE_ECODE_VENDOR_LOST	0x80
+/* Error ETYPE (4 bits); ECODE is a bit mask of the message kinds lost. */
+#define NTRACE_ETYPE_FIFO_OVERRUN	0	/* messages dropped: queue overrun */
+#define NTRACE_ECODE_PROGRAM_LOST	0x04	/* program trace messages lost */
+#define NTRACE_ECODE_OWNERSHIP_LOST	0x08	/* Ownership messages lost */
+#define NTRACE_ECODE_VENDOR_LOST	0x80	/* vendor messages lost */
 
 /* Field size limits of N-Trace 1.0 ("Maximum Field Sizes"). */
 #define NTRACE_MAX_SRC_BITS	12
@@ -219,10 +220,11 @@ struct ntrace_msg {
 /* ---- Streaming parser ---------------------------------------------------- */
 
 /*
- * Parser state. Plain data, no allocation: embed it anywhere, initialise with
- * ntrace_parser_init(). Input may be fed in chunks of any size; a message
- * split across chunks is completed by the next call. Results do not depend
- * on how the stream is split.
+ * Parser state. Plain data, no allocation: embed it anywhere (the caller
+ * owns it; nothing to free), initialise with ntrace_parser_init(). Input
+ * may be fed in chunks of any size; a message split across chunks is
+ * completed by the next call. Results do not depend on how the stream is
+ * split. The fields are private except pos, which callers may read.
  */
 struct ntrace_parser {
 	struct ntrace_codec_cfg cfg;
@@ -251,6 +253,7 @@ struct ntrace_parser {
 	uint64_t bad_end;
 };
 
+/* Reset *p with a copy of cfg; offsets in records start at base_offset. */
 void ntrace_parser_init(struct ntrace_parser *p, const struct ntrace_codec_cfg *cfg,
 			uint64_t base_offset);
 
@@ -296,15 +299,22 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 
 /* ---- Names and classification ------------------------------------------ */
 
+/* Class of a TCODE value (any value; > 63 is RESERVED). */
 enum ntrace_tcode_class ntrace_tcode_class(unsigned int tcode);
-const char *ntrace_tcode_name(unsigned int tcode);	/* "IndirectBranchHist", "Vendor", "Reserved" */
-const char *ntrace_msg_err_name(unsigned int err);	/* short description */
+/*
+ * Static names, never NULL: message name ("IndirectBranchHist", "Vendor",
+ * "Reserved"), error description ("unknown error" out of range), SYNC
+ * reason ("trace-enable"; only the low 4 bits of sync are used).
+ */
+const char *ntrace_tcode_name(unsigned int tcode);
+const char *ntrace_msg_err_name(unsigned int err);
 const char *ntrace_sync_name(unsigned int sync);
 
 /*
- * Format one record as a single line (no newline) of named fields, e.g.
- * "IndirectBranchHist btype=0 icnt=0x7d uaddr=0x7 hist=0xffe". Returns the
- * length that snprintf would have written.
+ * Format one record (message or error record) as a single line (no
+ * newline) of named fields, e.g. "IndirectBranchHist btype=0 icnt=125
+ * uaddr=0x7 hist=0xffe", into buf (always NUL-terminated when size > 0,
+ * truncated if short). Returns the length that snprintf would have written.
  */
 int ntrace_msg_format(const struct ntrace_msg *msg, char *buf, size_t size);
 

@@ -11,14 +11,25 @@
 #include <string.h>
 
 #include <ntrace/decoder.h>
+#include <ntrace/perfdata.h>
 
 #include "cmd.h"
 #include "cmd_opts.h"
 
 static const char decode_help[] =
 	"usage: perf-ntrace decode [OPTIONS] --elf PROG.elf [--elf LIB.so@ADDR]... TRACE.bin|-\n"
+	"       perf-ntrace decode [OPTIONS] [--root DIR | --elf-dir DIR] perf.data\n"
 	"Decode a raw N-Trace byte stream (no header) into the retired instruction flow.\n"
-	"The encoder settings below must match the ones the trace was recorded with.\n\n"
+	"The encoder settings below must match the ones the trace was recorded with.\n"
+	"A perf.data file (perf record -e ntrace//) is recognised by its magic: the\n"
+	"encoder settings come from its AUXTRACE_INFO, the program images from its\n"
+	"MMAP records (or only from --elf/--bin when given), each AUX chunk is decoded\n"
+	"in order and decoding restarts where the AUX records report lost data.\n\n"
+	"perf.data:\n"
+	"  --perf-data     the input is a perf.data file (default: by its magic)\n"
+	"  --root DIR      find mapped files under DIR (a copy of the traced system)\n"
+	"  --elf-dir DIR   find mapped files by their base name in DIR\n"
+	"  --cpu N         decode only the AUX data of CPU N\n"
 	"images:\n"
 	"  --elf FILE[@ADDR]   RISC-V ELF64 executable or shared object (at ADDR)\n"
 	"  --bin FILE@ADDR     raw binary code (bare metal) loaded at ADDR\n"
@@ -54,7 +65,7 @@ enum {
 	OPT_ELF = CODEC_OPT__END, OPT_BIN, OPT_ZCMP, OPT_ZCMT, OPT_JVT, OPT_FORMAT, OPT_MAXW,
 	OPT_MODE, OPT_IRET, OPT_RDEPTH, OPT_RBITS, OPT_RHIST, OPT_RBRANCH, OPT_ITYPE_BITS,
 	OPT_SEQ, OPT_ALLJ, OPT_ICNT_BITS, OPT_HIST_BITS, OPT_HREPEAT_BITS, OPT_BCNT_BITS,
-	OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS,
+	OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA, OPT_ROOT, OPT_ELF_DIR, OPT_CPU,
 };
 
 struct decode_ctx {
@@ -110,6 +121,90 @@ static int print_stats(FILE *f, const struct ntrace_dec_stats *s)
 	return ferror(f) ? -1 : 0;
 }
 
+static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
+{
+	struct decode_ctx *c = ctx;
+
+	ntrace_sink_set_decoder(c->sink, d);
+}
+
+static void pd_on_notice(void *ctx, const char *text)
+{
+	struct decode_ctx *c = ctx;
+
+	if (!c->quiet)
+		fprintf(stderr, "perf-ntrace decode: %s\n", text);
+}
+
+/* Is path a perf.data file? (stdin is never one: it is not seekable) */
+static bool sniff_perf_data(const char *path)
+{
+	unsigned char m[8];
+	FILE *f;
+	size_t n;
+
+	if (!strcmp(path, "-"))
+		return false;
+	f = fopen(path, "rb");
+	if (!f)
+		return false;
+	n = fread(m, 1, sizeof(m), f);
+	fclose(f);
+	return ntrace_pd_is_perfdata(m, n);
+}
+
+/* Decode a perf.data file through c's sink; returns the exit status. */
+static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, const char *path,
+			    const struct ntrace_pd_decode_opts *opts)
+{
+	struct ntrace_pd_decode_ops ops = {
+		.dec = { c->stats_only ? NULL : on_runs, on_event },
+		.on_decoder = pd_on_decoder, .on_notice = pd_on_notice,
+	};
+	struct ntrace_pd_decode_stats st;
+	struct ntrace_perfdata *pd;
+	char err[512];
+	int rc;
+
+	pd = ntrace_pd_open(path, err, sizeof(err));
+	if (!pd) {
+		fprintf(stderr, "perf-ntrace decode: %s\n", err);
+		return 2;
+	}
+	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st, err, sizeof(err));
+	ntrace_pd_close(pd);
+	if (rc) {
+		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, err);
+		return 2;
+	}
+	if (c->stats_only &&
+	    (print_stats(c->out, &st.dec) ||
+	     fprintf(c->out, "chunks: %" PRIu64 "\nchunk_bytes: %" PRIu64 "\nresyncs: %" PRIu64
+		     "\naux_truncated: %" PRIu64 "\naux_partial: %" PRIu64 "\naux_collisions: %"
+		     PRIu64 "\nlost_records: %" PRIu64 "\nauxtrace_errors: %" PRIu64
+		     "\nitrace_starts: %" PRIu64 "\nimages: %" PRIu64 "\nimages_missing: %"
+		     PRIu64 "\n", st.chunks, st.chunk_bytes, st.resyncs, st.truncated, st.partial,
+		     st.collisions, st.lost_records, st.auxtrace_errors, st.itrace_starts,
+		     st.images, st.images_missing) < 0)) {
+		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		return 2;
+	}
+	if (ntrace_sink_flush(c->sink)) {
+		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		return 2;
+	}
+	if (!st.dec.insns) {
+		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " AUX chunks, %"
+			PRIu64 " bytes, %" PRIu64 " messages, %" PRIu64 " errors)\n", st.chunks,
+			st.dec.bytes, st.dec.messages, c->errors);
+		return 1;
+	}
+	if (c->errors && !c->quiet)
+		fprintf(stderr, "perf-ntrace decode: %" PRIu64 " instructions decoded, %" PRIu64
+			" problems reported\n", st.dec.insns, c->errors);
+	return 0;
+}
+
 static int add_image(struct ntrace_images *img, const char *kind, const char *arg)
 {
 	char spec[4200];
@@ -161,6 +256,10 @@ int cmd_decode(int argc, char **argv)
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
+		{ "perf-data", no_argument, NULL, OPT_PERF_DATA },
+		{ "root", required_argument, NULL, OPT_ROOT },
+		{ "elf-dir", required_argument, NULL, OPT_ELF_DIR },
+		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "help", no_argument, NULL, 'h' },
 		CODEC_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -179,7 +278,8 @@ int cmd_decode(int argc, char **argv)
 	FILE *in = NULL;
 	uint64_t x;
 	int opt, rc = 2;
-	bool symbols = false;
+	bool symbols = false, is_pd = false;
+	struct ntrace_pd_decode_opts pdo = { .src = -1, .cpu = -1 };
 
 	ntrace_dec_cfg_default(&cfg);
 	optind = 1;
@@ -296,6 +396,20 @@ int cmd_decode(int argc, char **argv)
 		case OPT_SYMBOLS:
 			symbols = true;
 			break;
+		case OPT_PERF_DATA:
+			is_pd = true;
+			break;
+		case OPT_ROOT:
+			pdo.root = optarg;
+			break;
+		case OPT_ELF_DIR:
+			pdo.elf_dir = optarg;
+			break;
+		case OPT_CPU:
+			if (!opt_uint("decode", "cpu", optarg, INT32_MAX, &x))
+				return 2;
+			pdo.cpu = (int32_t)x;
+			break;
 		case 'h':
 			fputs(decode_help, stdout);
 			return 0;
@@ -308,7 +422,9 @@ int cmd_decode(int argc, char **argv)
 		fprintf(stderr, "perf-ntrace decode: expected one trace file (see --help)\n");
 		return 2;
 	}
-	if (!nimg) {
+	is_pd = is_pd || sniff_perf_data(argv[optind]);
+	pdo.no_mmap_images = nimg > 0;
+	if (!nimg && !is_pd) {
 		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
 		return 2;
 	}
@@ -316,6 +432,7 @@ int cmd_decode(int argc, char **argv)
 		if (!opt_uint("decode", "src", srcarg, (1u << NTRACE_MAX_SRC_BITS) - 1, &x))
 			return 2;
 		cfg.src = (int32_t)x;
+		pdo.src = cfg.src;
 	}
 	c.prefix_src = cfg.src < 0 && cfg.enc.codec.src_bits;
 	if (c.prefix_src && fmt == 0)
@@ -337,8 +454,8 @@ int cmd_decode(int argc, char **argv)
 	for (i = 0; i < nimg; i++)
 		if (add_image(img, kinds[i], imgs[i]))
 			goto out;
-	in = open_in("decode", argv[optind], "rb");
-	if (!in)
+	in = is_pd ? NULL : open_in("decode", argv[optind], "rb");
+	if (!in && !is_pd)
 		goto out;
 	c.out = stdout;
 	if (outpath && strcmp(outpath, "-")) {
@@ -355,6 +472,11 @@ int cmd_decode(int argc, char **argv)
 				 : NTRACE_SINK_PC, c.out, NULL, img);
 	if (c.stats_only)
 		ops.runs = NULL;
+	if (c.sink && is_pd) {
+		ntrace_sink_set_symbols(c.sink, symbols);
+		rc = decode_perf_data(&c, img, argv[optind], &pdo);
+		goto out;
+	}
 	d = c.sink ? ntrace_decoder_new(&cfg, img, &ops, &c, &err) : NULL;
 	if (!d) {
 		fprintf(stderr, "perf-ntrace decode: %s\n", c.sink ? err : "out of memory");

@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
+/*
+ * perf.data reader for N-Trace recordings ("perf record -e ntrace//"):
+ * the file header, the event attributes, and the records the decoder
+ * needs (AUXTRACE_INFO, AUXTRACE with its trailing trace bytes, AUX,
+ * ITRACE_START, MMAP/MMAP2, COMM, LOST, FINISHED_ROUND, ...).
+ *
+ * Own parser, no libperf: little-endian files in the normal (seekable)
+ * layout and in the pipe layout (attributes in HEADER_ATTR records). Every
+ * offset and size is checked against the file before use; a corrupt file
+ * gets an error naming the record and its file offset, never a crash.
+ */
+#ifndef NTRACE_PERFDATA_H
+#define NTRACE_PERFDATA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ntrace/decoder.h"
+#include "ntrace/image.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Record types (perf_event.h and perf's user record types). */
+enum {
+	NTRACE_PD_MMAP = 1,
+	NTRACE_PD_LOST = 2,
+	NTRACE_PD_COMM = 3,
+	NTRACE_PD_EXIT = 4,
+	NTRACE_PD_FORK = 7,
+	NTRACE_PD_SAMPLE = 9,
+	NTRACE_PD_MMAP2 = 10,
+	NTRACE_PD_AUX = 11,
+	NTRACE_PD_ITRACE_START = 12,
+	NTRACE_PD_LOST_SAMPLES = 13,
+	NTRACE_PD_SWITCH = 14,
+	NTRACE_PD_SWITCH_CPU_WIDE = 15,
+	NTRACE_PD_HEADER_ATTR = 64,
+	NTRACE_PD_FINISHED_ROUND = 68,
+	NTRACE_PD_ID_INDEX = 69,
+	NTRACE_PD_AUXTRACE_INFO = 70,
+	NTRACE_PD_AUXTRACE = 71,
+	NTRACE_PD_AUXTRACE_ERROR = 72,
+};
+
+/* perf's enum auxtrace_type value added by tools/perf-patches/. */
+#define NTRACE_PD_AUXTRACE_RISCV_NTRACE	7
+
+/* AUX record flags (PERF_AUX_FLAG_*). */
+#define NTRACE_PD_AUX_TRUNCATED		0x01
+#define NTRACE_PD_AUX_OVERWRITE		0x02
+#define NTRACE_PD_AUX_PARTIAL		0x04
+#define NTRACE_PD_AUX_COLLISION		0x08
+
+/* One event attribute (the fields the reader uses). */
+struct ntrace_pd_attr {
+	uint32_t type;
+	uint64_t config, config1, config2;
+	uint64_t sample_type;
+	bool sample_id_all;
+	const uint64_t *ids;	/* the event ids (a copy) */
+	size_t nr_ids;
+};
+
+/* The sample_id trailer of a non-sample record (fields not present: has_* false). */
+struct ntrace_pd_sample_id {
+	bool has_tid, has_time, has_id, has_cpu;
+	uint32_t pid, tid, cpu;
+	uint64_t time, id;
+};
+
+/* One record, parsed. Pointers point into the file mapping. */
+struct ntrace_pd_rec {
+	uint64_t offset;	/* file offset of the record header */
+	uint32_t type;
+	uint16_t misc;
+	uint16_t size;		/* header.size (AUXTRACE data not included) */
+	const uint8_t *body;	/* bytes after the 8-byte header */
+	struct ntrace_pd_sample_id sid;
+	union {
+		struct {	/* MMAP, MMAP2 */
+			uint32_t pid, tid;
+			uint64_t addr, len, pgoff;
+			uint32_t prot, flags;	/* MMAP2 only (MMAP: PROT_EXEC assumed) */
+			const char *filename;	/* NUL-terminated inside the record */
+		} mmap;
+		struct {	/* COMM */
+			uint32_t pid, tid;
+			const char *comm;
+		} comm;
+		struct {	/* AUX */
+			uint64_t aux_offset, aux_size, flags;
+		} aux;
+		struct {	/* ITRACE_START */
+			uint32_t pid, tid;
+		} itrace_start;
+		struct {	/* LOST */
+			uint64_t id, lost;
+		} lost;
+		struct {	/* AUXTRACE_INFO */
+			uint32_t type;
+			const uint8_t *priv;
+			size_t priv_size;
+		} info;
+		struct {	/* AUXTRACE: data follows the record in the file */
+			uint64_t size, offset, reference;
+			uint32_t idx, tid, cpu;
+			const uint8_t *data;
+		} auxtrace;
+		struct {	/* AUXTRACE_ERROR */
+			uint32_t type, code, cpu, pid, tid;
+			uint64_t ip;
+			char msg[65];
+		} error;
+	} u;
+};
+
+struct ntrace_perfdata;
+
+/*
+ * Map and check a perf.data file. On failure returns NULL and writes the
+ * reason to err (errlen bytes). Records are not checked until read.
+ */
+struct ntrace_perfdata *ntrace_pd_open(const char *path, char *err, size_t errlen);
+/* Same over a caller-owned buffer (tests, fuzzing); buf must outlive pd. */
+struct ntrace_perfdata *ntrace_pd_open_mem(const void *buf, size_t len, char *err,
+					   size_t errlen);
+void ntrace_pd_close(struct ntrace_perfdata *pd);
+
+/* True when the first bytes are a perf.data magic ("PERFILE2"). */
+bool ntrace_pd_is_perfdata(const void *buf, size_t len);
+
+size_t ntrace_pd_nr_attrs(const struct ntrace_perfdata *pd);
+const struct ntrace_pd_attr *ntrace_pd_attr(const struct ntrace_perfdata *pd, size_t i);
+bool ntrace_pd_is_pipe(const struct ntrace_perfdata *pd);
+
+/* Restart reading at the first record. */
+void ntrace_pd_rewind(struct ntrace_perfdata *pd);
+/*
+ * Next record: 1 = *r filled, 0 = end of data, -1 = corrupt record (the
+ * reason is in ntrace_pd_errmsg(); reading cannot continue).
+ */
+int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r);
+const char *ntrace_pd_errmsg(const struct ntrace_perfdata *pd);
+/* "MMAP2", "AUXTRACE", ... or "type N" in a static buffer for unknown types. */
+const char *ntrace_pd_type_name(uint32_t type);
+
+/* ---- AUXTRACE_INFO of the ntrace PMU (include/uapi/linux/ntrace.h) ---- */
+
+struct ntrace_pd_cpu {
+	uint32_t cpu, hartid;
+	struct ntrace_dec_cfg cfg;	/* decoder settings of this CPU's encoder */
+};
+
+/* ntrace_pd_info.flags (NTRACE_INFO_* of the UAPI header) */
+#define NTRACE_PD_INFO_SNAPSHOT	0x1	/* recorded in snapshot mode */
+
+struct ntrace_pd_info {
+	uint32_t version, pmu_type, flags;
+	uint64_t config, config1, config2;
+	uint32_t nr_cpus;
+	struct ntrace_pd_cpu *cpus;	/* nr_cpus entries, malloc'ed */
+};
+
+/*
+ * Parse an AUXTRACE_INFO record. Returns 0, or -1 with the reason in err
+ * (not an ntrace record, unknown version, inconsistent sizes, settings the
+ * decoder cannot handle). Free with ntrace_pd_info_free().
+ */
+int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_pd_info *info,
+			 char *err, size_t errlen);
+void ntrace_pd_info_free(struct ntrace_pd_info *info);
+/* The settings for cpu (or the first CPU's when cpu is unknown / -1). */
+const struct ntrace_pd_cpu *ntrace_pd_info_cpu(const struct ntrace_pd_info *info, int32_t cpu);
+
+/* ---- decoding a whole file ---- */
+
+struct ntrace_pd_chunk {
+	uint64_t file_offset;	/* of the AUXTRACE record */
+	uint64_t aux_offset;	/* position in the AUX area (AUXTRACE offset) */
+	uint64_t size;
+	uint32_t idx, tid;
+	int32_t cpu;		/* -1 in per-thread mode */
+	bool resync;		/* decoding restarted here (gap or loss before it) */
+};
+
+struct ntrace_pd_decode_ops {
+	struct ntrace_dec_ops dec;	/* runs and events of every decoder */
+	/* A decoder is about to be fed (a new one per stream and per resync). */
+	void (*on_decoder)(void *ctx, struct ntrace_decoder *d);
+	/* Optional: a chunk starts. */
+	void (*on_chunk)(void *ctx, const struct ntrace_pd_chunk *c);
+	/* Optional: a notice (loss, AUXTRACE_ERROR, missing image...). */
+	void (*on_notice)(void *ctx, const char *text);
+};
+
+struct ntrace_pd_decode_opts {
+	int32_t src;		/* as ntrace_dec_cfg.src (-1: every source) */
+	int32_t cpu;		/* decode only this CPU's chunks (-1: all) */
+	const char *root;	/* prefix for MMAP file names (host copy of the guest fs) */
+	const char *elf_dir;	/* else look for the file's basename here */
+	bool no_mmap_images;	/* only the images the caller added */
+};
+
+struct ntrace_pd_decode_stats {
+	struct ntrace_dec_stats dec;	/* summed over every decoder */
+	uint64_t chunks, chunk_bytes, resyncs, truncated, partial, collisions;
+	uint64_t lost_records, auxtrace_errors, itrace_starts, images, images_missing;
+};
+
+/*
+ * Decode every AUXTRACE chunk of the file in file order, one decoder per
+ * AUX stream (CPU in per-CPU mode, mmap index in per-thread mode), each
+ * configured from AUXTRACE_INFO. Decoding restarts (waiting for a sync
+ * message) where data may be missing: a gap between chunks of a stream,
+ * the end of an AUX region flagged TRUNCATED or COLLISION, or a snapshot
+ * chunk. Executable MMAP/MMAP2 records add program images to img unless
+ * opts->no_mmap_images. Returns 0, or -1 with the reason in err for a file
+ * that cannot be decoded (corrupt record, no ntrace AUXTRACE_INFO, ...).
+ */
+int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
+		     const struct ntrace_pd_decode_opts *opts,
+		     const struct ntrace_pd_decode_ops *ops, void *ctx,
+		     struct ntrace_pd_decode_stats *st, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NTRACE_PERFDATA_H */

@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * Decode the N-Trace AUX data of a perf.data file: program images from
+ * MMAP/MMAP2, decoder settings from AUXTRACE_INFO, one decoder per AUX
+ * stream, restarts where AUX records or offsets say data may be missing.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ntrace/perfdata.h"
+
+#define MISC_CPUMODE_MASK	7
+#define MISC_USER		2
+#define PROT_EXEC_BIT		4
+
+/* A place in one AUX stream where data may be missing. */
+struct loss {
+	bool by_cpu, by_tid;	/* which key identifies the stream (neither: all) */
+	uint32_t key_cpu, key_tid;
+	uint64_t at;		/* AUX area offset: bytes from here on follow a gap */
+};
+
+/* One AUXTRACE record seen in pass 1 (file order). */
+struct chunk_ref {
+	bool per_thread;
+	uint32_t key;		/* CPU, or mmap index in per-thread mode */
+	uint64_t offset, size;	/* AUX area offset and size with perf's padding */
+	const uint8_t *data;
+	uint64_t len;		/* size without the padding */
+};
+
+struct stream {
+	bool per_thread;
+	int32_t cpu;
+	uint32_t idx, tid;
+	const struct ntrace_pd_cpu *pcpu;
+	struct ntrace_decoder *d;
+	bool started;
+	uint64_t next_off;	/* AUX offset right after the last chunk */
+};
+
+struct pd_dec {
+	struct ntrace_perfdata *pd;
+	struct ntrace_images *img;
+	const struct ntrace_pd_decode_opts *opts;
+	const struct ntrace_pd_decode_ops *ops;
+	void *ctx;
+	struct ntrace_pd_decode_stats *st;
+	struct ntrace_pd_info info;
+	bool have_info;
+	struct loss *loss;
+	size_t nloss;
+	struct stream *streams;
+	size_t nstreams;
+	struct chunk_ref *chunks;
+	size_t nchunks, cur_chunk;
+	struct ntrace_decoder *last_fed;
+	char **added;		/* "path@base" of the images added */
+	size_t nadded;
+	char *err;
+	size_t errlen;
+};
+
+static void notice(struct pd_dec *x, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	if (!x->ops->on_notice)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	x->ops->on_notice(x->ctx, buf);
+}
+
+static int fail(struct pd_dec *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (x->err && x->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(x->err, x->errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* e_type of an ELF file: 2 ET_EXEC, 3 ET_DYN, -1 unreadable/not ELF. */
+static int elf_type(const char *path)
+{
+	unsigned char h[18];
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return -1;
+	n = fread(h, 1, sizeof(h), f);
+	fclose(f);
+	if (n != sizeof(h) || memcmp(h, "\177ELF", 4))
+		return -1;
+	return h[16] | h[17] << 8;
+}
+
+static void add_mmap_image(struct pd_dec *x, const struct ntrace_pd_rec *r)
+{
+	const char *fn = r->u.mmap.filename, *base;
+	char path[4096], key[4200];
+	uint64_t load;
+	size_t i;
+	char **na;
+	int t, rc;
+
+	if (!(r->u.mmap.prot & PROT_EXEC_BIT) || (r->misc & MISC_CPUMODE_MASK) != MISC_USER ||
+	    fn[0] == '[' || fn[0] != '/' || !strncmp(fn, "//anon", 6))
+		return;
+	base = strrchr(fn, '/') + 1;
+	if (x->opts && x->opts->root)
+		snprintf(path, sizeof(path), "%s%s", x->opts->root, fn);
+	else if (x->opts && x->opts->elf_dir)
+		snprintf(path, sizeof(path), "%s/%s", x->opts->elf_dir, base);
+	else
+		snprintf(path, sizeof(path), "%s", fn);
+	t = elf_type(path);
+	if (t < 0) {
+		x->st->images_missing++;
+		notice(x, "no ELF file for mapping of %s at %#llx (looked for %s)", fn,
+		       (unsigned long long)r->u.mmap.addr, path);
+		return;
+	}
+	load = t == 3 ? r->u.mmap.addr - r->u.mmap.pgoff : 0;
+	snprintf(key, sizeof(key), "%s@%llx", path, (unsigned long long)load);
+	for (i = 0; i < x->nadded; i++)
+		if (!strcmp(x->added[i], key))
+			return;
+	rc = ntrace_images_add_elf(x->img, path, load, t == 3);
+	if (rc) {
+		x->st->images_missing++;
+		notice(x, "cannot use %s for mapping of %s: %s", path, fn,
+		       ntrace_images_errmsg(x->img));
+		return;
+	}
+	na = realloc(x->added, (x->nadded + 1) * sizeof(*na));
+	if (!na)
+		return;
+	x->added = na;
+	x->added[x->nadded] = strdup(key);
+	if (x->added[x->nadded])
+		x->nadded++;
+	x->st->images++;
+}
+
+static int add_loss(struct pd_dec *x, const struct ntrace_pd_rec *r, uint64_t at)
+{
+	struct loss *nl = realloc(x->loss, (x->nloss + 1) * sizeof(*nl));
+
+	if (!nl)
+		return fail(x, "out of memory");
+	x->loss = nl;
+	nl = &x->loss[x->nloss++];
+	memset(nl, 0, sizeof(*nl));
+	nl->by_cpu = r->sid.has_cpu;
+	nl->key_cpu = r->sid.cpu;
+	nl->by_tid = !r->sid.has_cpu && r->sid.has_tid;
+	nl->key_tid = r->sid.tid;
+	nl->at = at;
+	return 0;
+}
+
+/* Are the n bytes at p all zero? */
+static bool all_zero(const uint8_t *p, uint64_t n)
+{
+	while (n--)
+		if (*p++)
+			return false;
+	return true;
+}
+
+/*
+ * perf record pads each AUXTRACE chunk with up to 7 zero bytes to a
+ * multiple of 8 and counts them in the size, while the next chunk starts
+ * at the unpadded end. The padding is not trace data: a zero byte is never
+ * the last byte of an N-Trace message (MSEO 00), and feeding it would look
+ * like a corrupt message. Find each chunk's real length: up to the next
+ * chunk of its stream, or for the last one without trailing zero padding.
+ */
+static void unpad_chunks(struct pd_dec *x)
+{
+	size_t i, j;
+
+	for (i = 0; i < x->nchunks; i++) {
+		struct chunk_ref *c = &x->chunks[i];
+		uint64_t pad = 0;
+
+		for (j = i + 1; j < x->nchunks; j++)
+			if (x->chunks[j].per_thread == c->per_thread && x->chunks[j].key == c->key)
+				break;
+		if (j < x->nchunks) {
+			uint64_t end = c->offset + c->size, next = x->chunks[j].offset;
+
+			if (next < end && end - next < 8 && next >= c->offset)
+				pad = end - next;
+		} else if (c->size % 8 == 0) {
+			while (pad < 7 && pad < c->size && !c->data[c->size - pad - 1])
+				pad++;
+		}
+		if (pad && all_zero(c->data + c->size - pad, pad))
+			c->len = c->size - pad;
+	}
+}
+
+/* Pass 1: settings, images and the places where data may be missing. */
+static int scan(struct pd_dec *x)
+{
+	struct ntrace_pd_rec r;
+	int rc;
+
+	ntrace_pd_rewind(x->pd);
+	while ((rc = ntrace_pd_next(x->pd, &r)) == 1) {
+		switch (r.type) {
+		case NTRACE_PD_AUXTRACE_INFO:
+			if (x->have_info) {
+				notice(x, "second AUXTRACE_INFO at offset %llu ignored",
+				       (unsigned long long)r.offset);
+				break;
+			}
+			if (ntrace_pd_info_parse(&r, &x->info, x->err, x->errlen))
+				return -1;
+			x->have_info = true;
+			break;
+		case NTRACE_PD_MMAP:
+		case NTRACE_PD_MMAP2:
+			if (!x->opts || !x->opts->no_mmap_images)
+				add_mmap_image(x, &r);
+			break;
+		case NTRACE_PD_AUX:
+			if (r.u.aux.flags & NTRACE_PD_AUX_TRUNCATED)
+				x->st->truncated++;
+			if (r.u.aux.flags & NTRACE_PD_AUX_PARTIAL)
+				x->st->partial++;
+			if (r.u.aux.flags & NTRACE_PD_AUX_COLLISION)
+				x->st->collisions++;
+			/* Data after a truncated or overwritten region follows a gap. */
+			if ((r.u.aux.flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
+					      NTRACE_PD_AUX_PARTIAL)) &&
+			    add_loss(x, &r, r.u.aux.aux_offset + r.u.aux.aux_size))
+				return -1;
+			/* A region with gaps inside: restart at its start too. */
+			if ((r.u.aux.flags & NTRACE_PD_AUX_PARTIAL) &&
+			    add_loss(x, &r, r.u.aux.aux_offset))
+				return -1;
+			break;
+		case NTRACE_PD_LOST:
+			x->st->lost_records++;
+			break;
+		case NTRACE_PD_AUXTRACE: {
+			struct chunk_ref *nc = realloc(x->chunks, (x->nchunks + 1) * sizeof(*nc));
+
+			if (!nc)
+				return fail(x, "out of memory");
+			x->chunks = nc;
+			nc = &x->chunks[x->nchunks++];
+			nc->per_thread = r.u.auxtrace.cpu == UINT32_MAX;
+			nc->key = nc->per_thread ? r.u.auxtrace.idx : r.u.auxtrace.cpu;
+			nc->offset = r.u.auxtrace.offset;
+			nc->size = nc->len = r.u.auxtrace.size;
+			nc->data = r.u.auxtrace.data;
+			break;
+		}
+		case NTRACE_PD_ITRACE_START:
+			x->st->itrace_starts++;
+			break;
+		default:
+			break;
+		}
+	}
+	if (rc < 0)
+		return fail(x, "%s", ntrace_pd_errmsg(x->pd));
+	if (!x->have_info)
+		return fail(x, "no ntrace AUXTRACE_INFO record: not recorded with perf record -e ntrace// (or by a perf without the ntrace recorder)");
+	unpad_chunks(x);
+	return 0;
+}
+
+static void add_stats(struct ntrace_dec_stats *t, const struct ntrace_dec_stats *s)
+{
+	unsigned int i;
+
+	t->bytes += s->bytes;
+	t->messages += s->messages;
+	t->insns += s->insns;
+	t->runs += s->runs;
+	t->taken += s->taken;
+	t->indirect += s->indirect;
+	t->implicit_returns += s->implicit_returns;
+	t->traps += s->traps;
+	t->syncs += s->syncs;
+	t->errors += s->errors;
+	t->parse_errors += s->parse_errors;
+	t->skipped += s->skipped;
+	t->lost += s->lost;
+	for (i = 0; i < 64; i++)
+		t->tcode[i] += s->tcode[i];
+}
+
+static int stream_end(struct pd_dec *x, struct stream *s)
+{
+	struct ntrace_dec_stats ds;
+	int rc = 0;
+
+	if (!s->d)
+		return 0;
+	if (x->last_fed != s->d && x->ops->on_decoder)
+		x->ops->on_decoder(x->ctx, s->d);
+	rc = ntrace_decoder_finish(s->d);
+	ntrace_decoder_stats(s->d, &ds);
+	add_stats(&x->st->dec, &ds);
+	ntrace_decoder_free(s->d);
+	if (x->last_fed == s->d)
+		x->last_fed = NULL;
+	s->d = NULL;
+	return rc;
+}
+
+/* (Re)start the stream's decoder; mid_message: the data may start inside a message. */
+static int stream_start(struct pd_dec *x, struct stream *s, bool mid_message)
+{
+	struct ntrace_dec_cfg cfg = s->pcpu->cfg;
+	const char *why = NULL;
+	int rc = stream_end(x, s);
+
+	if (rc)
+		return rc;
+	cfg.src = x->opts ? x->opts->src : -1;
+	cfg.enc.codec.wait_for_eom = mid_message;
+	s->d = ntrace_decoder_new(&cfg, x->img, &x->ops->dec, x->ctx, &why);
+	if (!s->d)
+		return fail(x, "cannot create a decoder for CPU %u: %s", s->pcpu->cpu, why);
+	return 0;
+}
+
+static struct stream *stream_of(struct pd_dec *x, const struct ntrace_pd_rec *r)
+{
+	bool per_thread = r->u.auxtrace.cpu == UINT32_MAX;
+	struct stream *s;
+	size_t i;
+
+	for (i = 0; i < x->nstreams; i++) {
+		s = &x->streams[i];
+		if (s->per_thread == per_thread &&
+		    (per_thread ? s->idx == r->u.auxtrace.idx : s->cpu == (int32_t)r->u.auxtrace.cpu))
+			return s;
+	}
+	s = realloc(x->streams, (x->nstreams + 1) * sizeof(*s));
+	if (!s)
+		return NULL;
+	x->streams = s;
+	s = &x->streams[x->nstreams++];
+	memset(s, 0, sizeof(*s));
+	s->per_thread = per_thread;
+	s->cpu = per_thread ? -1 : (int32_t)r->u.auxtrace.cpu;
+	s->idx = r->u.auxtrace.idx;
+	s->tid = r->u.auxtrace.tid;
+	s->pcpu = ntrace_pd_info_cpu(&x->info, s->cpu);
+	if (!per_thread && (int32_t)s->pcpu->cpu != s->cpu)
+		notice(x, "AUXTRACE_INFO has no record for CPU %d: using CPU %u's settings", s->cpu,
+		       s->pcpu->cpu);
+	return s;
+}
+
+static bool loss_applies(const struct loss *l, const struct stream *s)
+{
+	if (l->by_cpu)
+		return !s->per_thread && (int32_t)l->key_cpu == s->cpu;
+	if (l->by_tid)
+		return l->key_tid == s->tid;
+	return true;
+}
+
+/* Smallest loss point of stream s in (from, to], or to when none. */
+static uint64_t next_loss(const struct pd_dec *x, const struct stream *s, uint64_t from,
+			  uint64_t to)
+{
+	uint64_t best = to;
+	size_t i;
+
+	for (i = 0; i < x->nloss; i++)
+		if (loss_applies(&x->loss[i], s) && x->loss[i].at > from && x->loss[i].at < best)
+			best = x->loss[i].at;
+	return best;
+}
+
+static bool loss_at(const struct pd_dec *x, const struct stream *s, uint64_t at)
+{
+	size_t i;
+
+	for (i = 0; i < x->nloss; i++)
+		if (loss_applies(&x->loss[i], s) && x->loss[i].at == at)
+			return true;
+	return false;
+}
+
+static int feed(struct pd_dec *x, struct stream *s, const uint8_t *p, uint64_t n)
+{
+	if (!n)
+		return 0;
+	if (x->last_fed != s->d && x->ops->on_decoder)
+		x->ops->on_decoder(x->ctx, s->d);
+	x->last_fed = s->d;
+	return ntrace_decoder_feed(s->d, p, (size_t)n);
+}
+
+static int decode_chunk(struct pd_dec *x, const struct ntrace_pd_rec *r)
+{
+	uint64_t off = r->u.auxtrace.offset, size = r->u.auxtrace.size, pos, cut;
+	struct ntrace_pd_chunk c;
+	struct stream *s;
+	bool resync;
+	int rc;
+
+	/* Pass 2 sees the AUXTRACE records in the order pass 1 listed them. */
+	if (x->cur_chunk < x->nchunks && x->chunks[x->cur_chunk].offset == off)
+		size = x->chunks[x->cur_chunk].len;
+	x->cur_chunk++;
+	s = stream_of(x, r);
+	if (!s)
+		return fail(x, "out of memory");
+	if (x->opts && x->opts->cpu >= 0 && s->cpu != x->opts->cpu)
+		return 0;
+	resync = s->started && (off != s->next_off || loss_at(x, s, off) ||
+				(x->info.flags & NTRACE_PD_INFO_SNAPSHOT));
+	if (!s->started || resync) {
+		if (resync) {
+			x->st->resyncs++;
+			notice(x, "CPU %d: trace data may be missing before AUX offset %#llx (file offset %llu): resynchronising",
+			       s->cpu, (unsigned long long)off, (unsigned long long)r->offset);
+		}
+		/* The first chunk starts a fresh trace only at offset 0. */
+		rc = stream_start(x, s, resync || off != 0);
+		if (rc)
+			return rc;
+		s->started = true;
+	}
+	x->st->chunks++;
+	x->st->chunk_bytes += size;
+	if (x->ops->on_chunk) {
+		memset(&c, 0, sizeof(c));
+		c.file_offset = r->offset;
+		c.aux_offset = off;
+		c.size = size;
+		c.idx = r->u.auxtrace.idx;
+		c.tid = r->u.auxtrace.tid;
+		c.cpu = s->cpu;
+		c.resync = resync;
+		x->ops->on_chunk(x->ctx, &c);
+	}
+	for (pos = off; pos < off + size; pos = cut) {
+		cut = next_loss(x, s, pos, off + size);
+		rc = feed(x, s, r->u.auxtrace.data + (pos - off), cut - pos);
+		if (rc)
+			return rc;
+		if (cut < off + size) {
+			x->st->resyncs++;
+			notice(x, "CPU %d: AUX data lost at offset %#llx: resynchronising", s->cpu,
+			       (unsigned long long)cut);
+			rc = stream_start(x, s, true);
+			if (rc)
+				return rc;
+		}
+	}
+	s->next_off = off + size;
+	return 0;
+}
+
+/* Pass 2: the chunks in file order. */
+static int decode_all(struct pd_dec *x)
+{
+	struct ntrace_pd_rec r;
+	size_t i;
+	int rc;
+
+	ntrace_pd_rewind(x->pd);
+	while ((rc = ntrace_pd_next(x->pd, &r)) == 1) {
+		if (r.type == NTRACE_PD_AUXTRACE_ERROR) {
+			x->st->auxtrace_errors++;
+			notice(x, "AUXTRACE_ERROR (type %u code %u cpu %d): %s", r.u.error.type,
+			       r.u.error.code, (int)r.u.error.cpu, r.u.error.msg);
+		}
+		if (r.type != NTRACE_PD_AUXTRACE)
+			continue;
+		rc = decode_chunk(x, &r);
+		if (rc)
+			return rc;
+	}
+	if (rc < 0)
+		return fail(x, "%s", ntrace_pd_errmsg(x->pd));
+	for (i = 0; i < x->nstreams; i++) {
+		rc = stream_end(x, &x->streams[i]);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
+		     const struct ntrace_pd_decode_opts *opts,
+		     const struct ntrace_pd_decode_ops *ops, void *ctx,
+		     struct ntrace_pd_decode_stats *st, char *err, size_t errlen)
+{
+	struct pd_dec x = {
+		.pd = pd, .img = img, .opts = opts, .ops = ops, .ctx = ctx, .st = st,
+		.err = err, .errlen = errlen,
+	};
+	size_t i;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	if (err && errlen)
+		err[0] = 0;
+	rc = scan(&x);
+	if (!rc)
+		rc = decode_all(&x);
+	/* A sink stop value (rc > 0) ends decoding early, without an error. */
+	for (i = 0; i < x.nstreams; i++)
+		if (x.streams[i].d) {
+			ntrace_decoder_free(x.streams[i].d);
+			x.streams[i].d = NULL;
+		}
+	for (i = 0; i < x.nadded; i++)
+		free(x.added[i]);
+	free(x.added);
+	free(x.streams);
+	free(x.chunks);
+	free(x.loss);
+	ntrace_pd_info_free(&x.info);
+	return rc < 0 ? -1 : 0;
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The ntrace AUXTRACE_INFO payload (include/uapi/linux/ntrace.h) ->
+ * per-CPU decoder settings.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../include/uapi/linux/ntrace.h"
+#include "ntrace/encoder.h"
+#include "ntrace/perfdata.h"
+
+static int info_err(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Decoder settings from one CPU record; NULL or the reason they are unusable. */
+static const char *cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg)
+{
+	struct ntrace_enc_cfg *e = &cfg->enc;
+
+	ntrace_dec_cfg_default(cfg);
+	if (c->format != 1)
+		return "trTeFormat is not N-Trace (1)";
+	if (c->proto_major > 1)
+		return "N-Trace protocol major version is newer than 1";
+	if (c->mode != NTRACE_MODE_BTM && c->mode != NTRACE_MODE_HTM)
+		return "trTeInstMode is neither BTM (3) nor HTM (6)";
+	e->mode = c->mode;
+	e->codec.src_bits = c->src_bits;
+	e->codec.xlen = c->xlen ? c->xlen : 64;
+	e->codec.ext_addr_msb = c->options & NTRACE_OPT_EXT_ADDR_MSB;
+	e->codec.tstamp = c->options & NTRACE_OPT_TS;
+	e->src_id = c->src_id;
+	if (c->itype_bits)
+		e->itype_bits = c->itype_bits;
+	if (c->icnt_bits)
+		e->icnt_bits = c->icnt_bits;
+	if (c->hist_bits)
+		e->hist_bits = c->hist_bits;
+	if (c->hrepeat_bits)
+		e->hrepeat_bits = c->hrepeat_bits;
+	if (c->bcnt_bits)
+		e->bcnt_bits = c->bcnt_bits;
+	if (c->options & NTRACE_OPT_IRET) {
+		/* 0 = "best the encoder has": the decoder's return stack covers all. */
+		e->implicit_return = c->iret_mode ? c->iret_mode : NTRACE_IRET_FULL;
+		if (c->return_depth)
+			e->return_depth = c->return_depth;
+		if (c->return_addr_bits)
+			e->return_addr_bits = c->return_addr_bits;
+	} else {
+		e->implicit_return = NTRACE_IRET_OFF;
+	}
+	if (e->itype_bits == 3)
+		e->implicit_return = NTRACE_IRET_OFF;
+	e->repeated_history = c->options & NTRACE_OPT_REPHIST;
+	e->seq_jump = c->options & NTRACE_OPT_SEQJUMP;
+	e->all_jumps = c->options & NTRACE_OPT_ALLJUMPS;
+	e->context = c->options & NTRACE_OPT_CTX;
+	e->sync_mode = c->sync_mode;
+	e->sync_max = c->sync_max;
+	return ntrace_enc_cfg_check(e);
+}
+
+int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_pd_info *info,
+			 char *err, size_t errlen)
+{
+	struct ntrace_auxtrace_info h;
+	const char *why;
+	uint32_t i;
+
+	memset(info, 0, sizeof(*info));
+	if (r->type != NTRACE_PD_AUXTRACE_INFO)
+		return info_err(err, errlen, "record at offset %llu is not AUXTRACE_INFO",
+				(unsigned long long)r->offset);
+	if (r->u.info.priv_size < sizeof(h))
+		return info_err(err, errlen, "AUXTRACE_INFO at offset %llu (type %u) holds no N-Trace header",
+				(unsigned long long)r->offset, r->u.info.type);
+	memcpy(&h, r->u.info.priv, sizeof(h));
+	if (h.magic != NTRACE_AUXTRACE_MAGIC)
+		return info_err(err, errlen, "AUXTRACE_INFO at offset %llu (type %u) is not from the ntrace PMU",
+				(unsigned long long)r->offset, r->u.info.type);
+	if (h.version != NTRACE_AUXTRACE_VERSION)
+		return info_err(err, errlen, "ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
+				h.version, NTRACE_AUXTRACE_VERSION);
+	if (h.hdr_size < sizeof(h) || h.hdr_size % 8 || h.rec_size < sizeof(struct ntrace_cpu_info) ||
+	    h.rec_size % 8 || h.nr_cpus > 65536 ||
+	    h.hdr_size + (uint64_t)h.nr_cpus * h.rec_size > r->u.info.priv_size)
+		return info_err(err, errlen, "ntrace AUXTRACE_INFO sizes are inconsistent (header %u, %u CPU records of %u bytes, %zu bytes present)",
+				h.hdr_size, h.nr_cpus, h.rec_size, r->u.info.priv_size);
+	if (!h.nr_cpus)
+		return info_err(err, errlen, "ntrace AUXTRACE_INFO describes no CPU");
+	info->cpus = calloc(h.nr_cpus, sizeof(*info->cpus));
+	if (!info->cpus)
+		return info_err(err, errlen, "out of memory");
+	info->version = h.version;
+	info->pmu_type = h.pmu_type;
+	info->flags = h.flags;
+	info->config = h.config;
+	info->config1 = h.config1;
+	info->config2 = h.config2;
+	info->nr_cpus = h.nr_cpus;
+	for (i = 0; i < h.nr_cpus; i++) {
+		struct ntrace_cpu_info c;
+
+		memcpy(&c, r->u.info.priv + h.hdr_size + (size_t)i * h.rec_size, sizeof(c));
+		info->cpus[i].cpu = c.cpu;
+		info->cpus[i].hartid = c.hartid;
+		why = cpu_cfg(&c, &info->cpus[i].cfg);
+		if (why) {
+			info_err(err, errlen, "ntrace AUXTRACE_INFO, CPU %u: unusable encoder settings: %s",
+				 c.cpu, why);
+			ntrace_pd_info_free(info);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void ntrace_pd_info_free(struct ntrace_pd_info *info)
+{
+	free(info->cpus);
+	info->cpus = NULL;
+	info->nr_cpus = 0;
+}
+
+const struct ntrace_pd_cpu *ntrace_pd_info_cpu(const struct ntrace_pd_info *info, int32_t cpu)
+{
+	uint32_t i;
+
+	if (!info->nr_cpus)
+		return NULL;
+	for (i = 0; i < info->nr_cpus; i++)
+		if ((int32_t)info->cpus[i].cpu == cpu)
+			return &info->cpus[i];
+	return &info->cpus[0];
+}

@@ -1,0 +1,726 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * perf.data reader tests on files synthesised here, laid out the way
+ * perf record writes them (file header, attributes with ids, records with
+ * sample_id trailers and IDENTIFIER, AUXTRACE data padded to 8 bytes).
+ *
+ *   perfdata_test                  unit tests (TAP)
+ *   perfdata_test --write OUT ...  write a synthetic perf.data for tests/perfdata.sh:
+ *       --trace BIN      N-Trace bytes to carry in AUXTRACE chunks
+ *       --chunks N       split them into N chunks of uneven sizes (default 1)
+ *       --elf PATH@ADDR,LEN  an executable MMAP2 record for PATH
+ *       --htm, --iret    encoder settings written into AUXTRACE_INFO
+ *       --lose N         drop N trace bytes after the first chunk and flag
+ *                        that chunk's AUX record TRUNCATED
+ *       --lose-mid N     one AUXTRACE chunk holding two AUX regions, the
+ *                        first TRUNCATED, with N trace bytes dropped between
+ *       --no-auxtrace    leave out AUXTRACE_INFO and AUXTRACE (stock perf reads it)
+ *       --pipe           pipe layout (attributes in HEADER_ATTR records)
+ *   perfdata_test --list FILE      "OFFSET SIZE TYPE NAME" per record, offset and
+ *                                  size in hex as perf report -D prints them
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../../../../include/uapi/linux/ntrace.h"
+#include "ntrace/perfdata.h"
+#include "tap.h"
+
+/* ---- writer ---- */
+
+struct wbuf {
+	uint8_t *b;
+	size_t n, cap;
+};
+
+static void wput(struct wbuf *w, const void *p, size_t n)
+{
+	if (w->n + n > w->cap) {
+		w->cap = (w->n + n) * 2 + 256;
+		w->b = realloc(w->b, w->cap);
+		if (!w->b) {
+			perror("realloc");
+			exit(2);
+		}
+	}
+	memcpy(w->b + w->n, p, n);
+	w->n += n;
+}
+
+static void w8(struct wbuf *w, uint8_t v) { wput(w, &v, 1); }
+static void w16(struct wbuf *w, uint16_t v) { w8(w, (uint8_t)v); w8(w, (uint8_t)(v >> 8)); }
+static void w32(struct wbuf *w, uint32_t v) { w16(w, (uint16_t)v); w16(w, (uint16_t)(v >> 16)); }
+static void w64(struct wbuf *w, uint64_t v) { w32(w, (uint32_t)v); w32(w, (uint32_t)(v >> 32)); }
+
+static void wpad8(struct wbuf *w)
+{
+	while (w->n % 8)
+		w8(w, 0);
+}
+
+static void set16(struct wbuf *w, size_t at, uint16_t v)
+{
+	w->b[at] = (uint8_t)v;
+	w->b[at + 1] = (uint8_t)(v >> 8);
+}
+
+#define PMU_TYPE	12
+#define ST_NTRACE	((1ULL << 1) | (1ULL << 2) | (1ULL << 7) | (1ULL << 16)) /* TID TIME CPU IDENTIFIER */
+#define ST_DUMMY	((1ULL << 1) | (1ULL << 2) | (1ULL << 16))		/* TID TIME IDENTIFIER */
+#define ID_NTRACE	1001
+#define ID_DUMMY	1002
+#define ATTR_BYTES	128
+
+struct synth {
+	const uint8_t *trace;
+	size_t trace_len;
+	unsigned int chunks;
+	const char *elf;
+	uint64_t elf_addr, elf_len;
+	bool htm, iret, no_auxtrace, pipe;
+	size_t lose, lose_mid;
+	uint64_t time;
+};
+
+static void attr(struct wbuf *w, uint32_t type, uint64_t config, uint64_t st)
+{
+	size_t at = w->n;
+
+	w32(w, type);
+	w32(w, ATTR_BYTES);
+	w64(w, config);
+	w64(w, 1);		/* sample_period */
+	w64(w, st);
+	w64(w, 0);		/* read_format */
+	w64(w, (1ULL << 0) | (1ULL << 18) | (type == 1 ? (1ULL << 8) | (1ULL << 9) : 0));
+	while (w->n < at + ATTR_BYTES)
+		w8(w, 0);
+}
+
+/* Record header now, size patched by rec_end(). */
+static size_t rec_start(struct wbuf *w, uint32_t type, uint16_t misc)
+{
+	size_t at = w->n;
+
+	w32(w, type);
+	w16(w, misc);
+	w16(w, 0);
+	return at;
+}
+
+static void rec_end(struct wbuf *w, size_t at)
+{
+	wpad8(w);
+	set16(w, at + 6, (uint16_t)(w->n - at));
+}
+
+/* sample_id trailer of an ntrace (cpu) or dummy record. */
+static void sid(struct wbuf *w, struct synth *s, bool ntrace)
+{
+	wpad8(w);
+	w32(w, 42);
+	w32(w, 42);
+	w64(w, s->time += 1000);
+	if (ntrace) {
+		w32(w, 0);
+		w32(w, 0);
+	}
+	w64(w, ntrace ? ID_NTRACE : ID_DUMMY);
+}
+
+static void info_rec(struct wbuf *w, struct synth *s)
+{
+	struct ntrace_auxtrace_info h = {
+		.magic = NTRACE_AUXTRACE_MAGIC, .version = NTRACE_AUXTRACE_VERSION,
+		.hdr_size = sizeof(h), .nr_cpus = 1, .rec_size = sizeof(struct ntrace_cpu_info),
+		.pmu_type = PMU_TYPE,
+		.config = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0),
+	};
+	struct ntrace_cpu_info c = {
+		.cpu = 0, .hartid = 0, .src_id = 0, .src_bits = 0, .format = 1,
+		.proto_major = 1, .mode = s->htm ? 6 : 3, .iret_mode = s->iret ? 3 : 0,
+		.return_depth = s->iret ? 32 : 0, .itype_bits = 4, .xlen = 64,
+		.icnt_bits = 0, .hist_bits = 0, .options = s->iret ? NTRACE_OPT_IRET : 0,
+		.sync_mode = 1,
+	};
+	size_t at = rec_start(w, NTRACE_PD_AUXTRACE_INFO, 0);
+
+	w32(w, NTRACE_PD_AUXTRACE_RISCV_NTRACE);
+	w32(w, 0);
+	wput(w, &h, sizeof(h));
+	wput(w, &c, sizeof(c));
+	rec_end(w, at);
+}
+
+static void aux_rec(struct wbuf *w, struct synth *s, uint64_t off, uint64_t n, uint64_t flags)
+{
+	size_t at = rec_start(w, NTRACE_PD_AUX, 0);
+
+	w64(w, off);
+	w64(w, n);
+	w64(w, flags);
+	sid(w, s, true);
+	rec_end(w, at);
+}
+
+/* AUXTRACE chunk of n bytes at AUX offset off, padded as perf does. */
+static void auxtrace_rec(struct wbuf *w, struct synth *s, uint64_t off, const uint8_t *p,
+			 size_t n)
+{
+	size_t at, pad = (8 - n % 8) % 8;
+
+	at = rec_start(w, NTRACE_PD_AUXTRACE, 0);
+	w64(w, n + pad);
+	w64(w, off);
+	w64(w, s->time);	/* reference */
+	w32(w, 0);		/* idx */
+	w32(w, 42);		/* tid */
+	w32(w, 0);		/* cpu */
+	w32(w, 0);
+	rec_end(w, at);
+	wput(w, p, n);
+	while (pad--)
+		w8(w, 0);
+}
+
+/* AUX record for [off, off+size) then its AUXTRACE chunk. */
+static void chunk(struct wbuf *w, struct synth *s, uint64_t off, const uint8_t *p, size_t n,
+		  uint64_t aux_flags)
+{
+	aux_rec(w, s, off, n, aux_flags);
+	auxtrace_rec(w, s, off, p, n);
+}
+
+/* One chunk, two AUX regions, bytes lost between them (hardware kept going). */
+static void chunk_lose_mid(struct wbuf *w, struct synth *s)
+{
+	size_t k = s->trace_len / 3, lose = s->lose_mid, rest;
+	uint8_t *p;
+
+	if (k + lose > s->trace_len)
+		lose = s->trace_len - k;
+	rest = s->trace_len - k - lose;
+	p = malloc(k + rest + 1);
+	if (!p)
+		exit(2);
+	memcpy(p, s->trace, k);
+	memcpy(p + k, s->trace + k + lose, rest);
+	aux_rec(w, s, 0, k, NTRACE_PD_AUX_TRUNCATED);
+	aux_rec(w, s, k, rest, 0);
+	auxtrace_rec(w, s, 0, p, k + rest);
+	free(p);
+}
+
+static void records(struct wbuf *w, struct synth *s)
+{
+	size_t at, i, pos, end, n;
+	uint64_t aux_off = 0;
+
+	at = rec_start(w, NTRACE_PD_COMM, 0);
+	w32(w, 42);
+	w32(w, 42);
+	wput(w, "app", 4);
+	sid(w, s, false);
+	rec_end(w, at);
+	if (s->elf) {
+		at = rec_start(w, NTRACE_PD_MMAP2, 2 /* PERF_RECORD_MISC_USER */);
+		w32(w, 42);
+		w32(w, 42);
+		w64(w, s->elf_addr);
+		w64(w, s->elf_len);
+		w64(w, 0);		/* pgoff */
+		w32(w, 254);		/* maj */
+		w32(w, 1);		/* min */
+		w64(w, 1234);		/* ino */
+		w64(w, 0);		/* ino_generation */
+		w32(w, 5);		/* PROT_READ | PROT_EXEC */
+		w32(w, 2);		/* MAP_PRIVATE */
+		wput(w, s->elf, strlen(s->elf) + 1);
+		sid(w, s, false);
+		rec_end(w, at);
+		at = rec_start(w, NTRACE_PD_MMAP2, 2);	/* a data mapping: no image */
+		w32(w, 42);
+		w32(w, 42);
+		w64(w, 0x7fff0000);
+		w64(w, 0x1000);
+		w64(w, 0);
+		w32(w, 0);
+		w32(w, 0);
+		w64(w, 0);
+		w64(w, 0);
+		w32(w, 3);
+		w32(w, 0x22);
+		wput(w, "[stack]", 8);
+		sid(w, s, false);
+		rec_end(w, at);
+	}
+	if (!s->no_auxtrace)
+		info_rec(w, s);
+	at = rec_start(w, NTRACE_PD_ITRACE_START, 0);
+	w32(w, 42);
+	w32(w, 42);
+	sid(w, s, true);
+	rec_end(w, at);
+	at = rec_start(w, NTRACE_PD_FINISHED_ROUND, 0);
+	rec_end(w, at);
+	if (s->no_auxtrace) {
+		/* AUX records are ordinary kernel records: keep one. */
+		at = rec_start(w, NTRACE_PD_AUX, 0);
+		w64(w, 0);
+		w64(w, 4096);
+		w64(w, NTRACE_PD_AUX_TRUNCATED);
+		sid(w, s, true);
+		rec_end(w, at);
+	}
+	if (s->lose_mid && !s->no_auxtrace)
+		chunk_lose_mid(w, s);
+	/* Uneven chunk sizes, so padding and message splits vary. */
+	for (i = 0, pos = 0; !s->no_auxtrace && !s->lose_mid && i < s->chunks &&
+	     pos < s->trace_len; i++) {
+		n = i + 1 == s->chunks ? s->trace_len - pos :
+		    (s->trace_len / s->chunks) + (i % 3) * 5 - 5;
+		if (!n || n > s->trace_len - pos)
+			n = s->trace_len - pos;
+		end = pos + n;
+		chunk(w, s, aux_off, s->trace + pos, n,
+		      i == 0 && s->lose ? NTRACE_PD_AUX_TRUNCATED : 0);
+		aux_off += n;
+		pos = end;
+		if (i == 0 && s->lose)
+			pos += s->lose < s->trace_len - pos ? s->lose : s->trace_len - pos;
+		at = rec_start(w, NTRACE_PD_FINISHED_ROUND, 0);
+		rec_end(w, at);
+	}
+	at = rec_start(w, NTRACE_PD_LOST, 0);
+	w64(w, ID_DUMMY);
+	w64(w, 3);
+	sid(w, s, false);
+	rec_end(w, at);
+}
+
+/* A whole file in w. */
+static void synth(struct wbuf *w, struct synth *s)
+{
+	struct wbuf data = { 0 };
+	size_t attrs_at, ids_at, data_at, i;
+	uint64_t cfg = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0);
+
+	s->time = 1000000;
+	w->n = 0;
+	wput(w, "PERFILE2", 8);
+	if (s->pipe) {
+		size_t at;
+
+		w64(w, 16);
+		at = rec_start(w, NTRACE_PD_HEADER_ATTR, 0);
+		attr(w, PMU_TYPE, cfg, ST_NTRACE);
+		w64(w, ID_NTRACE);
+		rec_end(w, at);
+		at = rec_start(w, NTRACE_PD_HEADER_ATTR, 0);
+		attr(w, 1, 9, ST_DUMMY);
+		w64(w, ID_DUMMY);
+		rec_end(w, at);
+		records(w, s);
+		return;
+	}
+	records(&data, s);
+	w64(w, 104);
+	w64(w, ATTR_BYTES + 16);
+	attrs_at = 104;
+	ids_at = attrs_at + 2 * (ATTR_BYTES + 16);
+	data_at = ids_at + 16;
+	w64(w, attrs_at);
+	w64(w, 2 * (ATTR_BYTES + 16));
+	w64(w, data_at);
+	w64(w, data.n);
+	w64(w, 0);
+	w64(w, 0);
+	for (i = 0; i < 4; i++)
+		w64(w, 0);		/* no feature sections */
+	attr(w, PMU_TYPE, cfg, ST_NTRACE);
+	w64(w, ids_at);
+	w64(w, 8);
+	attr(w, 1, 9, ST_DUMMY);	/* dummy:u, the tracking event */
+	w64(w, ids_at + 8);
+	w64(w, 8);
+	w64(w, ID_NTRACE);
+	w64(w, ID_DUMMY);
+	wput(w, data.b, data.n);
+	free(data.b);
+}
+
+/* ---- unit tests ---- */
+
+static uint8_t trace[300];
+
+static int count_records(struct ntrace_perfdata *pd, int *last)
+{
+	struct ntrace_pd_rec r;
+	int n = 0, rc;
+
+	ntrace_pd_rewind(pd);
+	while ((rc = ntrace_pd_next(pd, &r)) == 1)
+		n++;
+	*last = rc;
+	return n;
+}
+
+static void test_parse(bool pipe)
+{
+	struct synth s = { .trace = trace, .trace_len = sizeof(trace), .chunks = 3,
+			   .elf = "/bin/app", .elf_addr = 0x10000, .elf_len = 0x2000,
+			   .htm = true, .iret = true, .pipe = pipe };
+	const char *tag = pipe ? "pipe" : "file";
+	struct wbuf w = { 0 };
+	struct ntrace_perfdata *pd;
+	struct ntrace_pd_rec r;
+	struct ntrace_pd_info info;
+	char err[256];
+	int n[100] = { 0 }, rc, ok_sid = 1, ok_data = 1;
+	uint64_t aux_bytes = 0, next_off = 0;	/* next_off: end of the last chunk, padding included */
+
+	synth(&w, &s);
+	pd = ntrace_pd_open_mem(w.b, w.n, err, sizeof(err));
+	if (!tap_ok(pd != NULL, "%s: synthetic perf.data opens (%s)", tag, pd ? "ok" : err))
+		return;
+	tap_ok(ntrace_pd_is_pipe(pd) == pipe, "%s: layout detected", tag);
+	memset(&info, 0, sizeof(info));
+	while ((rc = ntrace_pd_next(pd, &r)) == 1) {
+		if (r.type < 100)
+			n[r.type]++;
+		if (r.type == NTRACE_PD_COMM)
+			ok_sid &= r.sid.has_tid && r.sid.pid == 42 && !r.sid.has_cpu &&
+				  r.sid.id == ID_DUMMY && !strcmp(r.u.comm.comm, "app");
+		if (r.type == NTRACE_PD_ITRACE_START || r.type == NTRACE_PD_AUX)
+			ok_sid &= r.sid.has_cpu && r.sid.cpu == 0 && r.sid.id == ID_NTRACE;
+		if (r.type == NTRACE_PD_MMAP2 && r.u.mmap.prot == 5)
+			ok_sid &= r.u.mmap.addr == 0x10000 && r.u.mmap.len == 0x2000 &&
+				  !strcmp(r.u.mmap.filename, "/bin/app") && r.misc == 2;
+		if (r.type == NTRACE_PD_AUXTRACE) {
+			/*
+			 * The chunk's bytes are the trace's bytes at its offset,
+			 * then at most 7 padding bytes that the next chunk's
+			 * offset does not count.
+			 */
+			uint64_t o = r.u.auxtrace.offset, sz = r.u.auxtrace.size;
+
+			ok_data &= o <= next_off && o + 8 > next_off && sz % 8 == 0 && sz >= 8 &&
+				   o < sizeof(trace) &&
+				   !memcmp(r.u.auxtrace.data, trace + o,
+					   sz - 7 < sizeof(trace) - o ? sz - 7 : sizeof(trace) - o);
+			aux_bytes += sz;
+			next_off = o + sz;
+		}
+		if (r.type == NTRACE_PD_AUXTRACE_INFO) {
+			int prc = ntrace_pd_info_parse(&r, &info, err, sizeof(err));
+
+			tap_ok(prc == 0, "%s: AUXTRACE_INFO parses (%s)", tag, prc ? err : "ok");
+		}
+		if (r.type == NTRACE_PD_LOST)
+			ok_sid &= r.u.lost.lost == 3 && r.u.lost.id == ID_DUMMY;
+	}
+	tap_ok(rc == 0, "%s: all records read to the end (%s)", tag,
+	       rc ? ntrace_pd_errmsg(pd) : "ok");
+	tap_ok(n[NTRACE_PD_COMM] == 1 && n[NTRACE_PD_MMAP2] == 2 && n[NTRACE_PD_AUXTRACE_INFO] == 1 &&
+	       n[NTRACE_PD_ITRACE_START] == 1 && n[NTRACE_PD_AUX] == 3 && n[NTRACE_PD_AUXTRACE] == 3 &&
+	       n[NTRACE_PD_FINISHED_ROUND] == 4 && n[NTRACE_PD_LOST] == 1 &&
+	       n[NTRACE_PD_HEADER_ATTR] == (pipe ? 2 : 0),
+	       "%s: record counts by type", tag);
+	tap_ok(ntrace_pd_nr_attrs(pd) == 2 && ntrace_pd_attr(pd, 0)->type == PMU_TYPE &&
+	       ntrace_pd_attr(pd, 0)->nr_ids == 1 && ntrace_pd_attr(pd, 0)->ids[0] == ID_NTRACE &&
+	       ntrace_pd_attr(pd, 1)->sample_type == ST_DUMMY,
+	       "%s: attributes and ids", tag);
+	tap_ok(ok_sid, "%s: sample_id trailers resolved through IDENTIFIER to the right attribute",
+	       tag);
+	tap_ok(ok_data && aux_bytes >= sizeof(trace) && aux_bytes < sizeof(trace) + 24,
+	       "%s: AUXTRACE data follows its record, padded to 8 bytes", tag);
+	if (info.nr_cpus) {
+		const struct ntrace_pd_cpu *c = ntrace_pd_info_cpu(&info, 0);
+
+		tap_ok(info.pmu_type == PMU_TYPE && info.nr_cpus == 1 &&
+		       c->cfg.enc.mode == 6 && c->cfg.enc.implicit_return == 3 &&
+		       c->cfg.enc.return_depth == 32 && c->cfg.enc.codec.src_bits == 0,
+		       "%s: AUXTRACE_INFO -> decoder settings (HTM, full implicit return)", tag);
+		tap_ok(ntrace_pd_info_cpu(&info, 7) == c, "%s: unknown CPU falls back to CPU 0", tag);
+	}
+	ntrace_pd_info_free(&info);
+	ntrace_pd_close(pd);
+	free(w.b);
+}
+
+/* An AUXTRACE_INFO record with the ntrace payload changed by edit(). */
+static int info_variant(void (*edit)(struct ntrace_auxtrace_info *, struct ntrace_cpu_info *),
+			char *err, size_t errlen)
+{
+	struct {
+		uint8_t hdr[16];
+		struct ntrace_auxtrace_info h;
+		struct ntrace_cpu_info c;
+	} rec;
+	struct ntrace_pd_rec r;
+	struct ntrace_pd_info info;
+	int rc;
+
+	memset(&rec, 0, sizeof(rec));
+	rec.h.magic = NTRACE_AUXTRACE_MAGIC;
+	rec.h.version = NTRACE_AUXTRACE_VERSION;
+	rec.h.hdr_size = sizeof(rec.h);
+	rec.h.nr_cpus = 1;
+	rec.h.rec_size = sizeof(rec.c);
+	rec.c.format = 1;
+	rec.c.proto_major = 1;
+	rec.c.mode = 3;
+	rec.c.itype_bits = 4;
+	edit(&rec.h, &rec.c);
+	memset(&r, 0, sizeof(r));
+	r.type = NTRACE_PD_AUXTRACE_INFO;
+	r.u.info.type = NTRACE_PD_AUXTRACE_RISCV_NTRACE;
+	r.u.info.priv = (const uint8_t *)&rec.h;
+	r.u.info.priv_size = sizeof(rec.h) + sizeof(rec.c);
+	rc = ntrace_pd_info_parse(&r, &info, err, errlen);
+	ntrace_pd_info_free(&info);
+	return rc;
+}
+
+static void e_none(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; (void)c; }
+static void e_magic(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)c; h->magic++; }
+static void e_version(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)c; h->version = 2; }
+static void e_ncpu(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)c; h->nr_cpus = 2; }
+static void e_rsize(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)c; h->rec_size = 8; }
+static void e_mode(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->mode = 5; }
+static void e_format(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->format = 0; }
+static void e_srcbits(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->src_bits = 40; }
+
+static void test_info(void)
+{
+	char err[256];
+
+	tap_ok(info_variant(e_none, err, sizeof(err)) == 0, "info: minimal BTM record accepted");
+	tap_ok(info_variant(e_magic, err, sizeof(err)) && strstr(err, "not from the ntrace PMU"),
+	       "info: wrong magic rejected (%s)", err);
+	tap_ok(info_variant(e_version, err, sizeof(err)) && strstr(err, "version 2"),
+	       "info: unknown version rejected (%s)", err);
+	tap_ok(info_variant(e_ncpu, err, sizeof(err)) && strstr(err, "inconsistent"),
+	       "info: more CPUs than bytes rejected (%s)", err);
+	tap_ok(info_variant(e_rsize, err, sizeof(err)) && strstr(err, "inconsistent"),
+	       "info: short record size rejected (%s)", err);
+	tap_ok(info_variant(e_mode, err, sizeof(err)) && strstr(err, "trTeInstMode"),
+	       "info: bad trTeInstMode rejected (%s)", err);
+	tap_ok(info_variant(e_format, err, sizeof(err)) && strstr(err, "trTeFormat"),
+	       "info: non-N-Trace format rejected (%s)", err);
+	tap_ok(info_variant(e_srcbits, err, sizeof(err)) && strstr(err, "CPU 0"),
+	       "info: impossible SRC width rejected (%s)", err);
+}
+
+/* Every prefix and many corrupted copies: clean errors, never a crash or a loop. */
+static void test_corrupt(void)
+{
+	struct synth s = { .trace = trace, .trace_len = sizeof(trace), .chunks = 4,
+			   .elf = "/bin/app", .elf_addr = 0x10000, .elf_len = 0x2000 };
+	struct wbuf w = { 0 };
+	struct ntrace_perfdata *pd;
+	char err[256];
+	size_t len, i;
+	int last, opened = 0, errs = 0, bad = 0, full;
+	uint32_t rnd = 12345;
+	uint8_t *copy;
+
+	synth(&w, &s);
+	pd = ntrace_pd_open_mem(w.b, w.n, err, sizeof(err));
+	full = pd ? count_records(pd, &last) : -1;
+	ntrace_pd_close(pd);
+	for (len = 0; len < w.n; len++) {
+		pd = ntrace_pd_open_mem(w.b, len, err, sizeof(err));
+		if (!pd) {
+			bad += !err[0];
+			continue;
+		}
+		opened++;
+		count_records(pd, &last);
+		errs += last < 0;
+		ntrace_pd_close(pd);
+	}
+	/* The data section ends at the end of the file: any cut is caught at open. */
+	tap_ok(!bad && !opened && !errs,
+	       "corrupt: all %zu truncated copies refused at open with a reason (%d opened)",
+	       w.n, opened);
+
+	copy = malloc(w.n);
+	for (i = 0; i < 3000; i++) {
+		unsigned int k, nflip = 1 + i % 4;
+
+		memcpy(copy, w.b, w.n);
+		for (k = 0; k < nflip; k++) {
+			rnd = rnd * 1103515245 + 12345;
+			copy[(rnd >> 8) % w.n] ^= (uint8_t)(1u << ((rnd >> 3) & 7));
+		}
+		pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
+		if (pd) {
+			struct ntrace_pd_rec r;
+			struct ntrace_pd_info info;
+			int n = 0;
+
+			ntrace_pd_rewind(pd);
+			while (n < 100000 && ntrace_pd_next(pd, &r) == 1) {
+				n++;
+				if (r.type == NTRACE_PD_AUXTRACE_INFO &&
+				    !ntrace_pd_info_parse(&r, &info, err, sizeof(err)))
+					ntrace_pd_info_free(&info);
+			}
+			bad += n >= 100000;
+			ntrace_pd_close(pd);
+		}
+	}
+	tap_ok(!bad, "corrupt: 3000 bit-flipped copies read without crash or endless loop");
+	tap_ok(full == 19, "corrupt: the intact file has all 19 records (%d)", full);
+
+	/* Specific damage with specific messages. */
+	memcpy(copy, w.b, w.n);
+	copy[104 + 2 * (ATTR_BYTES + 16) + 16 + 6] = 0;	/* first record's size -> 0 */
+	copy[104 + 2 * (ATTR_BYTES + 16) + 16 + 7] = 0;
+	pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
+	count_records(pd, &last);
+	tap_ok(last < 0 && strstr(ntrace_pd_errmsg(pd), "bad size 0"),
+	       "corrupt: zero record size named (%s)", ntrace_pd_errmsg(pd));
+	ntrace_pd_close(pd);
+	memcpy(copy, w.b, w.n);
+	copy[40] = 0xff;	/* data offset far outside */
+	copy[45] = 0x7f;
+	pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
+	tap_ok(!pd && strstr(err, "outside"), "corrupt: data section outside the file (%s)", err);
+	ntrace_pd_close(pd);
+	memcpy(copy, w.b, w.n);
+	memcpy(copy, "PERFILE1", 8);
+	pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
+	tap_ok(!pd && strstr(err, "not a perf.data"), "corrupt: wrong magic (%s)", err);
+	memcpy(copy, w.b, w.n);
+	memcpy(copy, "2ELIFREP", 8);
+	pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
+	tap_ok(!pd && strstr(err, "big-endian"), "corrupt: big-endian file named (%s)", err);
+	pd = ntrace_pd_open("/nonexistent/perf.data", err, sizeof(err));
+	tap_ok(!pd && strstr(err, "cannot open"), "missing file (%s)", err);
+	free(copy);
+	free(w.b);
+}
+
+/* ---- command-line helpers for tests/perfdata.sh ---- */
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b = NULL;
+	long n;
+
+	if (!f || fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET)) {
+		fprintf(stderr, "perfdata_test: cannot read %s\n", path);
+		exit(2);
+	}
+	b = malloc((size_t)n + 1);
+	if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+		fprintf(stderr, "perfdata_test: cannot read %s\n", path);
+		exit(2);
+	}
+	fclose(f);
+	*len = (size_t)n;
+	return b;
+}
+
+static int cmd_write(int argc, char **argv)
+{
+	struct synth s = { .chunks = 1 };
+	struct wbuf w = { 0 };
+	uint8_t *tr = NULL;
+	char *elf = NULL;
+	FILE *f;
+	int i;
+
+	for (i = 3; i < argc; i++) {
+		if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
+			tr = slurp(argv[++i], &s.trace_len);
+			s.trace = tr;
+		} else if (!strcmp(argv[i], "--chunks") && i + 1 < argc) {
+			s.chunks = (unsigned int)strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--lose") && i + 1 < argc) {
+			s.lose = strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--lose-mid") && i + 1 < argc) {
+			s.lose_mid = strtoul(argv[++i], NULL, 0);
+		} else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
+			char *at, *comma;
+
+			elf = strdup(argv[++i]);
+			at = strrchr(elf, '@');
+			comma = at ? strchr(at, ',') : NULL;
+			if (!at || !comma) {
+				fprintf(stderr, "perfdata_test: --elf PATH@ADDR,LEN\n");
+				return 2;
+			}
+			*at = 0;
+			s.elf = elf;
+			s.elf_addr = strtoull(at + 1, NULL, 0);
+			s.elf_len = strtoull(comma + 1, NULL, 0);
+		} else if (!strcmp(argv[i], "--htm")) {
+			s.htm = true;
+		} else if (!strcmp(argv[i], "--iret")) {
+			s.iret = true;
+		} else if (!strcmp(argv[i], "--no-auxtrace")) {
+			s.no_auxtrace = true;
+		} else if (!strcmp(argv[i], "--pipe")) {
+			s.pipe = true;
+		} else {
+			fprintf(stderr, "perfdata_test: unknown option %s\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!s.chunks)
+		s.chunks = 1;
+	synth(&w, &s);
+	f = fopen(argv[2], "wb");
+	if (!f || fwrite(w.b, 1, w.n, f) != w.n || fclose(f)) {
+		fprintf(stderr, "perfdata_test: cannot write %s\n", argv[2]);
+		return 2;
+	}
+	free(w.b);
+	free(tr);
+	free(elf);
+	return 0;
+}
+
+static int cmd_list(const char *path)
+{
+	struct ntrace_perfdata *pd;
+	struct ntrace_pd_rec r;
+	char err[256];
+	int rc;
+
+	pd = ntrace_pd_open(path, err, sizeof(err));
+	if (!pd) {
+		fprintf(stderr, "perfdata_test: %s\n", err);
+		return 2;
+	}
+	while ((rc = ntrace_pd_next(pd, &r)) == 1)
+		printf("%#" PRIx64 " %#x %u %s\n", r.offset, r.size, r.type,
+		       ntrace_pd_type_name(r.type));
+	if (rc < 0)
+		fprintf(stderr, "perfdata_test: %s\n", ntrace_pd_errmsg(pd));
+	ntrace_pd_close(pd);
+	return rc < 0 ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc >= 3 && !strcmp(argv[1], "--write"))
+		return cmd_write(argc, argv);
+	if (argc == 3 && !strcmp(argv[1], "--list"))
+		return cmd_list(argv[2]);
+	for (i = 0; i < sizeof(trace); i++)
+		trace[i] = (uint8_t)(i * 7 + 3);
+	test_parse(false);
+	test_parse(true);
+	test_info();
+	test_corrupt();
+	return tap_done();
+}

@@ -4,15 +4,19 @@
  *
  * Kernel command line (read from /proc/cmdline; the "ntguest." prefix is a
  * module name no module uses, so the kernel ignores these):
- *   ntguest.mode=test|demo   test (default): load modules, run the KUnit
+ *   ntguest.mode=test|demo|run  test (default): load modules, run the KUnit
  *                            modules, run the kselftests; demo: load modules
- *                            and print what they discovered
+ *                            and print what they discovered; run: load
+ *                            modules and run the commands of RUNLIST_PATH
+ *                            (runlist.h)
  *   ntguest.timeout=SECONDS  per-kselftest timeout (default 300)
  *   ntguest.filter=A,B       run only the KUnit modules and kselftests whose
  *                            name contains A or B
  *
  * Console protocol: see console.h. The run ends with the marker
- * "ntrace| end mode=M failures=N", then the guest powers off.
+ * "ntrace| end mode=M failures=N", then the guest powers off. Before that,
+ * what was written under EXPORT_DIR goes to the export disk, if one is
+ * attached (export.h).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,8 +30,10 @@
 
 #include "console.h"
 #include "demo.h"
+#include "export.h"
 #include "kmsg_relay.h"
 #include "modules.h"
+#include "runlist.h"
 #include "selftests.h"
 
 static char cmdline[4096];
@@ -95,6 +101,7 @@ int main(void)
 	do_mount("devtmpfs", "/dev", "devtmpfs");
 	do_mount("debugfs", "/sys/kernel/debug", "debugfs");
 	do_mount("tmpfs", "/tmp", "tmpfs");
+	export_prepare();
 	read_cmdline();
 	mode = param("mode", "test");
 	uname(&uts);
@@ -115,11 +122,15 @@ int main(void)
 	} else if (!strcmp(mode, "demo")) {
 		failures += load_driver_modules();
 		demo_report();
+	} else if (!strcmp(mode, "run")) {
+		failures += load_driver_modules();
+		failures += run_list(RUNLIST_PATH, atoi(param("timeout", "300")));
 	} else {
-		marker("error unknown ntguest.mode=%s (test or demo)", mode);
+		marker("error unknown ntguest.mode=%s (test, demo or run)", mode);
 		failures++;
 	}
 
+	failures += export_pack();
 	kmsg_relay_sync();
 	marker("end mode=%s failures=%d", mode, failures);
 	power_off();

@@ -5,7 +5,8 @@
 # Usage: scripts/guest.sh [options] [-- extra QEMU arguments]
 #   --kernel guest|debug  kernel variant (debug = KASAN + lockdep)   [guest]
 #   --config NAME         boot configuration: smp1, smp2, ctr        [smp1]
-#   --mode test|demo      what the init does (guest/init.c)          [test]
+#   --mode test|demo|run  what the init does (guest/init.c); run executes
+#                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
 #   --test-timeout SECS   per-kselftest limit inside the guest       [300]
 #   --filter A,B          run only the KUnit modules and kselftests whose
@@ -21,15 +22,20 @@
 #   --plugin SPEC         QEMU TCG plugin: file.so[,arg=value...]
 #   --dtb FILE            device tree to boot with (get QEMU's own with
 #                         "-- -machine dumpdtb=virt.dtb", edit with dtc)
+#   --export DIR          attach a raw virtio disk; after power-off, unpack
+#                         what the guest wrote under /tmp/export into DIR
+#                         (guest/export.h); fails if the guest packed nothing
+#   --export-size MIB     size of that disk                          [512]
 #   --verbose             print the whole console log afterwards
 # Test mode prints flat TAP lines (guest/console-to-tap.awk) and a summary;
-# demo mode prints the guest's report. Exit status: 0 only if the guest ran
-# to its end marker and nothing failed.
+# demo mode prints the guest's report, run mode the commands' output. Exit
+# status: 0 only if the guest ran to its end marker and nothing failed.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=guest config=smp1 mode=test timeout=900 test_timeout=300 filter=
 append= initrd= console= verbose=0 qemu_extra=() ram_file= plugin= dtb=
+export_dir= export_mib=512
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) variant=$2; shift 2 ;;
@@ -44,12 +50,15 @@ while [ $# -gt 0 ]; do
 	--ram-file) ram_file=$2; shift 2 ;;
 	--plugin) plugin=$2; shift 2 ;;
 	--dtb) dtb=$2; shift 2 ;;
+	--export) export_dir=$2; shift 2 ;;
+	--export-size) export_mib=$2; shift 2 ;;
 	--verbose) verbose=1; shift ;;
 	--) shift; qemu_extra=("$@"); break ;;
 	*) die "unknown argument '$1' (see the header of $0)" ;;
 	esac
 done
-case $mode in test|demo) ;; *) die "unknown --mode '$mode' (test or demo)" ;; esac
+case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or run)" ;; esac
+[[ $export_mib =~ ^[0-9]+$ ]] && [ "$export_mib" -gt 0 ] || die "--export-size wants MiB, got '$export_mib'"
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
 
 # Boot configurations. Smstateen stays off for CTR: OpenSBI 1.5.1 does not
@@ -100,6 +109,16 @@ if [ -n "$dtb" ]; then
 	machine+=(-dtb "$dtb")
 fi
 
+# The export disk: a fresh sparse raw image (no stale header from an
+# earlier run), next to the console log.
+if [ -n "$export_dir" ]; then
+	export_img=$console.export.img
+	rm -f "$export_img"
+	truncate -s "${export_mib}M" "$export_img" || die "cannot create $export_img"
+	machine+=(-drive "file=$export_img,format=raw,if=none,id=export"
+		-device virtio-blk-device,drive=export)
+fi
+
 log "$config: booting $variant kernel ($cpu, $smp harts), limit ${timeout}s"
 start=$SECONDS
 rc=0
@@ -124,7 +143,30 @@ if [ $timed_out != 0 ] || ! grep -q '^ntrace| end ' "$console"; then
 	status=1
 fi
 
-if [ "$mode" = demo ]; then
+# Unpack the export disk: header block "NTRACE-EXPORT 1 ustar <bytes>",
+# then <bytes> of ustar archive (guest/export.h).
+if [ -n "$export_dir" ]; then
+	read -r magic version format bytes < <(head -c 512 "$export_img" | tr -d '\0') || true
+	if [ "${magic:-}" != NTRACE-EXPORT ] || [ "${version:-}" != 1 ] ||
+		[ "${format:-}" != ustar ] || ! [[ ${bytes:-} =~ ^[0-9]+$ ]]; then
+		log "$config: the guest wrote no export archive ($export_img)"
+		status=1
+	else
+		mkdir -p "$export_dir"
+		if tail -c +513 "$export_img" | head -c "$bytes" | tar -x --no-same-owner -C "$export_dir"; then
+			log "$config: exported $bytes bytes into $export_dir"
+			rm -f "$export_img"
+		else
+			log "$config: cannot unpack the export archive ($export_img)"
+			status=1
+		fi
+	fi
+fi
+
+if [ "$mode" = run ]; then
+	sed -n 's/^ntrace| \(run .*\)/\1/p; s/^ntrace| \(error .*\)/\1/p; s/^out| /    /p' "$console"
+	grep -q '^ntrace| end mode=run failures=0' "$console" || status=1
+elif [ "$mode" = demo ]; then
 	sed -n 's/^ntrace| modload \([^ ]*\) \(.*\)/module \1: \2/p; s/^demo| //p' "$console"
 	grep -q '^ntrace| end mode=demo failures=0' "$console" || status=1
 else

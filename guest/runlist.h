@@ -6,7 +6,8 @@
  * the driver modules. One command a line, arguments split on blanks, '#'
  * starts a comment line; a last argument ">PATH" sends the command's
  * standard output to PATH (stderr still goes to the console). A command
- * runs in /tmp with a wall-clock limit.
+ * runs in /tmp with a wall-clock limit. The built-in "write PATH VALUE"
+ * writes VALUE into PATH (a sysctl under /proc/sys, a sysfs knob).
  * Console: "ntrace| run begin N: ARGV" and
  * "ntrace| run end N exit=E|signal=S|timeout=T seconds=S" around the
  * command's "out|" lines.

@@ -4,7 +4,9 @@
 # Boot the riscv64 test guest in QEMU once and report what happened.
 # Usage: scripts/guest.sh [options] [-- extra QEMU arguments]
 #   --kernel guest|debug  kernel variant (debug = KASAN + lockdep)   [guest]
-#   --config NAME         boot configuration: smp1, smp2, ctr        [smp1]
+#   --config NAME         boot configuration: smp1, smp2, ctr,       [smp1]
+#                         ntrace (2 harts with the N-Trace QEMU model:
+#                         builds its plugin and DT, RAM in /dev/shm)
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
 #                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
@@ -68,10 +70,30 @@ case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
-*) die "unknown --config '$config' (smp1, smp2 or ctr)" ;;
+ntrace) cpu=rv64,sscofpmf=true smp=2 ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr or ntrace)" ;;
 esac
 mem=512M
 [ "$variant" = debug ] && mem=1G
+
+# ntrace: the N-Trace hardware model (Documentation/trace/ntrace-qemu-model.rst)
+# needs its plugin, a DT with the trace components and RAM in a shared file.
+if [ "$config" = ntrace ]; then
+	with_lock "$NTRACE_CACHE/locks/ntrace-model" make -s -C "$NTRACE_TOP/qemu/ntrace-model" plugin >&2 ||
+		die "cannot build the ntrace model plugin"
+	if [ -z "$dtb" ]; then
+		dtb=$NTRACE_TOP/build/guest/$variant/ntrace.dtb
+		mkdir -p "$(dirname "$dtb")"
+		case $mem in *G) mib=$((${mem%G} * 1024)) ;; *) mib=${mem%M} ;; esac
+		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -- -cpu "$cpu" ||
+			die "cannot generate the ntrace device tree"
+	fi
+	if [ -z "$ram_file" ]; then
+		ram_file=/dev/shm/ntrace-guest.$$
+		trap 'rm -f "$ram_file"' EXIT
+	fi
+	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file
+fi
 
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant")
 image=$kdir/arch/riscv/boot/Image
@@ -153,7 +175,9 @@ if [ -n "$export_dir" ]; then
 		status=1
 	else
 		mkdir -p "$export_dir"
-		if tail -c +513 "$export_img" | head -c "$bytes" | tar -x --no-same-owner -C "$export_dir"; then
+		# head first: "tail | head" would fail on tail's SIGPIPE (pipefail).
+		if head -c $((512 + bytes)) "$export_img" | tail -c "$bytes" |
+			tar -x --no-same-owner -C "$export_dir"; then
 			log "$config: exported $bytes bytes into $export_dir"
 			rm -f "$export_img"
 		else

@@ -8,7 +8,7 @@ ARCH := riscv
 CROSS_COMPILE ?= riscv64-linux-gnu-
 export CROSS_COMPILE
 
-.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run
+.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo
 
 all: tools modules
 
@@ -39,6 +39,11 @@ bench: deps
 
 run:
 	@bash scripts/demo.sh
+
+# CTR branch stacks -> AutoFDO profiles -> profile-guided rebuild, checked
+# against the benchmark's true call counts (scripts/autofdo.sh).
+autofdo: deps
+	@bash scripts/autofdo.sh
 
 clean: modules-clean
 	$(MAKE) -C tools/perf-ntrace clean

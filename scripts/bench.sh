@@ -16,3 +16,7 @@ if ! ls build/gt/*.pcs >/dev/null 2>&1 && ! ls build/perf-ntrace/roundtrip/gt/*.
 		bash tools/perf-ntrace/tests/roundtrip.sh >/dev/null || true
 fi
 make -s -C tools/perf-ntrace bench
+# CTR branch-stack sampling in the guest and the AutoFDO profile's match
+# with QEMU's instruction-exact count (scripts/autofdo.sh --bench).
+echo "# CTR branch stacks (scripts/autofdo.sh --bench)"
+bash scripts/autofdo.sh --bench

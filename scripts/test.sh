@@ -17,6 +17,7 @@ SUITES=(
 	"host|make -s -C tools/perf-ntrace test"
 	"kernel-checks|scripts/check-kernel.sh"
 	"guest|scripts/guest-tests.sh"
+	"autofdo|scripts/autofdo.sh --test"
 	"model|make -s -C qemu/ntrace-model test"
 )
 

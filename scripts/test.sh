@@ -19,6 +19,8 @@ SUITES=(
 	"guest|scripts/guest-tests.sh"
 	"autofdo|scripts/autofdo.sh --test"
 	"model|make -s -C qemu/ntrace-model test"
+	"perf|scripts/check-perf.sh"
+	"perf-e2e|scripts/perf-e2e.sh"
 )
 
 bash scripts/deps.sh || die "dependency installation failed"

@@ -41,7 +41,8 @@ static const char *cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cf
 	e->codec.xlen = c->xlen ? c->xlen : 64;
 	e->codec.ext_addr_msb = c->options & NTRACE_OPT_EXT_ADDR_MSB;
 	e->codec.tstamp = c->options & NTRACE_OPT_TS;
-	e->src_id = c->src_id;
+	/* Without a SRC field the source ID is not in the messages. */
+	e->src_id = c->src_bits ? c->src_id : 0;
 	if (c->itype_bits)
 		e->itype_bits = c->itype_bits;
 	if (c->icnt_bits)

@@ -67,8 +67,8 @@ static void set16(struct wbuf *w, size_t at, uint16_t v)
 }
 
 #define PMU_TYPE	12
-#define ST_NTRACE	((1ULL << 1) | (1ULL << 2) | (1ULL << 7) | (1ULL << 16)) /* TID TIME CPU IDENTIFIER */
-#define ST_DUMMY	((1ULL << 1) | (1ULL << 2) | (1ULL << 16))		/* TID TIME IDENTIFIER */
+#define ST_NTRACE	((1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 7) | (1ULL << 16)) /* IP TID TIME CPU IDENTIFIER */
+#define ST_DUMMY	((1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 16)) /* IP TID TIME IDENTIFIER */
 #define ID_NTRACE	1001
 #define ID_DUMMY	1002
 #define ATTR_BYTES	128

@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf-ntrace decode on perf.data files (TAP). The files are synthesised by
+# perfdata_test --write the way perf record lays them out, around N-Trace
+# bytes the encoder model made from a program's recorded ground truth
+# (build/gt). Checks:
+#  - decoding the perf.data gives exactly the PCs the program retired,
+#    whether the trace is in one AUXTRACE chunk or split into many
+#    (messages cut across chunks, perf's 8-byte padding), in file and pipe
+#    layout, with images from MMAP2 (--elf-dir) or from --elf;
+#  - a chunk flagged TRUNCATED followed by missing bytes: decoding restarts
+#    at the next sync and both sides of the gap are correct flow;
+#  - corrupt and foreign files get clear errors;
+#  - independent truth for the record layer: perf report -D (Debian's perf,
+#    and the patched host perf from scripts/perf.sh --host) lists the same
+#    records at the same offsets as our reader.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+TOP=$(cd "$here/../../.." && pwd)
+BUILD=${NTRACE_BUILD:-$TOP/build/perf-ntrace}
+SRC=${NTRACE_SRC:-$TOP/tools/perf-ntrace}
+TOOL=${PERF_NTRACE:-$BUILD/perf-ntrace}
+PDT=$BUILD/tests/perfdata_test
+GT_DIR=${NTRACE_GT_DIR:-$TOP/build/gt}
+CC=${CC:-cc}
+mkdir -p "$BUILD/perfdata"
+WORK=$(mktemp -d "$BUILD/perfdata/run.XXXXXX") || exit 1
+trap 'rm -rf "$WORK"' EXIT
+
+rc=0
+ok() { echo "ok - perfdata: $*"; }
+notok() { echo "not ok - perfdata: $*"; rc=1; }
+
+cp "$TOOL" "$WORK/perf-ntrace" && cp "$PDT" "$WORK/pdt" ||
+	{ notok "perf-ntrace and perfdata_test are built"; exit 1; }
+TOOL=$WORK/perf-ntrace
+PDT=$WORK/pdt
+
+# ---- the record layer against perf report -D ----
+
+# "OFFSET SIZE TYPE" per record from perf report -D output ("0x198@FILE
+# [0x30]: event: 3", printed as each record is read), in file order.
+perf_records() {
+	sed -n 's/^\(0x[0-9a-f]*\)@.* \[\(0x[0-9a-f]*\)\]: event: \([0-9]*\)$/\1 \2 \3/p' |
+		sort -k1,1
+}
+cmp_perf() {	# NAME PERF FILE
+	local name=$1 perf=$2 f=$3
+	if ! "$perf" report -D -i "$f" --stdio >"$WORK/d.out" 2>"$WORK/d.err"; then
+		notok "$name: perf report -D fails: $(head -c 300 "$WORK/d.err")"
+		return
+	fi
+	perf_records <"$WORK/d.out" >"$WORK/perf.list"
+	"$PDT" --list "$f" | cut -d' ' -f1-3 | sort -k1,1 >"$WORK/our.list" ||
+		{ notok "$name: our reader fails"; return; }
+	if [ -s "$WORK/perf.list" ] && cmp -s "$WORK/perf.list" "$WORK/our.list"; then
+		ok "$name: $(wc -l <"$WORK/our.list") records at the same offsets, sizes and types"
+	else
+		notok "$name: record lists differ"
+		diff "$WORK/perf.list" "$WORK/our.list" | head -10 | sed 's/^/# /'
+	fi
+}
+
+printf '\377\377\377\377' >"$WORK/idle.bin"
+"$PDT" --write "$WORK/noaux.data" --elf /bin/app@0x10000,0x1000 --no-auxtrace
+if command -v perf >/dev/null && perf version >/dev/null 2>&1; then
+	cmp_perf "Debian perf $(perf version | cut -d' ' -f3) reads the non-AUX records as we do" \
+		"$(command -v perf)" "$WORK/noaux.data"
+	# perf's own reading of the loss records we wrote (1 LOST, 1 TRUNCATED AUX)
+	if grep -q 'lost 1 chunks' "$WORK/d.err" && grep -q 'AUX data lost 1 times out of 1' "$WORK/d.err"; then
+		ok "Debian perf counts our LOST and TRUNCATED AUX records"
+	else
+		notok "Debian perf counts our LOST and TRUNCATED AUX records: $(tr '\n' ' ' <"$WORK/d.err" | head -c 300)"
+	fi
+else
+	ok "Debian perf cross-check # SKIP no working perf in PATH"
+fi
+if hostperf=$(bash "$TOP/scripts/perf.sh" --host 2>"$WORK/hp.err"); then
+	"$PDT" --write "$WORK/aux.data" --trace "$WORK/idle.bin" --chunks 1 \
+		--elf /bin/app@0x10000,0x1000 --htm --iret
+	cmp_perf "patched perf reads the non-AUX file as we do" "$hostperf" "$WORK/noaux.data"
+	cmp_perf "patched perf accepts the ntrace AUXTRACE_INFO and reads every record as we do" \
+		"$hostperf" "$WORK/aux.data"
+	if grep -q 'RISC-V N-Trace version 1, PMU type 12' "$WORK/d.out" &&
+	   grep -q 'CPU 0: hart 0' "$WORK/d.out" && grep -q 'mode 6 iret_mode 3' "$WORK/d.out"; then
+		ok "patched perf report -D dumps the AUXTRACE_INFO fields"
+	else
+		notok "patched perf report -D dumps the AUXTRACE_INFO fields"
+	fi
+	if "$hostperf" script -i "$WORK/aux.data" >/dev/null 2>"$WORK/ps.err"; then
+		ok "patched perf script accepts the file"
+	else
+		notok "patched perf script refuses the file: $(head -c 200 "$WORK/ps.err")"
+	fi
+else
+	notok "patched host perf builds (scripts/perf.sh --host): $(tail -3 "$WORK/hp.err" | tr '\n' ' ')"
+fi
+
+# ---- decoding ----
+
+if ! ls "$GT_DIR"/*.pcs >/dev/null 2>&1; then
+	echo "ok - perfdata: decode tests # SKIP no ground truth in $GT_DIR (run tests/ground-truth.sh)"
+	exit $rc
+fi
+$CC -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$SRC/include" \
+	-o "$WORK/rt-tool" "$SRC/tests/roundtrip/rt-tool.c" "$BUILD/libntrace.a" ||
+	{ notok "rt-tool builds"; exit 1; }
+
+mkdir -p "$WORK/bin"
+progs=()
+for n in loop-O2-g switch-O2-gc funcptr-O2-g deepcall-O2-g; do
+	[ -f "$GT_DIR/$n.pcs" ] && [ -f "$GT_DIR/$n" ] || continue
+	cp -L "$GT_DIR/$n.pcs" "$WORK/$n.pcs" && cp -L "$GT_DIR/$n" "$WORK/bin/$n" && progs+=("$n")
+done
+[ ${#progs[@]} -gt 0 ] || { notok "ground-truth programs present"; exit 1; }
+
+# CONFIG -> perfdata_test options describing the same encoder settings
+declare -A INFO=([btm]="" [htm-ret8-rh]="--htm --iret" [btm-sync]="")
+for n in "${progs[@]}"; do
+	a=(--priv u "$WORK/bin/$n")
+	"$WORK/rt-tool" expect "$WORK/$n.pcs" "$WORK/$n.expect" "${a[@]}" ||
+		{ notok "$n: expected PCs"; continue; }
+	for cfg in btm htm-ret8-rh; do
+		"$WORK/rt-tool" encode $cfg "$WORK/$n.pcs" "$WORK/$n.bin" "${a[@]}" ||
+			{ notok "$n $cfg: encode"; continue; }
+		size=$(stat -c %s "$WORK/$n.bin")
+		for chunks in 1 7; do
+			for layout in file pipe; do
+				[ $layout = pipe ] && [ $chunks = 1 ] && continue
+				f=$WORK/$n.$cfg.$chunks.data
+				extra=()
+				[ $layout = pipe ] && extra=(--pipe)
+				# shellcheck disable=SC2086
+				"$PDT" --write "$f" --trace "$WORK/$n.bin" --chunks $chunks \
+					--elf "/usr/bin/$n@0x10000,0x100000" ${INFO[$cfg]} "${extra[@]}"
+				"$TOOL" decode --elf-dir "$WORK/bin" -o "$WORK/out.pc" "$f" 2>"$WORK/err"
+				st=$?
+				if [ $st -eq 0 ] && cmp -s "$WORK/out.pc" "$WORK/$n.expect" &&
+				   [ ! -s "$WORK/err" ]; then
+					ok "$n $cfg, $size bytes in $chunks AUXTRACE chunks ($layout layout): decoded PCs = retired PCs ($(wc -l <"$WORK/out.pc"))"
+				else
+					notok "$n $cfg, $chunks chunks, $layout: exit $st, $(wc -l <"$WORK/out.pc") PCs vs $(wc -l <"$WORK/$n.expect"): $(head -c 300 "$WORK/err")"
+				fi
+			done
+		done
+		# --elf instead of the MMAP2 records; --root for a guest tree.
+		f=$WORK/$n.$cfg.7.data
+		"$PDT" --write "$f" --trace "$WORK/$n.bin" --chunks 7 \
+			--elf "/bin/$n@0x10000,0x100000" ${INFO[$cfg]}
+		if "$TOOL" decode --elf "$WORK/bin/$n" -o "$WORK/o1" "$f" 2>/dev/null &&
+		   "$TOOL" decode --root "$WORK" -o "$WORK/o2" "$f" 2>/dev/null &&
+		   cmp -s "$WORK/o1" "$WORK/$n.expect" && cmp -s "$WORK/o2" "$WORK/$n.expect"; then
+			ok "$n $cfg: --elf and --root find the same program"
+		else
+			notok "$n $cfg: --elf / --root"
+		fi
+	done
+
+	# Loss: an AUX region flagged TRUNCATED, then bytes are missing, at a
+	# chunk boundary (lose) or inside one chunk (lose-mid).
+	"$WORK/rt-tool" encode btm-sync "$WORK/$n.pcs" "$WORK/$n.bin" "${a[@]}" || continue
+	size=$(stat -c %s "$WORK/$n.bin")
+	for how in lose lose-mid; do
+		f=$WORK/$n.$how.data
+		"$PDT" --write "$f" --trace "$WORK/$n.bin" --chunks 3 --$how $((size / 5)) \
+			--elf "/bin/$n@0x10000,0x100000"
+		"$TOOL" decode --elf-dir "$WORK/bin" -o "$WORK/lose.pc" "$f" 2>"$WORK/err"
+		st=$?
+		"$TOOL" decode --elf-dir "$WORK/bin" --format=stats -o "$WORK/lose.st" "$f" 2>/dev/null
+		total=$(wc -l <"$WORK/lose.pc")
+		head -n 50 "$WORK/lose.pc" >"$WORK/lose.head"
+		tail -n 50 "$WORK/lose.pc" >"$WORK/lose.tail"
+		if [ $st -eq 0 ] && grep -q '^resyncs: 1$' "$WORK/lose.st" &&
+		   grep -q '^aux_truncated: 1$' "$WORK/lose.st" &&
+		   grep -q 'resynchronising' "$WORK/err" &&
+		   [ "$total" -lt "$(wc -l <"$WORK/$n.expect")" ] && [ "$total" -gt 100 ] &&
+		   "$WORK/rt-tool" check-sub "$WORK/lose.head" "$WORK/$n.pcs" "${a[@]}" >/dev/null &&
+		   cmp -s "$WORK/lose.head" <(head -n 50 "$WORK/$n.expect") &&
+		   "$WORK/rt-tool" check-sub "$WORK/lose.tail" "$WORK/$n.pcs" "${a[@]}" >/dev/null &&
+		   cmp -s "$WORK/lose.tail" <(tail -n 50 "$WORK/$n.expect"); then
+			ok "$n $how: TRUNCATED region + $((size / 5)) lost bytes: one resync, flow correct on both sides ($total PCs)"
+		else
+			notok "$n $how: exit $st, $total PCs, $(grep -o 'resyncs: [0-9]*' "$WORK/lose.st") $(head -c 200 "$WORK/err")"
+		fi
+	done
+done
+
+# ---- bad input ----
+n=${progs[0]}
+f=$WORK/$n.btm.1.data
+check_err() {	# NAME EXIT PATTERN FILE [OPTIONS...]
+	local name=$1 want=$2 pat=$3 file=$4 st; shift 4
+	"$TOOL" decode "$@" "$file" >/dev/null 2>"$WORK/err"
+	st=$?
+	if [ $st -eq "$want" ] && grep -q -- "$pat" "$WORK/err"; then
+		ok "$name: exit $st, $(head -1 "$WORK/err")"
+	else
+		notok "$name: exit $st (want $want), $(head -c 300 "$WORK/err")"
+	fi
+}
+"$PDT" --write "$f" --trace "$WORK/idle.bin" --elf /bin/app@0x10000,0x1000
+head -c 3000 "$WORK/$n.htm-ret8-rh.7.data" >"$WORK/cut.data"
+check_err "truncated perf.data" 2 "outside the" "$WORK/cut.data" --elf-dir "$WORK/bin"
+check_err "perf.data without ntrace AUXTRACE_INFO" 2 "no ntrace AUXTRACE_INFO" \
+	"$WORK/noaux.data" --elf-dir "$WORK/bin"
+check_err "mapped program not found" 1 "no ELF file for mapping of /bin/$n" \
+	"$WORK/$n.htm-ret8-rh.7.data" --elf-dir "$WORK/nowhere"
+cp "$WORK/$n.htm-ret8-rh.7.data" "$WORK/bad.data"
+printf '\0\0' | dd of="$WORK/bad.data" bs=1 seek=$((104 + 288 + 16 + 6)) conv=notrunc 2>/dev/null
+check_err "record with size 0" 2 "bad size 0" "$WORK/bad.data" --elf-dir "$WORK/bin"
+exit $rc

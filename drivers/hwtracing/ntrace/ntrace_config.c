@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ntrace: perf_event_attr.config -> encoder register values, and the
+ * AUXTRACE_INFO record of a CPU. Pure functions: the KUnit module
+ * (ntrace_kunit.c) builds this file into itself.
+ */
+#include <linux/bitfield.h>
+#include <linux/errno.h>
+#include <linux/minmax.h>
+#include <linux/string.h>
+
+#include "ntrace_config.h"
+#include "ntrace_regs.h"
+
+static int reject(const char **why, const char *msg, int err)
+{
+	*why = msg;
+	return err;
+}
+
+/* Highest implicit return mode the encoder has: full > partial > count. */
+static unsigned int best_iret_mode(u8 modes)
+{
+	unsigned int m;
+
+	for (m = 3; m >= 1; m--)
+		if (modes & BIT(m))
+			return m;
+	return 0;
+}
+
+unsigned int ntrace_caps_nr_ranges(const struct ntrace_caps *caps)
+{
+	return min3((unsigned int)caps->nr_filters,
+		    (unsigned int)caps->nr_comparators,
+		    (unsigned int)NTRACE_MAX_RANGES);
+}
+
+static int resolve_options(const struct ntrace_caps *caps, u64 config,
+			   bool htm, struct ntrace_prog *prog,
+			   const char **why)
+{
+	unsigned int iret_mode = NTRACE_CFG_GET(config, IRET_MODE);
+
+	if (iret_mode && !(config & NTRACE_CFG_IRET_MASK))
+		return reject(why, "iret_mode needs iret=1", -EINVAL);
+	if (config & NTRACE_CFG_IRET_MASK) {
+		if (!(caps->features & TE_F_IMPLICIT_RETURN))
+			return reject(why, "encoder has no implicit return",
+				      -EOPNOTSUPP);
+		if (!iret_mode)
+			iret_mode = best_iret_mode(caps->iret_modes);
+		else if (!(caps->iret_modes & BIT(iret_mode)))
+			return reject(why, "encoder lacks this iret_mode",
+				      -EOPNOTSUPP);
+		prog->features |= TE_F_IMPLICIT_RETURN |
+				  FIELD_PREP(TE_F_IRET_MODE, iret_mode);
+		prog->iret_mode = iret_mode;
+	}
+	if (config & NTRACE_CFG_REPHIST_MASK) {
+		if (!htm)
+			return reject(why, "rephist needs htm=1", -EINVAL);
+		if (!(caps->features & TE_F_REPEATED_HISTORY))
+			return reject(why, "encoder has no repeated history",
+				      -EOPNOTSUPP);
+		prog->features |= TE_F_REPEATED_HISTORY;
+	}
+	if (config & NTRACE_CFG_SEQJUMP_MASK) {
+		if (!(caps->features & TE_F_SEQ_JUMP))
+			return reject(why, "encoder has no sequential jumps",
+				      -EOPNOTSUPP);
+		prog->features |= TE_F_SEQ_JUMP;
+	}
+	if (config & NTRACE_CFG_ALLJUMPS_MASK) {
+		if (!(caps->features & TE_F_ALL_JUMPS))
+			return reject(why, "encoder has no all-jumps mode",
+				      -EOPNOTSUPP);
+		prog->features |= TE_F_ALL_JUMPS;
+	}
+	if (config & NTRACE_CFG_CTX_MASK) {
+		if (!caps->ctx)
+			return reject(why, "encoder has no context messages",
+				      -EOPNOTSUPP);
+		prog->te_control |= TE_CONTEXT;
+	}
+	if (config & NTRACE_CFG_SRC_MASK) {
+		if (!caps->src_bits || !caps->src_id_writable)
+			return reject(why, "encoder cannot set a source ID",
+				      -EOPNOTSUPP);
+		prog->src = true;
+	}
+	return 0;
+}
+
+static int resolve_sync(const struct ntrace_caps *caps, u64 config,
+			struct ntrace_prog *prog, const char **why)
+{
+	unsigned int sync = NTRACE_CFG_GET(config, SYNC);
+	unsigned int period = NTRACE_CFG_GET(config, SYNC_PERIOD);
+	unsigned int max;
+
+	if (!sync)
+		sync = (caps->sync_modes & BIT(1)) ? 1 : caps->sync_mode_reset;
+	else if (!(caps->sync_modes & BIT(sync)))
+		return reject(why, "encoder lacks this sync mode", -EOPNOTSUPP);
+	if (period > 16)
+		return reject(why, "sync_period is 1..16 (0: default)", -EINVAL);
+	max = period ? period - 1 : caps->sync_max_reset;
+	if (max > caps->sync_max)
+		return reject(why, "sync_period above the encoder's maximum",
+			      -EOPNOTSUPP);
+	prog->te_control |= FIELD_PREP(TE_SYNC_MODE, sync) |
+			    FIELD_PREP(TE_SYNC_MAX, max);
+	return 0;
+}
+
+static int resolve_ts(const struct ntrace_caps *caps, u64 config,
+		      struct ntrace_prog *prog, const char **why)
+{
+	unsigned int prescale = NTRACE_CFG_GET(config, TS_PRESCALE);
+
+	if (!(config & NTRACE_CFG_TS_MASK)) {
+		if (prescale)
+			return reject(why, "ts_prescale needs ts=1", -EINVAL);
+		return 0;
+	}
+	if (!caps->ts_mode)
+		return reject(why, "encoder has no timestamp unit", -EOPNOTSUPP);
+	if (prescale > caps->ts_prescale_max)
+		return reject(why, "ts_prescale above the unit's maximum",
+			      -EOPNOTSUPP);
+	prog->ts_control = TS_ACTIVE | TS_COUNT | TS_ENABLE |
+			   FIELD_PREP(TS_MODE, caps->ts_mode) |
+			   FIELD_PREP(TS_PRESCALE, prescale);
+	return 0;
+}
+
+int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
+			  u64 config1, u64 config2, bool exclude_user,
+			  bool exclude_kernel, unsigned int nr_ranges,
+			  struct ntrace_prog *prog, const char **why)
+{
+	bool htm = config & NTRACE_CFG_HTM_MASK;
+	unsigned int mode = htm ? TE_MODE_HTM : TE_MODE_BTM;
+	int err;
+
+	memset(prog, 0, sizeof(*prog));
+	*why = NULL;
+	if (config & ~NTRACE_CFG_VALID_MASK)
+		return reject(why, "reserved bits set in config", -EINVAL);
+	if (config1 & ~NTRACE_CFG1_VALID_MASK)
+		return reject(why, "reserved bits set in config1", -EINVAL);
+	if (config2 & ~NTRACE_CFG2_VALID_MASK)
+		return reject(why, "reserved bits set in config2", -EINVAL);
+	if (exclude_user && exclude_kernel)
+		return reject(why, "user and kernel both excluded", -EINVAL);
+	if (!(caps->modes & BIT(mode)))
+		return reject(why, htm ? "encoder has no HTM" : "encoder has no BTM",
+			      -EOPNOTSUPP);
+	prog->te_control = FIELD_PREP(TE_INST_MODE, mode) |
+			   FIELD_PREP(TE_FORMAT, TE_FORMAT_NTRACE);
+
+	err = resolve_options(caps, config, htm, prog, why);
+	if (!err)
+		err = resolve_sync(caps, config, prog, why);
+	if (!err)
+		err = resolve_ts(caps, config, prog, why);
+	if (err)
+		return err;
+
+	if (nr_ranges > ntrace_caps_nr_ranges(caps))
+		return reject(why, "more address ranges than filters",
+			      -EOPNOTSUPP);
+	prog->nr_ranges = nr_ranges;
+	/* Machine mode (firmware) is traced only when nothing is excluded. */
+	if (exclude_user || exclude_kernel) {
+		if (!caps->priv_filter || !caps->nr_filters)
+			return reject(why, "encoder cannot filter by privilege",
+				      -EOPNOTSUPP);
+		prog->priv_mask = (exclude_user ? 0 : BIT(NTRACE_PRIV_U)) |
+				  (exclude_kernel ? 0 : BIT(NTRACE_PRIV_S));
+	}
+	return 0;
+}
+
+u32 ntrace_prog_te_control(const struct ntrace_prog *prog)
+{
+	return prog->te_control;
+}
+
+u32 ntrace_prog_features(const struct ntrace_prog *prog,
+			 const struct ntrace_caps *caps, unsigned int cpu)
+{
+	u32 f = prog->features;
+
+	if (prog->src)
+		f |= FIELD_PREP(TE_F_SRC_BITS, caps->src_bits) |
+		     FIELD_PREP(TE_F_SRC_ID, cpu);
+	return f;
+}
+
+void ntrace_caps_intersect(struct ntrace_caps *all,
+			   const struct ntrace_caps *one)
+{
+	all->modes &= one->modes;
+	all->iret_modes &= one->iret_modes;
+	all->sync_modes &= one->sync_modes;
+	all->sync_max = min(all->sync_max, one->sync_max);
+	all->src_bits = min(all->src_bits, one->src_bits);
+	all->src_id_writable &= one->src_id_writable;
+	all->ctx &= one->ctx;
+	all->priv_filter &= one->priv_filter;
+	all->features &= one->features;
+	all->nr_filters = min(all->nr_filters, one->nr_filters);
+	all->nr_comparators = min(all->nr_comparators, one->nr_comparators);
+	if (all->ts_mode != one->ts_mode || all->ts_width != one->ts_width)
+		all->ts_mode = 0;
+	all->ts_prescale_max = min(all->ts_prescale_max, one->ts_prescale_max);
+}
+
+void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
+			  const struct ntrace_caps *caps, unsigned int cpu,
+			  u32 hartid, u32 te_control, u32 features,
+			  u32 ts_control)
+{
+	bool inhibit = te_control & TE_INHIBIT_SRC;
+	u32 opt = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->cpu = cpu;
+	out->hartid = hartid;
+	out->src_bits = inhibit ? 0 : FIELD_GET(TE_F_SRC_BITS, features);
+	out->src_id = out->src_bits ? FIELD_GET(TE_F_SRC_ID, features) : 0;
+	out->format = FIELD_GET(TE_FORMAT, te_control);
+	out->proto_major = FIELD_GET(TE_IMPL_PROTO_MAJOR, caps->te_impl);
+	out->proto_minor = FIELD_GET(TE_IMPL_PROTO_MINOR, caps->te_impl);
+	out->te_ver_major = FIELD_GET(TR_IMPL_VER_MAJOR, caps->te_impl);
+	out->te_ver_minor = FIELD_GET(TR_IMPL_VER_MINOR, caps->te_impl);
+	out->mode = FIELD_GET(TE_INST_MODE, te_control);
+	if (features & TE_F_IMPLICIT_RETURN) {
+		opt |= NTRACE_OPT_IRET;
+		out->iret_mode = FIELD_GET(TE_F_IRET_MODE, features);
+	}
+	out->return_depth = caps->return_depth;
+	out->return_addr_bits = caps->return_addr_bits;
+	out->icnt_bits = caps->icnt_bits;
+	out->hist_bits = caps->hist_bits;
+	out->hrepeat_bits = caps->hrepeat_bits;
+	out->bcnt_bits = caps->bcnt_bits;
+	if (features & TE_F_REPEATED_HISTORY)
+		opt |= NTRACE_OPT_REPHIST;
+	if (features & TE_F_SEQ_JUMP)
+		opt |= NTRACE_OPT_SEQJUMP;
+	if (features & TE_F_ALL_JUMPS)
+		opt |= NTRACE_OPT_ALLJUMPS;
+	if (features & TE_F_EXTEND_ADDR_MSB)
+		opt |= NTRACE_OPT_EXT_ADDR_MSB;
+	if (features & TE_F_NO_ADDR_DIFF)
+		opt |= NTRACE_OPT_NO_ADDR_DIFF;
+	if (features & TE_F_NO_TRAP_ADDR)
+		opt |= NTRACE_OPT_NO_TRAP_ADDR;
+	if (te_control & TE_CONTEXT)
+		opt |= NTRACE_OPT_CTX;
+	if (inhibit)
+		opt |= NTRACE_OPT_INHIBIT_SRC;
+	if (ts_control & TS_ENABLE) {
+		opt |= NTRACE_OPT_TS;
+		out->ts_mode = FIELD_GET(TS_MODE, ts_control);
+		out->ts_width = FIELD_GET(TS_WIDTH, ts_control);
+		out->ts_prescale = FIELD_GET(TS_PRESCALE, ts_control);
+	}
+	out->options = opt;
+	out->itype_bits = caps->itype_bits;
+	out->xlen = 64;
+	out->va_bits = caps->va_bits;
+	out->sync_mode = FIELD_GET(TE_SYNC_MODE, te_control);
+	out->sync_max = FIELD_GET(TE_SYNC_MAX, te_control);
+	out->te_control = te_control;
+	out->te_features = features;
+	out->te_impl = caps->te_impl;
+	out->ts_control = ts_control;
+}

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Pure functions of the ntrace PMU (no hardware access, tested by KUnit):
+ * turning perf_event_attr.config into encoder register values against the
+ * discovered capabilities, and packing the per-CPU AUXTRACE_INFO record.
+ */
+#ifndef NTRACE_CONFIG_H
+#define NTRACE_CONFIG_H
+
+#include <linux/types.h>
+#include <linux/ntrace.h>
+
+#define NTRACE_MAX_RANGES	8
+
+/* What an encoder can do, found by WARL probing (ntrace_encoder.c). */
+struct ntrace_caps {
+	u32 te_impl;		/* trTeImpl */
+	u8 modes;		/* BIT(3) BTM, BIT(6) HTM: trTeInstMode values */
+	u8 iret_modes;		/* BIT(m): trTeInstImplicitReturnMode m (1..3) */
+	u8 sync_modes;		/* BIT(m): trTeInstSyncMode m (1..3) */
+	u8 sync_max;		/* largest trTeInstSyncMax */
+	u8 sync_mode_reset;	/* reset values of trTeInstSyncMode/Max */
+	u8 sync_max_reset;
+	u8 src_bits;		/* largest trTeSrcBits */
+	bool src_id_writable;	/* trTeSrcID takes any 12-bit value */
+	bool ctx;		/* trTeContext */
+	bool priv_filter;	/* filters can match privilege */
+	u32 features;		/* trTeInstFeatures option bits that stick */
+	u8 nr_filters;
+	u8 nr_comparators;
+	u8 ts_mode;		/* NTRACE_TS_MODE_*, 0: no timestamp unit */
+	u8 ts_width;		/* trTsWidth */
+	u8 ts_prescale_max;	/* largest trTsPrescale */
+	/* Decoder parameters no register shows (N-Trace implementation choices) */
+	u8 icnt_bits;
+	u8 hist_bits;
+	u8 hrepeat_bits;
+	u8 bcnt_bits;
+	u8 return_depth;
+	u8 return_addr_bits;
+	u8 itype_bits;
+	u8 va_bits;		/* virtual address bits of the kernel's MMU mode */
+};
+
+/* One address range: [start, end] inclusive, instruction addresses. */
+struct ntrace_range {
+	u64 start;
+	u64 end;
+};
+
+/* Register values for one event (programmed on every start). */
+struct ntrace_prog {
+	u32 te_control;		/* trTeControl without Active/Enable/InstTracing */
+	u32 features;		/* trTeInstFeatures without trTeSrcID */
+	u32 ts_control;		/* trTsControl, 0: timestamps off */
+	u8 priv_mask;		/* privilege choice bits, 0: no privilege filter */
+	u8 nr_ranges;		/* address ranges in use */
+	bool src;		/* SRC field with trTeSrcID = logical CPU */
+	u8 iret_mode;
+};
+
+/* Privilege values on the trace ingress port (E-Trace "priv") */
+#define NTRACE_PRIV_U		0
+#define NTRACE_PRIV_S		1
+#define NTRACE_PRIV_M		3
+
+/*
+ * Check config/config1/config2 and the privilege exclusions against caps
+ * and fill prog. nr_ranges address ranges are wanted. Returns 0, -EINVAL
+ * (malformed request) or -EOPNOTSUPP (valid but the encoder cannot do it);
+ * *why names the reason.
+ */
+int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
+			  u64 config1, u64 config2, bool exclude_user,
+			  bool exclude_kernel, unsigned int nr_ranges,
+			  struct ntrace_prog *prog, const char **why);
+
+/* trTeControl / trTeInstFeatures / trTsControl values for prog */
+u32 ntrace_prog_te_control(const struct ntrace_prog *prog);
+u32 ntrace_prog_features(const struct ntrace_prog *prog,
+			 const struct ntrace_caps *caps, unsigned int cpu);
+
+/* Largest number of address ranges the encoder can filter on. */
+unsigned int ntrace_caps_nr_ranges(const struct ntrace_caps *caps);
+
+/* Narrow *all to what both all and one can do (per-CPU differences). */
+void ntrace_caps_intersect(struct ntrace_caps *all,
+			   const struct ntrace_caps *one);
+
+/*
+ * The AUXTRACE_INFO record of one CPU, from the values read back after
+ * programming (te_control, features, ts_control).
+ */
+void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
+			  const struct ntrace_caps *caps, unsigned int cpu,
+			  u32 hartid, u32 te_control, u32 features,
+			  u32 ts_control);
+
+#endif /* NTRACE_CONFIG_H */

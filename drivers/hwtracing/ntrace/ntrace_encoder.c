@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ntrace: the trace encoder component. Probe does the TCI reset and
+ * discovery handshake, checks trTeImpl and the N-Trace format, and finds
+ * the optional features by writing WARL fields and reading them back.
+ * The program/enable/disable calls run on the encoder's own CPU.
+ */
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/iopoll.h>
+#include <linux/mod_devicetable.h>
+#include <linux/of.h>
+#include <linux/platform_device.h>
+#include <asm/pgtable.h>
+
+#include "ntrace.h"
+#include "ntrace_regs.h"
+
+/*
+ * N-Trace parameters that no TCI register shows. These are the values of
+ * the QEMU model (Documentation/trace/ntrace-qemu-model.rst, "Limits");
+ * silicon with other values needs a DT property for them.
+ */
+#define NT_ICNT_BITS		16
+#define NT_HIST_BITS		32
+#define NT_HREPEAT_BITS		18
+#define NT_BCNT_BITS		18
+#define NT_RETURN_DEPTH		16
+#define NT_RETURN_ADDR_BITS	16
+#define NT_ITYPE_BITS		4
+
+static u32 te_warl(void __iomem *reg, u32 val)
+{
+	writel(val, reg);
+	return readl(reg);
+}
+
+static void te_probe_control(struct ntrace_encoder *te)
+{
+	struct ntrace_caps *c = &te->caps;
+	void __iomem *ctl = te->base + TR_CONTROL;
+	u32 reset = readl(ctl), v;
+	unsigned int m;
+
+	c->sync_mode_reset = FIELD_GET(TE_SYNC_MODE, reset);
+	c->sync_max_reset = FIELD_GET(TE_SYNC_MAX, reset);
+	for (m = TE_MODE_BTM; m <= TE_MODE_HTM; m += TE_MODE_HTM - TE_MODE_BTM) {
+		v = te_warl(ctl, TR_ACTIVE | FIELD_PREP(TE_INST_MODE, m));
+		if (FIELD_GET(TE_INST_MODE, v) == m)
+			c->modes |= BIT(m);
+	}
+	v = te_warl(ctl, TR_ACTIVE | TE_CONTEXT |
+		    FIELD_PREP(TE_INST_MODE, TE_MODE_BTM));
+	c->ctx = v & TE_CONTEXT;
+	for (m = 1; m <= 3; m++) {
+		v = te_warl(ctl, TR_ACTIVE | FIELD_PREP(TE_SYNC_MODE, m));
+		if (FIELD_GET(TE_SYNC_MODE, v) == m)
+			c->sync_modes |= BIT(m);
+	}
+	v = te_warl(ctl, TR_ACTIVE | TE_SYNC_MAX);
+	c->sync_max = FIELD_GET(TE_SYNC_MAX, v);
+	writel(reset & ~(TR_ENABLE | TE_INST_TRACING), ctl);
+}
+
+static void te_probe_features(struct ntrace_encoder *te)
+{
+	struct ntrace_caps *c = &te->caps;
+	void __iomem *reg = te->base + TE_INST_FEATURES;
+	u32 ones = te_warl(reg, ~0u);
+	u32 zero = te_warl(reg, 0);
+	unsigned int m;
+
+	c->features = ones & GENMASK(10, 0) & ~TE_F_IRET_MODE;
+	c->src_bits = min_t(u32, FIELD_GET(TE_F_SRC_BITS, ones), 12);
+	c->src_id_writable = FIELD_GET(TE_F_SRC_ID, ones) == 0xfff &&
+			     !FIELD_GET(TE_F_SRC_ID, zero);
+	for (m = 1; m <= 3; m++)
+		if (FIELD_GET(TE_F_IRET_MODE,
+			      te_warl(reg, TE_F_IMPLICIT_RETURN |
+				      FIELD_PREP(TE_F_IRET_MODE, m))) == m)
+			c->iret_modes |= BIT(m);
+	writel(0, reg);
+}
+
+static void te_probe_filters(struct ntrace_encoder *te)
+{
+	struct ntrace_caps *c = &te->caps;
+	void __iomem *b = te->base;
+	u32 cmp = FIELD_PREP(CMP_P_FUNC, CMP_FUNC_GE) |
+		  FIELD_PREP(CMP_S_FUNC, CMP_FUNC_LE) |
+		  FIELD_PREP(CMP_MATCH_MODE, CMP_MODE_P_AND_S);
+	unsigned int j;
+
+	c->nr_filters = hweight32(te_warl(b + TE_INST_FILTERS, 0xffff) & 0xffff);
+	writel(0, b + TE_INST_FILTERS);
+	if (c->nr_filters) {
+		c->priv_filter = te_warl(b + TE_FILTER(0), FLT_MATCH_PRIV) &
+				 FLT_MATCH_PRIV;
+		writel(0, b + TE_FILTER(0));
+	}
+	for (j = 0; j < TE_MAX_COMPS; j++) {
+		if (te_warl(b + TE_COMP(j), cmp) != cmp)
+			break;
+		writel(0, b + TE_COMP(j));
+	}
+	c->nr_comparators = j;
+}
+
+/* The timestamp unit has its own Active bit and handshake. */
+static void te_probe_timestamp(struct ntrace_encoder *te)
+{
+	static const u8 modes[] = {
+		NTRACE_TS_MODE_INTERNAL_SYSTEM, NTRACE_TS_MODE_INTERNAL_CORE,
+		NTRACE_TS_MODE_SHARED, NTRACE_TS_MODE_EXTERNAL,
+	};
+	struct ntrace_caps *c = &te->caps;
+	void __iomem *reg = te->base + TS_CONTROL;
+	unsigned int i;
+	u32 v;
+
+	writel(TS_ACTIVE, reg);
+	if (readl_poll_timeout(reg, v, v & TS_ACTIVE, 10, 100000))
+		return;		/* no timestamp unit */
+	c->ts_width = FIELD_GET(TS_WIDTH, v);
+	for (i = 0; i < ARRAY_SIZE(modes) && c->ts_width; i++) {
+		v = te_warl(reg, TS_ACTIVE | FIELD_PREP(TS_MODE, modes[i]));
+		if (FIELD_GET(TS_MODE, v) == modes[i]) {
+			c->ts_mode = modes[i];
+			break;
+		}
+	}
+	v = te_warl(reg, TS_ACTIVE | FIELD_PREP(TS_MODE, c->ts_mode) |
+		    TS_PRESCALE);
+	c->ts_prescale_max = FIELD_GET(TS_PRESCALE, v);
+	writel(TS_ACTIVE, reg);
+}
+
+static int te_discover(struct ntrace_encoder *te)
+{
+	struct ntrace_caps *c = &te->caps;
+	struct device *dev = te->dev;
+	u32 v;
+	int err;
+
+	c->te_impl = readl(te->base + TR_IMPL);
+	err = ntrace_tci_check_impl(dev, c->te_impl, TR_COMP_ENCODER,
+				    "trace encoder");
+	if (err)
+		return err;
+	v = te_warl(te->base + TR_CONTROL, TR_ACTIVE |
+		    FIELD_PREP(TE_FORMAT, TE_FORMAT_NTRACE));
+	if (FIELD_GET(TE_FORMAT, v) != TE_FORMAT_NTRACE) {
+		dev_err(dev, "encoder does not speak N-Trace (trTeFormat %lu)\n",
+			FIELD_GET(TE_FORMAT, v));
+		return -ENODEV;
+	}
+	if (FIELD_GET(TE_IMPL_PROTO_MAJOR, c->te_impl) != 1) {
+		dev_err(dev, "N-Trace protocol %lu.%lu unsupported (trTeImpl %#010x), driver supports 1.0\n",
+			FIELD_GET(TE_IMPL_PROTO_MAJOR, c->te_impl),
+			FIELD_GET(TE_IMPL_PROTO_MINOR, c->te_impl), c->te_impl);
+		return -ENODEV;
+	}
+	te_probe_control(te);
+	te_probe_features(te);
+	te_probe_filters(te);
+	te_probe_timestamp(te);
+	if (!c->modes) {
+		dev_err(dev, "encoder has neither BTM nor HTM\n");
+		return -ENODEV;
+	}
+	c->icnt_bits = NT_ICNT_BITS;
+	c->hist_bits = NT_HIST_BITS;
+	c->hrepeat_bits = NT_HREPEAT_BITS;
+	c->bcnt_bits = NT_BCNT_BITS;
+	c->return_depth = NT_RETURN_DEPTH;
+	c->return_addr_bits = NT_RETURN_ADDR_BITS;
+	c->itype_bits = NT_ITYPE_BITS;
+	c->va_bits = VA_BITS;
+	return 0;
+}
+
+void ntrace_encoder_program(struct ntrace_encoder *te,
+			    const struct ntrace_prog *prog,
+			    const struct ntrace_range *ranges)
+{
+	void __iomem *b = te->base;
+	u32 priv = prog->priv_mask ? FLT_MATCH_PRIV : 0;
+	unsigned int i, used = 0;
+
+	writel(TR_ACTIVE | prog->te_control, b + TR_CONTROL);
+	writel(ntrace_prog_features(prog, &te->caps, te->cpu),
+	       b + TE_INST_FEATURES);
+	for (i = 0; i < prog->nr_ranges; i++, used++) {
+		writel(upper_32_bits(ranges[i].start), b + TE_COMP_PMATCH_HI(i));
+		writel(lower_32_bits(ranges[i].start), b + TE_COMP_PMATCH_LO(i));
+		writel(upper_32_bits(ranges[i].end), b + TE_COMP_SMATCH_HI(i));
+		writel(lower_32_bits(ranges[i].end), b + TE_COMP_SMATCH_LO(i));
+		writel(FIELD_PREP(CMP_P_FUNC, CMP_FUNC_GE) |
+		       FIELD_PREP(CMP_S_FUNC, CMP_FUNC_LE) |
+		       FIELD_PREP(CMP_MATCH_MODE, CMP_MODE_P_AND_S),
+		       b + TE_COMP(i));
+		writel(prog->priv_mask, b + TE_FILTER_MATCH_INST(i));
+		writel(FLT_ENABLE | priv | FLT_MATCH_COMP1 |
+		       FIELD_PREP(FLT_COMP1, i), b + TE_FILTER(i));
+	}
+	if (!used && prog->priv_mask) {
+		writel(prog->priv_mask, b + TE_FILTER_MATCH_INST(0));
+		writel(FLT_ENABLE | FLT_MATCH_PRIV, b + TE_FILTER(0));
+		used = 1;
+	}
+	for (i = used; i < te->caps.nr_filters; i++)
+		writel(0, b + TE_FILTER(i));
+	writel(used ? GENMASK(used - 1, 0) : 0, b + TE_INST_FILTERS);
+	if (te->caps.ts_mode)
+		writel(prog->ts_control ? prog->ts_control : TS_ACTIVE,
+		       b + TS_CONTROL);
+}
+
+/* trTeEnable first, then trTeInstTracing, as the TCI asks. */
+void ntrace_encoder_enable(struct ntrace_encoder *te,
+			   const struct ntrace_prog *prog)
+{
+	u32 ctl = TR_ACTIVE | prog->te_control | TR_ENABLE;
+
+	writel(ctl, te->base + TR_CONTROL);
+	writel(ctl | TE_INST_TRACING, te->base + TR_CONTROL);
+}
+
+/*
+ * trTeEnable 1 -> 0 flushes the encoder into the sink; wait for
+ * trTeEmpty. *overflow: the encoder dropped messages (sink full).
+ */
+int ntrace_encoder_disable(struct ntrace_encoder *te,
+			   const struct ntrace_prog *prog, bool *overflow)
+{
+	void __iomem *ctl = te->base + TR_CONTROL;
+	int err;
+
+	writel(TR_ACTIVE | prog->te_control, ctl);
+	err = ntrace_tci_wait(ctl, TR_EMPTY, TR_EMPTY);
+	*overflow = readl(ctl) & TE_INST_STALL_OR_OVF;
+	return err;
+}
+
+static int te_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct ntrace_encoder *te;
+	struct device_node *cpu_np;
+	struct resource *res;
+	int err;
+
+	te = devm_kzalloc(dev, sizeof(*te), GFP_KERNEL);
+	if (!te)
+		return -ENOMEM;
+	te->dev = dev;
+	cpu_np = of_parse_phandle(dev->of_node, "cpus", 0);
+	if (!cpu_np) {
+		dev_err(dev, "no \"cpus\" phandle: which hart does it trace?\n");
+		return -EINVAL;
+	}
+	te->cpu = of_cpu_node_to_id(cpu_np);
+	of_node_put(cpu_np);
+	if (te->cpu < 0) {
+		dev_info(dev, "its hart is not a CPU of this kernel, ignored\n");
+		return -ENODEV;
+	}
+	/*
+	 * Not devm_platform_ioremap_resource(): the block may lie in a
+	 * no-map reserved-memory range that is already claimed.
+	 */
+	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
+	if (!res || resource_size(res) < TR_BLOCK_SIZE) {
+		dev_err(dev, "needs one 4 KiB register block\n");
+		return -EINVAL;
+	}
+	te->base = devm_ioremap(dev, res->start, TR_BLOCK_SIZE);
+	if (!te->base)
+		return -ENOMEM;
+	err = ntrace_tci_activate(dev, te->base);
+	if (!err)
+		err = te_discover(te);
+	if (err) {
+		ntrace_tci_deactivate(te->base);
+		return err;
+	}
+	platform_set_drvdata(pdev, te);
+	ntrace_register_encoder(te);
+	dev_dbg(dev, "cpu %d, trTeImpl %#010x\n", te->cpu, te->caps.te_impl);
+	return 0;
+}
+
+static void te_remove(struct platform_device *pdev)
+{
+	struct ntrace_encoder *te = platform_get_drvdata(pdev);
+
+	ntrace_unregister_encoder(te);
+	writel(0, te->base + TS_CONTROL);
+	ntrace_tci_deactivate(te->base);
+}
+
+static const struct of_device_id te_of_match[] = {
+	{ .compatible = "qemu,ntrace-encoder" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, te_of_match);
+
+struct platform_driver ntrace_encoder_driver = {
+	.probe = te_probe,
+	.remove = te_remove,
+	.driver = {
+		.name = "ntrace-encoder",
+		.of_match_table = te_of_match,
+		/* The PMU holds the components; unload the module instead. */
+		.suppress_bind_attrs = true,
+	},
+};

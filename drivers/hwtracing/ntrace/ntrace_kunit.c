@@ -1,0 +1,292 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * KUnit tests of the ntrace PMU's pure functions: perf config checking
+ * against discovered capabilities (errno and register values) and the
+ * AUXTRACE_INFO per-CPU record (layout and contents).
+ */
+#include <kunit/test.h>
+#include <linux/bitfield.h>
+#include <linux/module.h>
+#include <linux/stddef.h>
+
+#include "ntrace_config.h"
+#include "ntrace_regs.h"
+
+/* The pure functions under test are built into this module. */
+#include "ntrace_config.c"
+
+/* What discovery finds on the QEMU model (ntrace-qemu-model.rst). */
+static const struct ntrace_caps model_caps = {
+	.te_impl = 0x00010101,
+	.modes = BIT(TE_MODE_BTM) | BIT(TE_MODE_HTM),
+	.iret_modes = BIT(1) | BIT(2) | BIT(3),
+	.sync_modes = BIT(1) | BIT(2) | BIT(3),
+	.sync_max = 15,
+	.sync_mode_reset = 1,
+	.sync_max_reset = 8,
+	.src_bits = 12,
+	.src_id_writable = true,
+	.ctx = true,
+	.priv_filter = true,
+	.features = TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN |
+		    TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS |
+		    TE_F_EXTEND_ADDR_MSB,
+	.nr_filters = 2,
+	.nr_comparators = 2,
+	.ts_mode = NTRACE_TS_MODE_INTERNAL_CORE,
+	.ts_width = 48,
+	.ts_prescale_max = 3,
+	.icnt_bits = 16,
+	.hist_bits = 32,
+	.hrepeat_bits = 18,
+	.bcnt_bits = 18,
+	.return_depth = 16,
+	.return_addr_bits = 16,
+	.itype_bits = 4,
+	.va_bits = 39,
+};
+
+/* A minimal encoder: BTM only, no options, no filters, no timestamps. */
+static const struct ntrace_caps bare_caps = {
+	.te_impl = 0x00010101,
+	.modes = BIT(TE_MODE_BTM),
+	.sync_modes = BIT(3),
+	.sync_max = 4,
+	.sync_mode_reset = 3,
+	.sync_max_reset = 2,
+};
+
+static int resolve(const struct ntrace_caps *c, u64 config, bool xu, bool xk,
+		   struct ntrace_prog *p)
+{
+	const char *why;
+	int err = ntrace_config_resolve(c, config, 0, 0, xu, xk, 0, p, &why);
+
+	/* every refusal names its reason */
+	if (err && !why)
+		return -EFAULT;
+	return err;
+}
+
+static void ntrace_defaults_test(struct kunit *test)
+{
+	struct ntrace_prog p;
+
+	KUNIT_ASSERT_EQ(test, resolve(&model_caps, 0, false, false, &p), 0);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_INST_MODE, p.te_control), TE_MODE_BTM);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_FORMAT, p.te_control), 1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MODE, p.te_control), 1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MAX, p.te_control), 8);
+	KUNIT_EXPECT_EQ(test, p.features, 0);
+	KUNIT_EXPECT_EQ(test, p.ts_control, 0);
+	KUNIT_EXPECT_EQ(test, p.priv_mask, 0);
+	KUNIT_EXPECT_FALSE(test, p.src);
+
+	/* bare encoder: its only sync mode and its reset period */
+	KUNIT_ASSERT_EQ(test, resolve(&bare_caps, 0, false, false, &p), 0);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MODE, p.te_control), 3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MAX, p.te_control), 2);
+}
+
+static void ntrace_options_test(struct kunit *test)
+{
+	u64 cfg = NTRACE_CFG_SET(HTM, 1) | NTRACE_CFG_SET(IRET, 1) |
+		  NTRACE_CFG_SET(REPHIST, 1) | NTRACE_CFG_SET(SEQJUMP, 1) |
+		  NTRACE_CFG_SET(ALLJUMPS, 1) | NTRACE_CFG_SET(CTX, 1) |
+		  NTRACE_CFG_SET(SYNC, 3) | NTRACE_CFG_SET(SYNC_PERIOD, 16) |
+		  NTRACE_CFG_SET(TS, 1) | NTRACE_CFG_SET(TS_PRESCALE, 2) |
+		  NTRACE_CFG_SET(SRC, 1);
+	struct ntrace_prog p;
+	u32 f;
+
+	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, false, true, &p), 0);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_INST_MODE, p.te_control), TE_MODE_HTM);
+	KUNIT_EXPECT_TRUE(test, p.te_control & TE_CONTEXT);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MODE, p.te_control), 3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MAX, p.te_control), 15);
+	/* iret without a mode: the best one, full address compare */
+	KUNIT_EXPECT_EQ(test, p.features,
+			TE_F_IMPLICIT_RETURN | FIELD_PREP(TE_F_IRET_MODE, 3) |
+			TE_F_REPEATED_HISTORY | TE_F_SEQ_JUMP | TE_F_ALL_JUMPS);
+	KUNIT_EXPECT_EQ(test, p.ts_control,
+			TS_ACTIVE | TS_COUNT | TS_ENABLE |
+			FIELD_PREP(TS_MODE, 3) | FIELD_PREP(TS_PRESCALE, 2));
+	KUNIT_EXPECT_EQ(test, p.priv_mask, BIT(NTRACE_PRIV_U));
+	f = ntrace_prog_features(&p, &model_caps, 5);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_SRC_ID, f), 5);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_SRC_BITS, f), 12);
+
+	cfg = NTRACE_CFG_SET(IRET, 1) | NTRACE_CFG_SET(IRET_MODE, 1);
+	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, true, false, &p), 0);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_IRET_MODE, p.features), 1);
+	KUNIT_EXPECT_EQ(test, p.priv_mask, BIT(NTRACE_PRIV_S));
+}
+
+struct bad_config {
+	const char *what;
+	const struct ntrace_caps *caps;
+	u64 config, config1, config2;
+	bool xu, xk;
+	unsigned int ranges;
+	int err;
+};
+
+static const struct bad_config bad_configs[] = {
+	{ "reserved config bit 9", &model_caps, BIT_ULL(9), 0, 0, 0, 0, 0, -EINVAL },
+	{ "reserved config bit 63", &model_caps, BIT_ULL(63), 0, 0, 0, 0, 0, -EINVAL },
+	{ "config1 set", &model_caps, 0, 1, 0, 0, 0, 0, -EINVAL },
+	{ "config2 set", &model_caps, 0, 0, 1, 0, 0, 0, -EINVAL },
+	{ "user and kernel excluded", &model_caps, 0, 0, 0, 1, 1, 0, -EINVAL },
+	{ "iret_mode without iret", &model_caps, NTRACE_CFG_SET(IRET_MODE, 2),
+	  0, 0, 0, 0, 0, -EINVAL },
+	{ "rephist with BTM", &model_caps, NTRACE_CFG_SET(REPHIST, 1),
+	  0, 0, 0, 0, 0, -EINVAL },
+	{ "sync_period 17", &model_caps, NTRACE_CFG_SET(SYNC_PERIOD, 17),
+	  0, 0, 0, 0, 0, -EINVAL },
+	{ "ts_prescale without ts", &model_caps,
+	  NTRACE_CFG_SET(TS_PRESCALE, 1), 0, 0, 0, 0, 0, -EINVAL },
+	{ "HTM on a BTM-only encoder", &bare_caps, NTRACE_CFG_SET(HTM, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "iret unsupported", &bare_caps, NTRACE_CFG_SET(IRET, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "seqjump unsupported", &bare_caps, NTRACE_CFG_SET(SEQJUMP, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "alljumps unsupported", &bare_caps, NTRACE_CFG_SET(ALLJUMPS, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "ctx unsupported", &bare_caps, NTRACE_CFG_SET(CTX, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "src unsupported", &bare_caps, NTRACE_CFG_SET(SRC, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "sync mode 1 unsupported", &bare_caps, NTRACE_CFG_SET(SYNC, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "sync_period above max", &bare_caps, NTRACE_CFG_SET(SYNC_PERIOD, 6),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "no timestamp unit", &bare_caps, NTRACE_CFG_SET(TS, 1),
+	  0, 0, 0, 0, 0, -EOPNOTSUPP },
+	{ "user-only without filters", &bare_caps, 0, 0, 0, 0, 1, 0,
+	  -EOPNOTSUPP },
+	{ "3 ranges with 2 filters", &model_caps, 0, 0, 0, 0, 0, 3,
+	  -EOPNOTSUPP },
+};
+
+static void bad_config_desc(const struct bad_config *b, char *desc)
+{
+	strscpy(desc, b->what, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(bad_config, bad_configs, bad_config_desc);
+
+static void ntrace_bad_config_test(struct kunit *test)
+{
+	const struct bad_config *b = test->param_value;
+	struct ntrace_prog p;
+	const char *why;
+
+	KUNIT_EXPECT_EQ(test, ntrace_config_resolve(b->caps, b->config,
+						    b->config1, b->config2,
+						    b->xu, b->xk, b->ranges,
+						    &p, &why), b->err);
+	KUNIT_EXPECT_NOT_NULL(test, why);
+}
+
+static void ntrace_intersect_test(struct kunit *test)
+{
+	struct ntrace_caps all = model_caps;
+
+	ntrace_caps_intersect(&all, &bare_caps);
+	KUNIT_EXPECT_EQ(test, all.modes, BIT(TE_MODE_BTM));
+	KUNIT_EXPECT_EQ(test, all.sync_modes, BIT(3));
+	KUNIT_EXPECT_EQ(test, all.sync_max, 4);
+	KUNIT_EXPECT_EQ(test, all.features, 0);
+	KUNIT_EXPECT_EQ(test, all.ts_mode, 0);
+	KUNIT_EXPECT_EQ(test, ntrace_caps_nr_ranges(&all), 0);
+	KUNIT_EXPECT_EQ(test, ntrace_caps_nr_ranges(&model_caps), 2);
+}
+
+static void ntrace_info_layout_test(struct kunit *test)
+{
+	/* The ABI: sizes and u64 alignment of include/uapi/linux/ntrace.h */
+	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_auxtrace_info), 56);
+	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_cpu_info), 64);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, config), 32);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, src_id), 8);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, mode), 16);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, options), 24);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, ts_rate_hz), 40);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, te_control), 48);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, ts_control), 60);
+	/* the magic reads "NTTRACE1" in a little-endian file */
+	KUNIT_EXPECT_EQ(test, NTRACE_AUXTRACE_MAGIC & 0xff, 'N');
+	KUNIT_EXPECT_EQ(test, NTRACE_AUXTRACE_MAGIC >> 56, '1');
+}
+
+static void ntrace_info_pack_test(struct kunit *test)
+{
+	u64 cfg = NTRACE_CFG_SET(HTM, 1) | NTRACE_CFG_SET(IRET, 1) |
+		  NTRACE_CFG_SET(IRET_MODE, 2) | NTRACE_CFG_SET(TS, 1) |
+		  NTRACE_CFG_SET(CTX, 1) | NTRACE_CFG_SET(SRC, 1) |
+		  NTRACE_CFG_SET(SYNC_PERIOD, 5);
+	struct ntrace_cpu_info ci;
+	struct ntrace_prog p;
+	u32 ctl, f, ts;
+
+	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, false, true, &p), 0);
+	ctl = TR_ACTIVE | TR_ENABLE | p.te_control;
+	f = ntrace_prog_features(&p, &model_caps, 3);
+	ts = p.ts_control | FIELD_PREP(TS_WIDTH, 48);
+	ntrace_cpu_info_pack(&ci, &model_caps, 3, 7, ctl, f, ts);
+	KUNIT_EXPECT_EQ(test, ci.cpu, 3);
+	KUNIT_EXPECT_EQ(test, ci.hartid, 7);
+	KUNIT_EXPECT_EQ(test, ci.src_id, 3);
+	KUNIT_EXPECT_EQ(test, ci.src_bits, 12);
+	KUNIT_EXPECT_EQ(test, ci.format, 1);
+	KUNIT_EXPECT_EQ(test, ci.proto_major, 1);
+	KUNIT_EXPECT_EQ(test, ci.proto_minor, 0);
+	KUNIT_EXPECT_EQ(test, ci.te_ver_major, 1);
+	KUNIT_EXPECT_EQ(test, ci.mode, TE_MODE_HTM);
+	KUNIT_EXPECT_EQ(test, ci.iret_mode, 2);
+	KUNIT_EXPECT_EQ(test, ci.options,
+			NTRACE_OPT_IRET | NTRACE_OPT_TS | NTRACE_OPT_CTX);
+	KUNIT_EXPECT_EQ(test, ci.sync_mode, 1);
+	KUNIT_EXPECT_EQ(test, ci.sync_max, 4);
+	KUNIT_EXPECT_EQ(test, ci.ts_mode, NTRACE_TS_MODE_INTERNAL_CORE);
+	KUNIT_EXPECT_EQ(test, ci.ts_width, 48);
+	KUNIT_EXPECT_EQ(test, ci.icnt_bits, 16);
+	KUNIT_EXPECT_EQ(test, ci.hist_bits, 32);
+	KUNIT_EXPECT_EQ(test, ci.return_depth, 16);
+	KUNIT_EXPECT_EQ(test, ci.return_addr_bits, 16);
+	KUNIT_EXPECT_EQ(test, ci.itype_bits, 4);
+	KUNIT_EXPECT_EQ(test, ci.xlen, 64);
+	KUNIT_EXPECT_EQ(test, ci.va_bits, 39);
+	KUNIT_EXPECT_EQ(test, ci.te_control, ctl);
+	KUNIT_EXPECT_EQ(test, ci.te_features, f);
+	KUNIT_EXPECT_EQ(test, ci.reserved0, 0);
+
+	/* trTeInhibitSrc: no SRC field whatever trTeSrcBits says */
+	ntrace_cpu_info_pack(&ci, &model_caps, 3, 7, ctl | TE_INHIBIT_SRC, f, 0);
+	KUNIT_EXPECT_EQ(test, ci.src_bits, 0);
+	KUNIT_EXPECT_EQ(test, ci.src_id, 0);
+	KUNIT_EXPECT_TRUE(test, ci.options & NTRACE_OPT_INHIBIT_SRC);
+	KUNIT_EXPECT_FALSE(test, ci.options & NTRACE_OPT_TS);
+	KUNIT_EXPECT_EQ(test, ci.ts_width, 0);
+}
+
+static struct kunit_case ntrace_cases[] = {
+	KUNIT_CASE(ntrace_defaults_test),
+	KUNIT_CASE(ntrace_options_test),
+	KUNIT_CASE_PARAM(ntrace_bad_config_test, bad_config_gen_params),
+	KUNIT_CASE(ntrace_intersect_test),
+	KUNIT_CASE(ntrace_info_layout_test),
+	KUNIT_CASE(ntrace_info_pack_test),
+	{ }
+};
+
+static struct kunit_suite ntrace_suite = {
+	.name = "ntrace",
+	.test_cases = ntrace_cases,
+};
+
+kunit_test_suite(ntrace_suite);
+
+MODULE_DESCRIPTION("KUnit tests of the ntrace PMU configuration and AUXTRACE_INFO");
+MODULE_LICENSE("GPL");

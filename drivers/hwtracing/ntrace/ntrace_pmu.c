@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ntrace: the "ntrace" perf AUX PMU. Each CPU with an encoder -> RAM sink
+ * path traces into its sink's bounce buffer; the buffer is copied into the
+ * event's AUX area when the event stops (context switch, disable) and
+ * from a per-CPU hrtimer while it runs, since the sink cannot interrupt.
+ * Each copy stops and restarts the encoder, so every AUX record starts
+ * with an N-Trace synchronisation message and decodes on its own.
+ */
+#include <linux/hrtimer.h>
+#include <linux/module.h>
+#include <linux/perf_event.h>
+#include <linux/slab.h>
+
+#include "ntrace.h"
+
+static unsigned int drain_us = 4000;
+module_param(drain_us, uint, 0444);
+MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buffer, us (100..1000000)");
+
+/* The AUX area of one event, as perf allocated it. */
+struct ntrace_aux {
+	void **pages;
+	int nr_pages;
+	bool snapshot;
+};
+
+/* Per event: what to program. */
+struct ntrace_event {
+	struct ntrace_prog prog;
+	unsigned int nr_ranges;
+	struct ntrace_range ranges[NTRACE_MAX_RANGES];
+};
+
+struct ntrace_cpu {
+	struct perf_output_handle handle;
+	struct hrtimer timer;
+	struct perf_event *event;
+	struct ntrace_prog prog;	/* as programmed */
+	bool active;			/* hardware is tracing */
+};
+
+static DEFINE_PER_CPU(struct ntrace_cpu, ntrace_cpus);
+static struct pmu ntrace_pmu;
+static bool pmu_registered;
+
+static void *ntrace_setup_aux(struct perf_event *event, void **pages,
+			      int nr_pages, bool snapshot)
+{
+	int cpu = event->cpu == -1 ? raw_smp_processor_id() : event->cpu;
+	int node = cpu_to_node(cpu);
+	struct ntrace_aux *aux;
+
+	if (nr_pages < 1 || !is_power_of_2(nr_pages))
+		return NULL;
+	aux = kzalloc_node(sizeof(*aux), GFP_KERNEL, node);
+	if (!aux)
+		return NULL;
+	aux->pages = kcalloc_node(nr_pages, sizeof(*pages), GFP_KERNEL, node);
+	if (!aux->pages) {
+		kfree(aux);
+		return NULL;
+	}
+	memcpy(aux->pages, pages, nr_pages * sizeof(*pages));
+	aux->nr_pages = nr_pages;
+	aux->snapshot = snapshot;
+	return aux;
+}
+
+static void ntrace_free_aux(void *data)
+{
+	struct ntrace_aux *aux = data;
+
+	kfree(aux->pages);
+	kfree(aux);
+}
+
+/* Copy len bytes of src into the AUX ring at byte position head. */
+static void aux_write(struct ntrace_aux *aux, unsigned long head,
+		      const u8 *src, size_t len)
+{
+	size_t size = (size_t)aux->nr_pages << PAGE_SHIFT;
+
+	while (len) {
+		size_t off = head & (size - 1);
+		size_t n = min(len, PAGE_SIZE - offset_in_page(off));
+
+		memcpy(aux->pages[off >> PAGE_SHIFT] + offset_in_page(off),
+		       src, n);
+		head += n;
+		src += n;
+		len -= n;
+	}
+}
+
+/*
+ * Stop the hardware, copy what the sink holds into the AUX area and end
+ * the AUX transaction. Returns false when data did not fit (the event is
+ * then disabled by perf: PERF_AUX_FLAG_TRUNCATED).
+ */
+static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
+{
+	struct perf_output_handle *h = &nc->handle;
+	struct ntrace_sink *sink = ntrace_path_sink(cpu);
+	struct ntrace_aux *aux = perf_get_aux(h);
+	struct ntrace_drain d = { };
+	size_t size, len, skip = 0;
+	bool overflow = false, fits = true;
+	int err;
+
+	err = ntrace_encoder_disable(ntrace_path_encoder(cpu), &nc->prog,
+				     &overflow);
+	err |= ntrace_sink_disable(sink, &d);
+	nc->active = false;
+	if (err)
+		pr_warn_ratelimited("ntrace: CPU %d: trace did not flush\n", cpu);
+	if (!aux)
+		return true;
+
+	size = (size_t)aux->nr_pages << PAGE_SHIFT;
+	len = d.len;
+	if (aux->snapshot) {
+		/* Overwrite mode: keep the newest bytes. */
+		if (len > size)
+			skip = len - size;
+	} else if (len > h->size) {
+		skip = 0;
+		len = h->size;
+		fits = false;
+		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+	}
+	len -= skip;
+	/* The sink's ring starts at d.head: copy up to its end, then wrap. */
+	if (len) {
+		size_t from = (d.head + skip) % sink->buf_size;
+		size_t first = min(len, sink->buf_size - from);
+
+		aux_write(aux, h->head, sink->buf + from, first);
+		aux_write(aux, h->head + first, sink->buf, len - first);
+	}
+	if (overflow || d.wrapped || err)
+		perf_aux_output_flag(h, PERF_AUX_FLAG_PARTIAL);
+	if (aux->snapshot)
+		h->head += len;
+	perf_aux_output_end(h, len);
+	return fits;
+}
+
+static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
+			    const struct ntrace_event *ev)
+{
+	struct ntrace_encoder *te = ntrace_path_encoder(cpu);
+
+	nc->prog = ev->prog;
+	nc->prog.nr_ranges = ev->nr_ranges;
+	ntrace_encoder_program(te, &nc->prog, ev->ranges);
+	if (ntrace_sink_enable(ntrace_path_sink(cpu))) {
+		pr_warn_ratelimited("ntrace: CPU %d: sink busy, not tracing\n",
+				    cpu);
+		return;
+	}
+	ntrace_encoder_enable(te, &nc->prog);
+	nc->active = true;
+}
+
+static enum hrtimer_restart ntrace_timer(struct hrtimer *t)
+{
+	struct ntrace_cpu *nc = container_of(t, struct ntrace_cpu, timer);
+	struct perf_event *event = nc->event;
+	int cpu = smp_processor_id();
+
+	if (!nc->active || !event)
+		return HRTIMER_NORESTART;
+	if (!ntrace_drain(nc, cpu) ||
+	    !perf_aux_output_begin(&nc->handle, event)) {
+		event->hw.state |= PERF_HES_STOPPED;
+		return HRTIMER_NORESTART;
+	}
+	ntrace_hw_start(nc, cpu, event->pmu_private);
+	hrtimer_forward_now(t, ns_to_ktime((u64)drain_us * NSEC_PER_USEC));
+	return HRTIMER_RESTART;
+}
+
+static void ntrace_pmu_start(struct perf_event *event, int flags)
+{
+	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
+	int cpu = smp_processor_id();
+
+	if (!perf_aux_output_begin(&nc->handle, event)) {
+		event->hw.state |= PERF_HES_STOPPED;
+		return;
+	}
+	event->hw.state = 0;
+	nc->event = event;
+	ntrace_hw_start(nc, cpu, event->pmu_private);
+	hrtimer_start(&nc->timer, ns_to_ktime((u64)drain_us * NSEC_PER_USEC),
+		      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static void ntrace_pmu_stop(struct perf_event *event, int flags)
+{
+	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
+
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	/* Same CPU, interrupts off: the callback cannot be running. */
+	hrtimer_try_to_cancel(&nc->timer);
+	if (perf_get_aux(&nc->handle))
+		ntrace_drain(nc, smp_processor_id());
+	nc->event = NULL;
+	event->hw.state |= PERF_HES_STOPPED;
+}
+
+static int ntrace_pmu_add(struct perf_event *event, int flags)
+{
+	if (!ntrace_path_encoder(smp_processor_id()))
+		return -ENOENT;
+	event->hw.state = PERF_HES_STOPPED;
+	if (flags & PERF_EF_START) {
+		ntrace_pmu_start(event, PERF_EF_RELOAD);
+		if (event->hw.state & PERF_HES_STOPPED)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+static void ntrace_pmu_del(struct perf_event *event, int flags)
+{
+	ntrace_pmu_stop(event, PERF_EF_UPDATE);
+}
+
+static void ntrace_pmu_read(struct perf_event *event)
+{
+}
+
+static void ntrace_event_destroy(struct perf_event *event)
+{
+	kfree(event->pmu_private);
+	event->pmu_private = NULL;
+}
+
+static int ntrace_pmu_event_init(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct ntrace_event *ev;
+	struct ntrace_prog prog;
+	const char *why;
+	int err;
+
+	if (attr->type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, ntrace_path_cpus()))
+		return -ENOENT;
+	err = ntrace_config_resolve(ntrace_path_caps(), attr->config,
+				    attr->config1, attr->config2,
+				    attr->exclude_user, attr->exclude_kernel,
+				    0, &prog, &why);
+	if (err) {
+		pr_debug("ntrace: config %#llx refused: %s\n", attr->config, why);
+		return err;
+	}
+	if (!attr->exclude_kernel) {
+		err = perf_allow_kernel(attr);
+		if (err)
+			return err;
+	}
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	ev->prog = prog;
+	event->pmu_private = ev;
+	event->destroy = ntrace_event_destroy;
+	return 0;
+}
+
+static int ntrace_addr_filters_validate(struct list_head *filters)
+{
+	struct perf_addr_filter *f;
+	unsigned int n = 0;
+
+	list_for_each_entry(f, filters, entry) {
+		if (f->action != PERF_ADDR_FILTER_ACTION_FILTER)
+			return -EOPNOTSUPP;	/* no start/stop triggers */
+		if (!f->size)
+			return -EINVAL;
+		if (++n > ntrace_pmu.nr_addr_filters)
+			return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
+/* Called by perf with the filter list locked, before ->start(). */
+static void ntrace_addr_filters_sync(struct perf_event *event)
+{
+	struct perf_addr_filters_head *head = perf_event_addr_filters(event);
+	struct perf_addr_filter_range *fr = event->addr_filter_ranges;
+	struct ntrace_event *ev = event->pmu_private;
+	struct perf_addr_filter *f;
+	unsigned int i = 0;
+
+	list_for_each_entry(f, &head->list, entry) {
+		if (i >= NTRACE_MAX_RANGES)
+			break;
+		if (f->path.dentry && !fr[i].start) {
+			/* object not mapped: a range that never matches */
+			ev->ranges[i].start = 1;
+			ev->ranges[i].end = 0;
+		} else {
+			ev->ranges[i].start = fr[i].start;
+			ev->ranges[i].end = fr[i].start + fr[i].size - 1;
+		}
+		i++;
+	}
+	ev->nr_ranges = i;
+}
+
+static const struct attribute_group *ntrace_attr_groups[] = {
+	&ntrace_pmu_group,
+	&ntrace_format_group,
+	&ntrace_caps_group,
+	NULL,
+};
+
+static void ntrace_cpus_init(void)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct ntrace_cpu *nc = per_cpu_ptr(&ntrace_cpus, cpu);
+
+		hrtimer_init(&nc->timer, CLOCK_MONOTONIC,
+			     HRTIMER_MODE_REL_PINNED_HARD);
+		nc->timer.function = ntrace_timer;
+	}
+}
+
+int ntrace_pmu_register(void)
+{
+	int err;
+
+	drain_us = clamp(drain_us, 100u, 1000000u);
+	ntrace_cpus_init();
+	ntrace_pmu = (struct pmu) {
+		.module = THIS_MODULE,
+		.capabilities = PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_ITRACE,
+		.attr_groups = ntrace_attr_groups,
+		.task_ctx_nr = perf_sw_context,
+		.nr_addr_filters = ntrace_caps_nr_ranges(ntrace_path_caps()),
+		.event_init = ntrace_pmu_event_init,
+		.add = ntrace_pmu_add,
+		.del = ntrace_pmu_del,
+		.start = ntrace_pmu_start,
+		.stop = ntrace_pmu_stop,
+		.read = ntrace_pmu_read,
+		.setup_aux = ntrace_setup_aux,
+		.free_aux = ntrace_free_aux,
+		.addr_filters_validate = ntrace_addr_filters_validate,
+		.addr_filters_sync = ntrace_addr_filters_sync,
+	};
+	err = perf_pmu_register(&ntrace_pmu, NTRACE_PMU_NAME, -1);
+	pmu_registered = !err;
+	return err;
+}
+
+void ntrace_pmu_unregister(void)
+{
+	int cpu;
+
+	if (!pmu_registered)
+		return;
+	perf_pmu_unregister(&ntrace_pmu);
+	pmu_registered = false;
+	for_each_possible_cpu(cpu)
+		hrtimer_cancel(&per_cpu_ptr(&ntrace_cpus, cpu)->timer);
+}

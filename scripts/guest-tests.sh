@@ -6,13 +6,13 @@
 # results as flat TAP lines "ok - <config>: ..." (see scripts/guest.sh).
 # Environment:
 #   NTRACE_KVARIANT=guest|debug   kernel variant (debug: KASAN + lockdep)
-#   NTRACE_GUEST_CONFIGS="..."    boot configurations [smp1 smp2 ctr]
+#   NTRACE_GUEST_CONFIGS="..."    boot configurations [smp1 smp2 ctr ntrace]
 #   NTRACE_GUEST_TIMEOUT=SECONDS  wall-clock limit per boot
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${NTRACE_KVARIANT:-guest}
-configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr}
+configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ntrace}
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=${NTRACE_GUEST_TIMEOUT:-300}; fi
 
 start=$SECONDS
@@ -32,8 +32,11 @@ log "build took $((SECONDS - start)) s"
 
 status=0
 for c in $configs; do
+	# ntrace*: the recorded AUX bytes come out for decoding on the host
+	extra=()
+	[[ $c != ntrace* ]] || extra=(--export "$NTRACE_TOP/build/guest/$variant/$c-export" --export-size 64)
 	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config "$c" \
-		--initrd "$initrd" --timeout "$limit" || status=1
+		--initrd "$initrd" --timeout "$limit" "${extra[@]}" || status=1
 done
 log "guest suite took $((SECONDS - start)) s"
 exit $status

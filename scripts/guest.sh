@@ -5,8 +5,9 @@
 # Usage: scripts/guest.sh [options] [-- extra QEMU arguments]
 #   --kernel guest|debug  kernel variant (debug = KASAN + lockdep)   [guest]
 #   --config NAME         boot configuration: smp1, smp2, ctr,       [smp1]
-#                         ntrace (2 harts with the N-Trace QEMU model:
-#                         builds its plugin and DT, RAM in /dev/shm)
+#                         ntrace, ntrace-smp2 (1 or 2 harts with the
+#                         N-Trace QEMU model: builds its plugin and DT,
+#                         guest RAM in a file in /dev/shm)
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
 #                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
@@ -70,19 +71,20 @@ case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
-ntrace) cpu=rv64,sscofpmf=true smp=2 ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr or ntrace)" ;;
+ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
+ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ntrace or ntrace-smp2)" ;;
 esac
 mem=512M
 [ "$variant" = debug ] && mem=1G
 
 # ntrace: the N-Trace hardware model (Documentation/trace/ntrace-qemu-model.rst)
 # needs its plugin, a DT with the trace components and RAM in a shared file.
-if [ "$config" = ntrace ]; then
+if [[ $config == ntrace* ]]; then
 	with_lock "$NTRACE_CACHE/locks/ntrace-model" make -s -C "$NTRACE_TOP/qemu/ntrace-model" plugin >&2 ||
 		die "cannot build the ntrace model plugin"
 	if [ -z "$dtb" ]; then
-		dtb=$NTRACE_TOP/build/guest/$variant/ntrace.dtb
+		dtb=$NTRACE_TOP/build/guest/$variant/$config.dtb
 		mkdir -p "$(dirname "$dtb")"
 		case $mem in *G) mib=$((${mem%G} * 1024)) ;; *) mib=${mem%M} ;; esac
 		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -- -cpu "$cpu" ||

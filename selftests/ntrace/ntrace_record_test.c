@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Record this task's user-space execution with the "ntrace" PMU, BTM and
+ * HTM, per task and per CPU, and check the AUX data against what must
+ * hold for any correct trace of it:
+ *  - PERF_RECORD_ITRACE_START names this process, AUX records arrive and
+ *    none is flagged truncated or partial (the buffers are large enough),
+ *    or, with an AUX area too small, only the last one, as TRUNCATED;
+ *  - every record frames as N-Trace (MSEO framing, known TCODEs, no cut
+ *    message), starts with a synchronisation message (each drain restarts
+ *    the encoder) and ends with ProgTraceCorrelation (the encoder's stop);
+ *  - every synchronisation address lies inside this static program's
+ *    text: the trace is user-only and of this process alone.
+ * The bytes go to /tmp/export/ntrace/ (with a description) so the host
+ * can decode them against this binary. Skips without the PMU.
+ */
+#include <errno.h>
+#include <linux/ntrace.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "ntrace_util.h"
+
+#define EXPORT_DIR	"/tmp/export/ntrace"
+
+/* Linker-script symbols: the text of this static program. */
+extern char __executable_start[], etext[];
+
+static volatile unsigned long sink;
+
+static __attribute__((noinline)) unsigned long leaf(unsigned long x)
+{
+	return x * 2654435761u >> 7;
+}
+
+typedef unsigned long (*op_fn)(unsigned long);
+
+static __attribute__((noinline)) unsigned long add1(unsigned long x)
+{
+	return x + 1;
+}
+
+static __attribute__((noinline)) unsigned long xor5(unsigned long x)
+{
+	return x ^ 5;
+}
+
+/* Calls, returns, an indirect call and data-dependent branches. */
+static void workload(void *arg)
+{
+	static const op_fn ops[] = { add1, xor5 };
+	unsigned long i, n = (unsigned long)arg, acc = 0;
+
+	for (i = 0; i < n; i++) {
+		acc += leaf(i);
+		if (acc & 4)
+			acc = ops[i & 1](acc);
+	}
+	sink = acc;
+}
+
+static void save(const char *name, const struct nt_rec *rec, uint64_t config,
+		 int cpu)
+{
+	char path[128];
+	FILE *f;
+
+	mkdir("/tmp/export", 0755);
+	mkdir(EXPORT_DIR, 0755);
+	snprintf(path, sizeof(path), EXPORT_DIR "/%s.bin", name);
+	f = fopen(path, "w");
+	if (f) {
+		fwrite(rec->data, 1, rec->len, f);
+		fclose(f);
+	}
+	snprintf(path, sizeof(path), EXPORT_DIR "/%s.txt", name);
+	f = fopen(path, "w");
+	if (f) {
+		unsigned int i;
+
+		fprintf(f, "config %#llx\ncpu %d\npid %d\ntext %p %p\n",
+			(unsigned long long)config, cpu, rec->itrace_pid,
+			__executable_start, etext);
+		fprintf(f, "binary selftests/ntrace/ntrace_record_test\n");
+		for (i = 0; i < rec->nr_aux; i++)
+			fprintf(f, "aux %zu %zu %#llx\n", rec->aux[i].off,
+				rec->aux[i].len,
+				(unsigned long long)rec->aux[i].flags);
+		fclose(f);
+	}
+}
+
+static void check(const char *name, uint64_t config, int cpu,
+		  unsigned long iters, unsigned int aux_pages, bool truncate)
+{
+	static struct nt_rec rec;
+	struct perf_event_attr attr;
+	struct nt_frame_stats st;
+	unsigned long msgs = 0, syncs = 0, bad = 0, start_bad = 0, end_bad = 0;
+	unsigned long out_of_text = 0, lossy = 0;
+	uint64_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
+	unsigned int i;
+	char why[160] = "";
+	int err;
+
+	nt_attr(&attr, nt_pmu_type(), config);
+	err = nt_record(&attr, cpu, aux_pages, workload, (void *)iters, &rec);
+	if (err) {
+		ksft_test_result_fail("%s: record: %s\n", name, strerror(-err));
+		ksft_test_result_skip("%s: no data\n", name);
+		ksft_test_result_skip("%s: no data\n", name);
+		ksft_test_result_skip("%s: no data\n", name);
+		return;
+	}
+	ksft_test_result(rec.nr_aux > 0 && rec.len > 0 &&
+			 rec.itrace_pid == getpid(),
+			 "%s: %u AUX records, %zu bytes, ITRACE_START pid %d (mine %d)\n",
+			 name, rec.nr_aux, rec.len, rec.itrace_pid, getpid());
+	for (i = 0; i < rec.nr_aux; i++) {
+		const struct nt_aux *a = &rec.aux[i];
+
+		if (a->flags & (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL))
+			lossy++;
+		if (!a->len)
+			continue;
+		nt_frame_check(rec.data + a->off, a->len, 0, &st);
+		if (truncate && i == rec.nr_aux - 1) {
+			/* cut where the AUX buffer was full: no end checks */
+			msgs += st.msgs;
+			continue;
+		}
+		msgs += st.msgs;
+		syncs += st.sync_msgs;
+		if (st.bad && !bad++)
+			snprintf(why, sizeof(why), "record %u: %s", i, st.why);
+		if (!nt_tcode_is_sync(st.first_tcode))
+			start_bad++;
+		if (st.last_tcode != 33)
+			end_bad++;
+		if (st.sync_msgs && (st.addr_min < lo || st.addr_max >= hi)) {
+			if (!out_of_text++)
+				printf("# %s: record %u: sync addresses %#llx..%#llx, text %#llx..%#llx\n",
+				       name, i, (unsigned long long)st.addr_min,
+				       (unsigned long long)st.addr_max,
+				       (unsigned long long)lo,
+				       (unsigned long long)hi);
+		}
+	}
+	printf("# %s: %lu messages, %lu sync, %lu lossy records\n", name, msgs,
+	       syncs, lossy);
+	if (truncate)
+		ksft_test_result(lossy == 1 && rec.nr_aux &&
+				 rec.aux[rec.nr_aux - 1].flags & PERF_AUX_FLAG_TRUNCATED,
+				 "%s: only the last record is flagged, TRUNCATED (%lu flagged)\n",
+				 name, lossy);
+	else
+		ksft_test_result(!lossy && !rec.lost,
+				 "%s: no record truncated or partial (%lu), no lost records (%llu)\n",
+				 name, lossy, (unsigned long long)rec.lost);
+	ksft_test_result(!bad && !start_bad && !end_bad && msgs > 0,
+			 "%s: frames as N-Trace, each record from a sync to a ProgTraceCorrelation (%lu bad, %lu bad starts, %lu bad ends%s%s)\n",
+			 name, bad, start_bad, end_bad, *why ? ": " : "", why);
+	ksft_test_result(syncs > 0 && !out_of_text,
+			 "%s: every sync address is in this program's text (%lu syncs)\n",
+			 name, syncs);
+	save(name, &rec, config, cpu);
+	nt_rec_free(&rec);
+}
+
+int main(void)
+{
+	cpu_set_t set;
+
+	ksft_print_header();
+	if (nt_pmu_type() < 0)
+		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
+	ksft_set_plan(4 * 4);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	/* about 100 KiB of trace into a 1 MiB AUX area */
+	check("btm-task", 0, -1, 20000, 256, false);
+	check("htm-task", NTRACE_CFG_SET(HTM, 1), -1, 20000, 256, false);
+	check("btm-cpu0", NTRACE_CFG_SET(IRET, 1), 0, 20000, 256, false);
+	/* ten times more into 64 KiB: the AUX area fills up */
+	check("btm-full", 0, -1, 200000, 16, true);
+	ksft_finished();
+}

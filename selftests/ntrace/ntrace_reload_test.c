@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unload and reload ntrace.ko: the PMU disappears with the module and comes
+ * back with the same capabilities, with a module parameter taking effect
+ * (buf_kb: caps/buffer_size), and an event open keeps the module loaded
+ * (EBUSY/EWOULDBLOCK on unload). Prints how long unload and load take.
+ * Skips without the PMU.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "kmod.h"
+#include "ntrace_util.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(void)
+{
+	char caps_before[64] = "", caps_after[64] = "", size[32] = "";
+	struct perf_event_attr attr;
+	double t0, t_unload = 0, t_load = 0;
+	int i, err, fd, type = nt_pmu_type();
+
+	ksft_print_header();
+	if (type < 0 || !kmod_is_loaded("ntrace"))
+		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
+	ksft_set_plan(4);
+
+	nt_attr(&attr, type, 0);
+	fd = nt_open(&attr, 0, -1);
+	err = kmod_unload("ntrace");
+	ksft_test_result(fd >= 0 && (err == -EBUSY || err == -EWOULDBLOCK) &&
+			 nt_pmu_type() == type,
+			 "an open event keeps the module loaded (unload: %s)\n",
+			 strerror(-err));
+	if (fd >= 0)
+		close(fd);
+
+	nt_read_sysfs("caps/te_impl", caps_before, sizeof(caps_before));
+	for (i = 0; i < 5; i++) {
+		t0 = now();
+		err = kmod_unload("ntrace");
+		t_unload += now() - t0;
+		if (err || nt_pmu_type() >= 0)
+			break;
+		t0 = now();
+		err = kmod_load("ntrace", i == 4 ? "buf_kb=64" : "");
+		t_load += now() - t0;
+		if (err || nt_pmu_type() < 0)
+			break;
+	}
+	printf("# %d cycles: unload %.3f s, load %.3f s each\n", i,
+	       i ? t_unload / i : 0, i ? t_load / i : 0);
+	ksft_test_result(i == 5, "5 unload/load cycles, the PMU goes and comes back (%s)\n",
+			 err ? strerror(-err) : "ok");
+	nt_read_sysfs("caps/te_impl", caps_after, sizeof(caps_after));
+	ksft_test_result(*caps_before && !strcmp(caps_before, caps_after),
+			 "caps/te_impl the same after reload (%s)\n", caps_after);
+	nt_read_sysfs("caps/buffer_size", size, sizeof(size));
+	ksft_test_result(!strcmp(size, "65536"),
+			 "buf_kb=64 gives caps/buffer_size 65536 (%s)\n", size);
+
+	/* leave it as the init loaded it */
+	kmod_unload("ntrace");
+	kmod_load("ntrace", "");
+	ksft_finished();
+}

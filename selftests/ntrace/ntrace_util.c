@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Helpers of the ntrace kselftests (see ntrace_util.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "ntrace_util.h"
+
+/* PERF_RECORD_AUX as include/uapi/linux/perf_event.h describes it */
+struct aux_record {
+	struct perf_event_header header;
+	uint64_t aux_offset, aux_size, flags;
+};
+
+int nt_read_sysfs(const char *rel, char *buf, size_t size)
+{
+	char path[256];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", NTRACE_SYSFS, rel);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	ok = fgets(buf, size, f) != NULL;
+	fclose(f);
+	if (!ok)
+		return -1;
+	buf[strcspn(buf, "\n")] = 0;
+	return 0;
+}
+
+int nt_pmu_type(void)
+{
+	char buf[32];
+
+	if (nt_read_sysfs("type", buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+void nt_attr(struct perf_event_attr *attr, int type, uint64_t config)
+{
+	memset(attr, 0, sizeof(*attr));
+	attr->size = sizeof(*attr);
+	attr->type = type;
+	attr->config = config;
+	attr->disabled = 1;
+	attr->exclude_kernel = 1;
+	attr->exclude_hv = 1;
+}
+
+int nt_open(struct perf_event_attr *attr, int pid, int cpu)
+{
+	int fd = syscall(SYS_perf_event_open, attr, pid, cpu, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static void rec_add(struct nt_rec *rec, const uint8_t *aux, size_t aux_size,
+		    const struct aux_record *r)
+{
+	size_t i, off = rec->len;
+	uint8_t *p;
+
+	if (rec->nr_aux >= ARRAY_SIZE(rec->aux))
+		return;
+	p = realloc(rec->data, rec->len + r->aux_size);
+	if (!p)
+		return;
+	rec->data = p;
+	for (i = 0; i < r->aux_size; i++)
+		p[off + i] = aux[(r->aux_offset + i) % aux_size];
+	rec->len += r->aux_size;
+	rec->aux[rec->nr_aux].off = off;
+	rec->aux[rec->nr_aux].len = r->aux_size;
+	rec->aux[rec->nr_aux].flags = r->flags;
+	rec->nr_aux++;
+}
+
+/* Walk the perf ring from tail to head (data pages after the user page). */
+static void read_ring(struct perf_event_mmap_page *up, size_t data_size,
+		      const uint8_t *aux, size_t aux_size, struct nt_rec *rec)
+{
+	const uint8_t *data = (const uint8_t *)up + up->data_offset;
+	uint64_t head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
+	uint64_t tail = up->data_tail;
+	uint8_t buf[256];
+
+	while (tail < head) {
+		struct perf_event_header h;
+		size_t i;
+
+		for (i = 0; i < sizeof(h); i++)
+			((uint8_t *)&h)[i] = data[(tail + i) % data_size];
+		if (h.size < sizeof(h) || h.size > sizeof(buf))
+			break;
+		for (i = 0; i < h.size; i++)
+			buf[i] = data[(tail + i) % data_size];
+		if (h.type == PERF_RECORD_AUX) {
+			rec_add(rec, aux, aux_size, (const struct aux_record *)buf);
+		} else if (h.type == PERF_RECORD_ITRACE_START) {
+			if (!rec->nr_itrace_start++)
+				rec->itrace_pid = *(uint32_t *)(buf + sizeof(h));
+		} else if (h.type == PERF_RECORD_LOST) {
+			rec->lost += *(uint64_t *)(buf + sizeof(h) + 8);
+		}
+		tail += h.size;
+	}
+	__atomic_store_n(&up->data_tail, tail, __ATOMIC_RELEASE);
+	__atomic_store_n(&up->aux_tail, up->aux_head, __ATOMIC_RELEASE);
+}
+
+int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
+	      void (*work)(void *), void *arg, struct nt_rec *rec)
+{
+	size_t pg = sysconf(_SC_PAGESIZE), data_size = 64 * pg;
+	size_t aux_size = aux_pages * pg;
+	struct perf_event_mmap_page *up;
+	void *base, *aux;
+	int fd, err = 0;
+
+	memset(rec, 0, sizeof(*rec));
+	fd = nt_open(attr, cpu >= 0 ? -1 : 0, cpu);
+	if (fd < 0)
+		return fd;
+	base = mmap(NULL, pg + data_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		    fd, 0);
+	if (base == MAP_FAILED) {
+		err = -errno;
+		goto out_fd;
+	}
+	up = base;
+	up->aux_offset = pg + data_size;
+	up->aux_size = aux_size;
+	aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
+		   up->aux_offset);
+	if (aux == MAP_FAILED) {
+		err = -errno;
+		goto out_base;
+	}
+	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
+		err = -errno;
+		goto out_aux;
+	}
+	work(arg);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	read_ring(up, data_size, aux, aux_size, rec);
+out_aux:
+	munmap(aux, aux_size);
+out_base:
+	munmap(base, pg + data_size);
+out_fd:
+	close(fd);
+	return err;
+}
+
+void nt_rec_free(struct nt_rec *rec)
+{
+	free(rec->data);
+	rec->data = NULL;
+}
+
+/* ---- N-Trace framing ---------------------------------------------------- */
+
+/* TCODEs of N-Trace 1.0 and whether they carry SYNC + F-ADDR. */
+bool nt_tcode_is_sync(int tcode)
+{
+	return tcode == 9 || tcode == 11 || tcode == 12 || tcode == 29;
+}
+
+static bool tcode_known(int tcode)
+{
+	static const int known[] = { 2, 3, 4, 8, 9, 11, 12, 27, 28, 29, 30, 33 };
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(known); i++)
+		if (known[i] == tcode)
+			return true;
+	return false;
+}
+
+/* Bits [from, from+n) of a little-endian bit string of MDO bits. */
+static uint64_t bits(const uint8_t *mdo, unsigned int from, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int i;
+
+	for (i = 0; i < n && i < 64; i++)
+		if (mdo[(from + i) / 8] >> ((from + i) % 8) & 1)
+			v |= 1ull << i;
+	return v;
+}
+
+static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
+		      struct nt_frame_stats *st)
+{
+	uint8_t mdo[64] = { 0 };
+	unsigned int nbits = 0, fend[16], nf = 0, fixed, start;
+	size_t i;
+	int tcode;
+
+	for (i = 0; i < n; i++) {
+		unsigned int b;
+
+		for (b = 0; b < 6; b++, nbits++)
+			if (m[i] >> (2 + b) & 1)
+				mdo[nbits / 8] |= 1 << (nbits % 8);
+		if ((m[i] & 3) && nf < 16)
+			fend[nf++] = nbits;	/* a field ends with this byte */
+	}
+	tcode = m[0] >> 2;
+	st->msgs++;
+	if (st->first_tcode < 0)
+		st->first_tcode = tcode;
+	st->last_tcode = tcode;
+	if (!tcode_known(tcode)) {
+		if (!st->bad++)
+			snprintf(st->why, sizeof(st->why), "unknown TCODE %d", tcode);
+		return;
+	}
+	if (tcode == 33)
+		st->correlation_msgs++;
+	if (!nt_tcode_is_sync(tcode))
+		return;
+	st->sync_msgs++;
+	/* TCODE[6] SRC SYNC[4] (B-TYPE[2]) I-CNT F-ADDR ... */
+	fixed = 6 + src_bits + 4 + ((tcode == 12 || tcode == 29) ? 2 : 0);
+	/* I-CNT ends at the first field end at or after the fixed part */
+	for (i = 0; i < nf && fend[i] <= fixed; i++)
+		;
+	if (i + 1 >= nf) {
+		if (!st->bad++)
+			snprintf(st->why, sizeof(st->why),
+				 "sync message (TCODE %d) without F-ADDR", tcode);
+		return;
+	}
+	start = fend[i];
+	{
+		uint64_t addr = bits(mdo, start, fend[i + 1] - start) << 1;
+
+		if (addr < st->addr_min)
+			st->addr_min = addr;
+		if (addr > st->addr_max)
+			st->addr_max = addr;
+	}
+}
+
+void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
+		    struct nt_frame_stats *st)
+{
+	size_t i, start = 0;
+	bool in = false;
+
+	memset(st, 0, sizeof(*st));
+	st->first_tcode = st->last_tcode = -1;
+	st->addr_min = UINT64_MAX;
+	for (i = 0; i < len; i++) {
+		if (!in && p[i] == 0xff) {
+			st->idle++;
+			continue;
+		}
+		if (!in) {
+			in = true;
+			start = i;
+		}
+		if ((p[i] & 3) == 2) {
+			if (!st->bad++)
+				snprintf(st->why, sizeof(st->why),
+					 "reserved MSEO at byte %zu", i);
+			in = false;
+			continue;
+		}
+		if (i - start >= 64) {
+			if (!st->bad++)
+				snprintf(st->why, sizeof(st->why),
+					 "message at byte %zu longer than 64 bytes",
+					 start);
+			in = false;
+			continue;
+		}
+		if ((p[i] & 3) == 3) {
+			frame_msg(p + start, i + 1 - start, src_bits, st);
+			in = false;
+		}
+	}
+	if (in && !st->bad++)
+		snprintf(st->why, sizeof(st->why),
+			 "message at byte %zu cut by the end", start);
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers of the ntrace kselftests: the PMU's sysfs, opening events, an
+ * AUX recording of this task, and a framing check of N-Trace bytes that
+ * is independent of the project's decoder (MSEO framing and the fixed
+ * layout of the synchronisation messages, N-Trace 1.0).
+ */
+#ifndef NTRACE_UTIL_H
+#define NTRACE_UTIL_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
+#define NTRACE_SYSFS "/sys/bus/event_source/devices/ntrace"
+
+/* PMU type from sysfs, or -1 if the PMU is not registered. */
+int nt_pmu_type(void);
+/* First line of NTRACE_SYSFS/<rel> into buf (newline cut); -1 if absent. */
+int nt_read_sysfs(const char *rel, char *buf, size_t size);
+
+void nt_attr(struct perf_event_attr *attr, int type, uint64_t config);
+/* perf_event_open(); returns the fd or -errno. */
+int nt_open(struct perf_event_attr *attr, int pid, int cpu);
+
+/* One PERF_RECORD_AUX: where its bytes are in struct nt_rec.data. */
+struct nt_aux {
+	size_t off, len;
+	uint64_t flags;
+};
+
+struct nt_rec {
+	uint8_t *data;		/* every AUX record's bytes, back to back */
+	size_t len;
+	struct nt_aux aux[4096];
+	unsigned int nr_aux;
+	unsigned int nr_itrace_start;
+	int itrace_pid;		/* pid of the first ITRACE_START */
+	uint64_t lost;		/* PERF_RECORD_LOST */
+};
+
+/*
+ * Record this task (pid 0, any CPU; or cpu >= 0 with pid -1) while
+ * work(arg) runs. aux_pages must be a power of 2. Returns 0 or -errno.
+ */
+int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
+	      void (*work)(void *), void *arg, struct nt_rec *rec);
+void nt_rec_free(struct nt_rec *rec);
+
+/* What the framing check found in a byte stream. */
+struct nt_frame_stats {
+	unsigned long msgs, idle, sync_msgs, correlation_msgs;
+	unsigned long bad;		/* framing errors */
+	int first_tcode;		/* -1: no message */
+	int last_tcode;
+	uint64_t addr_min, addr_max;	/* F-ADDR of sync messages */
+	char why[128];			/* first error */
+};
+
+/* src_bits: width of the SRC field (0: none). */
+void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
+		    struct nt_frame_stats *st);
+bool nt_tcode_is_sync(int tcode);
+
+#endif

@@ -56,6 +56,8 @@ static const struct {
 	{ "ctx", "1" },
 	{ "sync_modes", "0xe" },
 	{ "sync_max", "15" },
+	{ "sync_mode_default", "1" },
+	{ "sync_max_default", "8" },
 	{ "src_bits", "12" },
 	{ "nr_filters", "2" },
 	{ "nr_comparators", "2" },

@@ -232,6 +232,8 @@ static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
 	if (!nt_tcode_is_sync(tcode))
 		return;
 	st->sync_msgs++;
+	if (bits(mdo, 6 + src_bits, 4) == 2)
+		st->periodic_syncs++;
 	/* TCODE[6] SRC SYNC[4] (B-TYPE[2]) I-CNT F-ADDR ... */
 	fixed = 6 + src_bits + 4 + ((tcode == 12 || tcode == 29) ? 2 : 0);
 	/* I-CNT ends at the first field end at or after the fixed part */

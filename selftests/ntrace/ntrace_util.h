@@ -55,6 +55,7 @@ void nt_rec_free(struct nt_rec *rec);
 /* What the framing check found in a byte stream. */
 struct nt_frame_stats {
 	unsigned long msgs, idle, sync_msgs, correlation_msgs;
+	unsigned long periodic_syncs;	/* SYNC = 2 */
 	unsigned long bad;		/* framing errors */
 	int first_tcode;		/* -1: no message */
 	int last_tcode;

@@ -49,7 +49,8 @@ static struct attribute *ntrace_format_attrs[] = {
 enum ntrace_cap {
 	CAP_TE_IMPL, CAP_VERSION, CAP_PROTOCOL, CAP_BTM, CAP_HTM,
 	CAP_IRET, CAP_IRET_MODES, CAP_REPHIST, CAP_SEQJUMP, CAP_ALLJUMPS,
-	CAP_CTX, CAP_SYNC_MODES, CAP_SYNC_MAX, CAP_SRC_BITS, CAP_NR_FILTERS,
+	CAP_CTX, CAP_SYNC_MODES, CAP_SYNC_MAX, CAP_SYNC_MODE_DEFAULT,
+	CAP_SYNC_MAX_DEFAULT, CAP_SRC_BITS, CAP_NR_FILTERS,
 	CAP_NR_COMPARATORS, CAP_PRIV_FILTER, CAP_TS_MODE, CAP_TS_WIDTH,
 	CAP_TS_PRESCALE_MAX, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
 	CAP_BCNT_BITS, CAP_RETURN_DEPTH, CAP_RETURN_ADDR_BITS, CAP_ITYPE_BITS,
@@ -100,6 +101,10 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(page, "%#x\n", c->sync_modes);
 	case CAP_SYNC_MAX:
 		return sysfs_emit(page, "%u\n", c->sync_max);
+	case CAP_SYNC_MODE_DEFAULT:
+		return sysfs_emit(page, "%u\n", c->sync_mode_reset);
+	case CAP_SYNC_MAX_DEFAULT:
+		return sysfs_emit(page, "%u\n", c->sync_max_reset);
 	case CAP_SRC_BITS:
 		return sysfs_emit(page, "%u\n",
 				  c->src_id_writable ? c->src_bits : 0);
@@ -156,6 +161,8 @@ NTRACE_CAP(alljumps, CAP_ALLJUMPS);
 NTRACE_CAP(ctx, CAP_CTX);
 NTRACE_CAP(sync_modes, CAP_SYNC_MODES);
 NTRACE_CAP(sync_max, CAP_SYNC_MAX);
+NTRACE_CAP(sync_mode_default, CAP_SYNC_MODE_DEFAULT);
+NTRACE_CAP(sync_max_default, CAP_SYNC_MAX_DEFAULT);
 NTRACE_CAP(src_bits, CAP_SRC_BITS);
 NTRACE_CAP(nr_filters, CAP_NR_FILTERS);
 NTRACE_CAP(nr_comparators, CAP_NR_COMPARATORS);
@@ -180,7 +187,8 @@ static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_iret_modes.attr.attr, &cap_attr_rephist.attr.attr,
 	&cap_attr_seqjump.attr.attr, &cap_attr_alljumps.attr.attr,
 	&cap_attr_ctx.attr.attr, &cap_attr_sync_modes.attr.attr,
-	&cap_attr_sync_max.attr.attr, &cap_attr_src_bits.attr.attr,
+	&cap_attr_sync_max.attr.attr, &cap_attr_sync_mode_default.attr.attr,
+	&cap_attr_sync_max_default.attr.attr, &cap_attr_src_bits.attr.attr,
 	&cap_attr_nr_filters.attr.attr, &cap_attr_nr_comparators.attr.attr,
 	&cap_attr_priv_filter.attr.attr, &cap_attr_ts_mode.attr.attr,
 	&cap_attr_ts_width.attr.attr, &cap_attr_ts_prescale_max.attr.attr,

@@ -5,6 +5,7 @@
  * (ntrace_kunit.c) builds this file into itself.
  */
 #include <linux/bitfield.h>
+#include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/string.h>
@@ -99,8 +100,9 @@ static int resolve_sync(const struct ntrace_caps *caps, u64 config,
 	unsigned int period = NTRACE_CFG_GET(config, SYNC_PERIOD);
 	unsigned int max;
 
-	if (!sync)
-		sync = (caps->sync_modes & BIT(1)) ? 1 : caps->sync_mode_reset;
+	if (!sync)	/* count messages, else the first mode it has */
+		sync = caps->sync_modes ? __ffs(caps->sync_modes) :
+		       caps->sync_mode_reset;
 	else if (!(caps->sync_modes & BIT(sync)))
 		return reject(why, "encoder lacks this sync mode", -EOPNOTSUPP);
 	if (period > 16)
@@ -206,6 +208,7 @@ void ntrace_caps_intersect(struct ntrace_caps *all,
 	all->iret_modes &= one->iret_modes;
 	all->sync_modes &= one->sync_modes;
 	all->sync_max = min(all->sync_max, one->sync_max);
+	all->sync_max_reset = min(all->sync_max_reset, one->sync_max_reset);
 	all->src_bits = min(all->src_bits, one->src_bits);
 	all->src_id_writable &= one->src_id_writable;
 	all->ctx &= one->ctx;

@@ -35,12 +35,13 @@ static u32 te_warl(void __iomem *reg, u32 val)
 	return readl(reg);
 }
 
-static void te_probe_control(struct ntrace_encoder *te)
+/* reset: trTeControl as it read right after the Active handshake */
+static void te_probe_control(struct ntrace_encoder *te, u32 reset)
 {
 	struct ntrace_caps *c = &te->caps;
 	void __iomem *ctl = te->base + TR_CONTROL;
-	u32 reset = readl(ctl), v;
 	unsigned int m;
+	u32 v;
 
 	c->sync_mode_reset = FIELD_GET(TE_SYNC_MODE, reset);
 	c->sync_max_reset = FIELD_GET(TE_SYNC_MAX, reset);
@@ -139,7 +140,7 @@ static int te_discover(struct ntrace_encoder *te)
 {
 	struct ntrace_caps *c = &te->caps;
 	struct device *dev = te->dev;
-	u32 v;
+	u32 reset = readl(te->base + TR_CONTROL), v;
 	int err;
 
 	c->te_impl = readl(te->base + TR_IMPL);
@@ -160,7 +161,7 @@ static int te_discover(struct ntrace_encoder *te)
 			FIELD_GET(TE_IMPL_PROTO_MINOR, c->te_impl), c->te_impl);
 		return -ENODEV;
 	}
-	te_probe_control(te);
+	te_probe_control(te, reset);
 	te_probe_features(te);
 	te_probe_filters(te);
 	te_probe_timestamp(te);

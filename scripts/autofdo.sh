@@ -24,7 +24,9 @@
 #   --bench    prints only the benchmark figures (scripts/bench.sh)
 #   --reuse    skip the build and the boot: analyse the files of the last run
 # Everything lands in build/autofdo/ (profiles, IR, the guest's files in
-# build/autofdo/export/). Takes about a minute warm.
+# build/autofdo/export/). Takes about a minute warm. CLANG=clang-NN picks
+# another clang. cycles:u keeps the branch stacks to user branches (as root,
+# -b alone would record S-mode too, which no profile of the program needs).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -60,49 +62,54 @@ tap() { # tap OK|FAIL "name" [why]
 }
 say() { [ "$mode" = bench ] || echo "$*"; }
 
-if [ $reuse = 0 ]; then
-# 1. The benchmark, built twice.
-"${CLANG:-clang}" "${clang_target[@]}" "${cflags[@]}" -c -o "$out/fdo_bench.clang.o" "$src/fdo_bench.c"
-"$gcc" -static -o "$out/fdo_bench.clang" "$out/fdo_bench.clang.o"
-"$gcc" "${cflags[@]}" -static -o "$out/fdo_bench.gcc" "$src/fdo_bench.c"
+record_in_guest() {
+	# 1. The benchmark, built twice.
+	"${CLANG:-clang}" "${clang_target[@]}" "${cflags[@]}" -c -o "$out/fdo_bench.clang.o" "$src/fdo_bench.c"
+	"$gcc" -static -o "$out/fdo_bench.clang" "$out/fdo_bench.clang.o"
+	"$gcc" "${cflags[@]}" -static -o "$out/fdo_bench.gcc" "$src/fdo_bench.c"
 
-# 2. The guest's commands. Runs of the plain program, of perf record with
-# almost no samples (perf's own cost), without and with branch stacks
-# alternate, so that host load hits all four alike.
-list=$out/run.list
-{
-	# No throttling: in TCG an interrupt "takes" up to a millisecond of
-	# guest time, and the perf core would lower the sample rate to 250/s.
-	# (The kernel refuses a new rate once the limit is 0, so rate first.)
-	echo "write /proc/sys/kernel/perf_event_max_sample_rate 100000"
-	echo "write /proc/sys/kernel/perf_cpu_time_max_percent 0"
-	echo "/selftests/export/export_test"
-	for c in clang gcc; do
-		echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/export/$c.data -- /usr/bin/fdo_bench.$c $iters >/tmp/export/$c.out"
-		echo "/usr/bin/perf script -i /tmp/export/$c.data -F ip,brstack --show-mmap-events >/tmp/export/$c.script"
-	done
-	echo "/usr/bin/perf stat -x , -e instructions:u,cycles:u -o /tmp/export/stat.csv -- /usr/bin/fdo_bench.clang $iters"
-	for r in 1 2 3; do
-		echo "/usr/bin/fdo_bench.clang $iters"
-		echo "/usr/bin/perf record -e cycles:u -c 1000000007 -o /tmp/fix.data -- /usr/bin/fdo_bench.clang $iters"
-		echo "/usr/bin/perf record -e cycles:u -c $period -o /tmp/nob.data -- /usr/bin/fdo_bench.clang $iters"
-		echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/b.data -- /usr/bin/fdo_bench.clang $iters"
-	done
-} >"$list"
-initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" -o "$out/initramfs.cpio.gz" \
-	--add "$out/fdo_bench.clang=/usr/bin/fdo_bench.clang" \
-	--add "$out/fdo_bench.gcc=/usr/bin/fdo_bench.gcc" \
-	--add "$list=/etc/ntrace/run.list") || die "initramfs build failed"
-rm -rf "$exp"
-boot_ok=OK
-bash "$NTRACE_TOP/scripts/guest.sh" --config ctr --mode run --initrd "$initrd" \
-	--timeout 600 --console "$out/guest.console" --export "$exp" >"$out/guest.log" || boot_ok=FAIL
-tap $boot_ok "guest records both binaries with branch stacks and exports the files" \
-	"console: $out/guest.console"
-if [ $boot_ok != OK ]; then
-	cat "$out/guest.log" >&2
-	die "the guest run failed (console: $out/guest.console)"
-fi
+	# 2. The guest's commands. Runs of the plain program, of perf record with
+	# almost no samples (perf's own cost), without and with branch stacks
+	# alternate, so that host load hits all four alike.
+	list=$out/run.list
+	{
+		# No throttling: in TCG an interrupt "takes" up to a millisecond of
+		# guest time, and the perf core would lower the sample rate to 250/s.
+		# (The kernel refuses a new rate once the limit is 0, so rate first.)
+		echo "write /proc/sys/kernel/perf_event_max_sample_rate 100000"
+		echo "write /proc/sys/kernel/perf_cpu_time_max_percent 0"
+		echo "/selftests/export/export_test"
+		for c in clang gcc; do
+			echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/export/$c.data -- /usr/bin/fdo_bench.$c $iters >/tmp/export/$c.out"
+			echo "/usr/bin/perf script -i /tmp/export/$c.data -F ip,brstack --show-mmap-events >/tmp/export/$c.script"
+		done
+		echo "/usr/bin/perf stat -x , -e instructions:u,cycles:u -o /tmp/export/stat.csv -- /usr/bin/fdo_bench.clang $iters"
+		for r in 1 2 3; do
+			echo "/usr/bin/fdo_bench.clang $iters"
+			echo "/usr/bin/perf record -e cycles:u -c 1000000007 -o /tmp/fix.data -- /usr/bin/fdo_bench.clang $iters"
+			echo "/usr/bin/perf record -e cycles:u -c $period -o /tmp/nob.data -- /usr/bin/fdo_bench.clang $iters"
+			echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/b.data -- /usr/bin/fdo_bench.clang $iters"
+		done
+	} >"$list"
+	initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" -o "$out/initramfs.cpio.gz" \
+		--add "$out/fdo_bench.clang=/usr/bin/fdo_bench.clang" \
+		--add "$out/fdo_bench.gcc=/usr/bin/fdo_bench.gcc" \
+		--add "$list=/etc/ntrace/run.list") ||
+		{ tap FAIL "build the benchmark's initramfs"; die "initramfs build failed"; }
+	rm -rf "$exp"
+	boot_ok=OK
+	bash "$NTRACE_TOP/scripts/guest.sh" --config ctr --mode run --initrd "$initrd" \
+		--timeout 600 --console "$out/guest.console" --export "$exp" >"$out/guest.log" || boot_ok=FAIL
+	tap $boot_ok "guest records both binaries with branch stacks and exports the files" \
+		"console: $out/guest.console"
+	if [ $boot_ok != OK ]; then
+		cat "$out/guest.log" >&2
+		die "the guest run failed (console: $out/guest.console)"
+	fi
+}
+
+if [ $reuse = 0 ]; then
+	record_in_guest
 else
 	[ -f "$exp/clang.script" ] || die "--reuse: no earlier run in $exp"
 fi
@@ -197,9 +204,11 @@ if create_gcov --binary="$out/fdo_bench.gcc" --profile="$exp/gcc.data" --gcov="$
 	if awk -v p="${p1:-0}" -v c="${t[3]:-0}" -v n="${t[0]:-1}" 'BEGIN { t = c / n; exit !(p > 0 && p <= 3 * t && p >= t / 3) }'; then
 		tap OK "gcc: cold branch probability within a factor of 3 of the truth"
 	else tap FAIL "gcc: cold branch probability within a factor of 3 of the truth"; fi
-	if awk -v p="${p2:-0}" -v w="${t[2]:-0}" -v c="${t[3]:-0}" -v n="${t[0]:-1}" 'BEGIN { t = w / (n - c); exit !(p >= 0.9 * t && p <= 1.1 * t) }'; then
-		tap OK "gcc: warm_scale branch probability within 10% of the truth"
-	else tap FAIL "gcc: warm_scale branch probability within 10% of the truth"; fi
+	# gcc's warm_scale probability came out 4-7% high in every run so far
+	# (its own guess without a profile is 35% high): 15% tolerance.
+	if awk -v p="${p2:-0}" -v w="${t[2]:-0}" -v c="${t[3]:-0}" -v n="${t[0]:-1}" 'BEGIN { t = w / (n - c); exit !(p >= 0.85 * t && p <= 1.15 * t) }'; then
+		tap OK "gcc: warm_scale branch probability within 15% of the truth"
+	else tap FAIL "gcc: warm_scale branch probability within 15% of the truth"; fi
 else
 	tap FAIL "create_gcov reads our perf.data and gcc -fauto-profile accepts the profile" "$out/create_gcov.log"
 fi

@@ -219,6 +219,8 @@ static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
 	}
 	tcode = m[0] >> 2;
 	st->msgs++;
+	if (src_bits && bits(mdo, 6, src_bits) < 64)
+		st->src_seen |= 1ull << bits(mdo, 6, src_bits);
 	if (st->first_tcode < 0)
 		st->first_tcode = tcode;
 	st->last_tcode = tcode;

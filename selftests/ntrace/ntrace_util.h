@@ -56,6 +56,7 @@ void nt_rec_free(struct nt_rec *rec);
 struct nt_frame_stats {
 	unsigned long msgs, idle, sync_msgs, correlation_msgs;
 	unsigned long periodic_syncs;	/* SYNC = 2 */
+	uint64_t src_seen;		/* bit n: a message with SRC n (< 64) */
 	unsigned long bad;		/* framing errors */
 	int first_tcode;		/* -1: no message */
 	int last_tcode;

@@ -45,6 +45,7 @@ cat >"$tmp/run.list" <<'EOF'
 # scripts/perf-e2e.sh
 /usr/bin/perf record -e ntrace//u -o /tmp/export/btm.data -- /usr/bin/ntloop
 /usr/bin/perf record -e ntrace/htm=1,iret=1/u -o /tmp/export/htm.data -- /usr/bin/ntloop
+/usr/bin/perf record -Se -e ntrace/htm=1/u -o /tmp/export/snap.data -- /usr/bin/ntloop
 /usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report
 EOF
 if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$tmp/run.list=/etc/ntrace/run.list" \
@@ -56,8 +57,9 @@ start=$SECONDS
 bash "$NTRACE_TOP/scripts/guest.sh" --config ntrace --mode run --initrd "$tmp/initrd.gz" \
 	--export "$tmp/out" --timeout 600 --console "$tmp/console.log" >"$tmp/guest.log" 2>&1
 st=$?
-if [ $st -eq 0 ] && [ -s "$tmp/out/btm.data" ] && [ -s "$tmp/out/htm.data" ]; then
-	pass "guest recorded two perf.data files with perf record -e ntrace//u ($((SECONDS - start)) s)"
+if [ $st -eq 0 ] && [ -s "$tmp/out/btm.data" ] && [ -s "$tmp/out/htm.data" ] &&
+   [ -s "$tmp/out/snap.data" ]; then
+	pass "guest recorded three perf.data files with perf record -e ntrace//u (full trace BTM, HTM; snapshot at exit) ($((SECONDS - start)) s)"
 else
 	fail "guest run (exit $st): $(grep -E 'run end|error|No such' "$tmp/guest.log" | head -5 | tr '\n' ' ')"
 	exit 0
@@ -97,7 +99,8 @@ seg() {	# main .. exit
 	awk -v a="$main" -v b="$exit_" '$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$1"
 }
 seg "$tmp/truth.pc" >"$tmp/truth.seg"
-for mode in btm htm; do
+# snap: perf record -Se, one snapshot of the AUX area (overwrite mode) at exit
+for mode in btm htm snap; do
 	"$tmp/perf-ntrace" decode --root "$tmp/root" -o "$tmp/$mode.pc" "$tmp/out/$mode.data" \
 		2>"$tmp/$mode.err"
 	dst=$?

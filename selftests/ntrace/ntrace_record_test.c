@@ -11,6 +11,7 @@
  *    the encoder) and ends with ProgTraceCorrelation (the encoder's stop);
  *  - every synchronisation address lies inside this static program's
  *    text: the trace is user-only and of this process alone.
+ * A kernel-only per-CPU recording must hold kernel addresses only.
  * The bytes go to /tmp/export/ntrace/ (with a description) so the host
  * can decode them against this binary. Skips without the PMU.
  */
@@ -191,6 +192,86 @@ static void check(const char *name, uint64_t config, int cpu,
 	nt_rec_free(&rec);
 }
 
+static void syscalls(void *arg)
+{
+	unsigned long i;
+
+	for (i = 0; i < (unsigned long)arg; i++)
+		sink += getppid();
+}
+
+/* Kernel-only trace on CPU 0: the privilege filter keeps S mode only. */
+static void check_kernel(void)
+{
+	static struct nt_rec rec;
+	struct perf_event_attr attr;
+	struct nt_frame_stats st;
+	unsigned long msgs = 0, syncs = 0, bad = 0, user = 0;
+	unsigned int i;
+	int err;
+
+	nt_attr(&attr, nt_pmu_type(), 0);
+	attr.exclude_user = 1;
+	attr.exclude_kernel = 0;
+	err = nt_record(&attr, 0, 256, syscalls, (void *)2000, &rec);
+	for (i = 0; !err && i < rec.nr_aux; i++) {
+		if (!rec.aux[i].len)
+			continue;
+		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, 0, &st);
+		msgs += st.msgs;
+		syncs += st.sync_msgs;
+		bad += st.bad;
+		/* kernel addresses have the top bit set on RV64 */
+		if (st.sync_msgs && !(st.addr_min >> 63))
+			user++;
+	}
+	ksft_test_result(!err && msgs && !bad,
+			 "kernel-cpu0: %lu messages frame as N-Trace (%s)\n", msgs,
+			 err ? strerror(-err) : "ok");
+	ksft_test_result(!err && syncs && !user,
+			 "kernel-cpu0: every sync address is a kernel address (%lu syncs, %lu records with user addresses)\n",
+			 syncs, user);
+	nt_rec_free(&rec);
+}
+
+/*
+ * Snapshot mode: ten times more trace than the 64 KiB AUX area. The area
+ * wraps (aux_head beyond its size), records are flagged OVERWRITE and
+ * never TRUNCATED, and the newest 64 KiB, after the first message end (the
+ * oldest bytes may start inside a message), frame up to the final
+ * ProgTraceCorrelation, in this program's text.
+ */
+static void check_snapshot(void)
+{
+	static struct nt_rec rec;
+	uint64_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
+	struct perf_event_attr attr;
+	struct nt_frame_stats st = { .last_tcode = -1 };
+	unsigned int i, over = 0, trunc = 0;
+	size_t start = 0;
+	int err;
+
+	nt_attr(&attr, nt_pmu_type(), 0);
+	err = nt_record_snapshot(&attr, 16, workload, (void *)200000, &rec);
+	for (i = 0; i < rec.nr_aux; i++) {
+		over += !!(rec.aux[i].flags & PERF_AUX_FLAG_OVERWRITE);
+		trunc += !!(rec.aux[i].flags & PERF_AUX_FLAG_TRUNCATED);
+	}
+	ksft_test_result(!err && rec.aux_head > 16 * 4096 && over && !trunc,
+			 "snapshot: AUX area wrapped (head %llu), %u OVERWRITE records, %u TRUNCATED (%s)\n",
+			 (unsigned long long)rec.aux_head, over, trunc,
+			 err ? strerror(-err) : "ok");
+	while (start < rec.len && (rec.data[start] & 3) != 3)
+		start++;
+	if (!err && start < rec.len)
+		nt_frame_check(rec.data + start + 1, rec.len - start - 1, 0, &st);
+	ksft_test_result(!err && st.msgs && !st.bad && st.last_tcode == 33 &&
+			 st.sync_msgs && st.addr_min >= lo && st.addr_max < hi,
+			 "snapshot: newest %zu bytes frame to a ProgTraceCorrelation, in this program (%lu messages%s%s)\n",
+			 rec.len, st.msgs, st.bad ? ": " : "", st.why);
+	nt_rec_free(&rec);
+}
+
 int main(void)
 {
 	cpu_set_t set;
@@ -198,7 +279,7 @@ int main(void)
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(5 * 5);
+	ksft_set_plan(5 * 5 + 2 + 2);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
@@ -210,5 +291,7 @@ int main(void)
 	      false, 32);
 	/* ten times more into 64 KiB: the AUX area fills up */
 	check("btm-full", 0, -1, 200000, 16, true, 4096);
+	check_kernel();
+	check_snapshot();
 	ksft_finished();
 }

@@ -88,7 +88,8 @@ static void rec_add(struct nt_rec *rec, const uint8_t *aux, size_t aux_size,
 
 /* Walk the perf ring from tail to head (data pages after the user page). */
 static void read_ring(struct perf_event_mmap_page *up, size_t data_size,
-		      const uint8_t *aux, size_t aux_size, struct nt_rec *rec)
+		      const uint8_t *aux, size_t aux_size, bool snapshot,
+		      struct nt_rec *rec)
 {
 	const uint8_t *data = (const uint8_t *)up + up->data_offset;
 	uint64_t head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
@@ -105,7 +106,12 @@ static void read_ring(struct perf_event_mmap_page *up, size_t data_size,
 			break;
 		for (i = 0; i < h.size; i++)
 			buf[i] = data[(tail + i) % data_size];
-		if (h.type == PERF_RECORD_AUX) {
+		if (h.type == PERF_RECORD_AUX && snapshot) {
+			const struct aux_record *r = (const void *)buf;
+
+			if (rec->nr_aux < ARRAY_SIZE(rec->aux))
+				rec->aux[rec->nr_aux++].flags = r->flags;
+		} else if (h.type == PERF_RECORD_AUX) {
 			rec_add(rec, aux, aux_size, (const struct aux_record *)buf);
 		} else if (h.type == PERF_RECORD_ITRACE_START) {
 			if (!rec->nr_itrace_start++)
@@ -116,11 +122,29 @@ static void read_ring(struct perf_event_mmap_page *up, size_t data_size,
 		tail += h.size;
 	}
 	__atomic_store_n(&up->data_tail, tail, __ATOMIC_RELEASE);
-	__atomic_store_n(&up->aux_tail, up->aux_head, __ATOMIC_RELEASE);
+	if (!snapshot)
+		__atomic_store_n(&up->aux_tail, up->aux_head, __ATOMIC_RELEASE);
 }
 
-int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
-	      void (*work)(void *), void *arg, struct nt_rec *rec)
+/* The newest bytes of an overwritten AUX ring, oldest first. */
+static void snapshot_copy(const uint8_t *aux, size_t aux_size,
+			  struct nt_rec *rec)
+{
+	uint64_t head = rec->aux_head;
+	size_t i, n = head < aux_size ? head : aux_size;
+
+	free(rec->data);
+	rec->data = malloc(n ? n : 1);
+	if (!rec->data)
+		return;
+	for (i = 0; i < n; i++)
+		rec->data[i] = aux[(head - n + i) % aux_size];
+	rec->len = n;
+}
+
+static int record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
+		  bool snapshot, void (*work)(void *), void *arg,
+		  struct nt_rec *rec)
 {
 	size_t pg = sysconf(_SC_PAGESIZE), data_size = 64 * pg;
 	size_t aux_size = aux_pages * pg;
@@ -141,8 +165,9 @@ int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
 	up = base;
 	up->aux_offset = pg + data_size;
 	up->aux_size = aux_size;
-	aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd,
-		   up->aux_offset);
+	/* a read-only AUX mapping asks for overwrite (snapshot) mode */
+	aux = mmap(NULL, aux_size, snapshot ? PROT_READ : PROT_READ | PROT_WRITE,
+		   MAP_SHARED, fd, up->aux_offset);
 	if (aux == MAP_FAILED) {
 		err = -errno;
 		goto out_base;
@@ -153,7 +178,10 @@ int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
 	}
 	work(arg);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	read_ring(up, data_size, aux, aux_size, rec);
+	rec->aux_head = __atomic_load_n(&up->aux_head, __ATOMIC_ACQUIRE);
+	read_ring(up, data_size, aux, aux_size, snapshot, rec);
+	if (snapshot)
+		snapshot_copy(aux, aux_size, rec);
 out_aux:
 	munmap(aux, aux_size);
 out_base:
@@ -161,6 +189,18 @@ out_base:
 out_fd:
 	close(fd);
 	return err;
+}
+
+int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
+	      void (*work)(void *), void *arg, struct nt_rec *rec)
+{
+	return record(attr, cpu, aux_pages, false, work, arg, rec);
+}
+
+int nt_record_snapshot(struct perf_event_attr *attr, unsigned int aux_pages,
+		       void (*work)(void *), void *arg, struct nt_rec *rec)
+{
+	return record(attr, -1, aux_pages, true, work, arg, rec);
 }
 
 void nt_rec_free(struct nt_rec *rec)

@@ -42,6 +42,7 @@ struct nt_rec {
 	unsigned int nr_itrace_start;
 	int itrace_pid;		/* pid of the first ITRACE_START */
 	uint64_t lost;		/* PERF_RECORD_LOST */
+	uint64_t aux_head;	/* user page aux_head at the end */
 };
 
 /*
@@ -50,6 +51,12 @@ struct nt_rec {
  */
 int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
 	      void (*work)(void *), void *arg, struct nt_rec *rec);
+/*
+ * The same in snapshot (overwrite) mode: the AUX area is mapped read-only;
+ * rec->data gets the newest min(aux_head, AUX size) bytes in order.
+ */
+int nt_record_snapshot(struct perf_event_attr *attr, unsigned int aux_pages,
+		       void (*work)(void *), void *arg, struct nt_rec *rec);
 void nt_rec_free(struct nt_rec *rec);
 
 /* What the framing check found in a byte stream. */

@@ -16,6 +16,7 @@
  * can decode them against this binary. Skips without the PMU.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <linux/ntrace.h>
 #include <sched.h>
 #include <stdbool.h>
@@ -272,6 +273,69 @@ static void check_snapshot(void)
 	nt_rec_free(&rec);
 }
 
+/* File offset of a code address of this program, from /proc/self/maps. */
+static long file_offset(uintptr_t addr)
+{
+	unsigned long start, end, off;
+	char line[512], perm[8];
+	long ret = -1;
+	FILE *f = fopen("/proc/self/maps", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "%lx-%lx %7s %lx", &start, &end, perm, &off) == 4 &&
+		    addr >= start && addr < end && perm[2] == 'x') {
+			ret = addr - start + off;
+			break;
+		}
+	if (f)
+		fclose(f);
+	return ret;
+}
+
+/*
+ * Address range filter on leaf() (64 bytes from its entry, through the
+ * program file): every sync message, including the ones at each entry
+ * into the range, lies inside it.
+ */
+static void check_filter(void)
+{
+	static struct nt_rec rec;
+	uintptr_t lo = (uintptr_t)leaf, hi = lo + 64;
+	char exe[256], filter[512];
+	struct perf_event_attr attr;
+	struct nt_frame_stats st;
+	unsigned long syncs = 0, msgs = 0, bad = 0, outside = 0;
+	long off = file_offset(lo);
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	unsigned int i;
+	int err = -ENOENT;
+
+	if (n > 0 && off >= 0) {
+		exe[n] = 0;
+		snprintf(filter, sizeof(filter), "filter %#lx/64@%s", off, exe);
+		nt_attr(&attr, nt_pmu_type(), 0);
+		err = nt_record_filtered(&attr, filter, 256, workload,
+					 (void *)20000, &rec);
+	}
+	for (i = 0; !err && i < rec.nr_aux; i++) {
+		if (!rec.aux[i].len)
+			continue;
+		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, 0, &st);
+		msgs += st.msgs;
+		syncs += st.sync_msgs;
+		bad += st.bad;
+		if (st.sync_msgs && (st.addr_min < lo || st.addr_max >= hi))
+			outside++;
+	}
+	ksft_test_result(!err && msgs && !bad,
+			 "filter on leaf(): %lu messages frame (%s)\n", msgs,
+			 err ? strerror(-err) : "ok");
+	ksft_test_result(!err && syncs && !outside,
+			 "filter on leaf(): all %lu sync addresses in %#lx..%#lx\n",
+			 syncs, (unsigned long)lo, (unsigned long)hi);
+	nt_rec_free(&rec);
+}
+
 int main(void)
 {
 	cpu_set_t set;
@@ -279,7 +343,7 @@ int main(void)
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(5 * 5 + 2 + 2);
+	ksft_set_plan(5 * 5 + 2 + 2 + 2);
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
@@ -293,5 +357,6 @@ int main(void)
 	check("btm-full", 0, -1, 200000, 16, true, 4096);
 	check_kernel();
 	check_snapshot();
+	check_filter();
 	ksft_finished();
 }

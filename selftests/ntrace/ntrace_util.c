@@ -143,8 +143,8 @@ static void snapshot_copy(const uint8_t *aux, size_t aux_size,
 }
 
 static int record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
-		  bool snapshot, void (*work)(void *), void *arg,
-		  struct nt_rec *rec)
+		  bool snapshot, const char *filter, void (*work)(void *),
+		  void *arg, struct nt_rec *rec)
 {
 	size_t pg = sysconf(_SC_PAGESIZE), data_size = 64 * pg;
 	size_t aux_size = aux_pages * pg;
@@ -172,6 +172,10 @@ static int record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
 		err = -errno;
 		goto out_base;
 	}
+	if (filter && ioctl(fd, PERF_EVENT_IOC_SET_FILTER, filter)) {
+		err = -errno;
+		goto out_aux;
+	}
 	if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0)) {
 		err = -errno;
 		goto out_aux;
@@ -194,13 +198,20 @@ out_fd:
 int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
 	      void (*work)(void *), void *arg, struct nt_rec *rec)
 {
-	return record(attr, cpu, aux_pages, false, work, arg, rec);
+	return record(attr, cpu, aux_pages, false, NULL, work, arg, rec);
+}
+
+int nt_record_filtered(struct perf_event_attr *attr, const char *filter,
+		       unsigned int aux_pages, void (*work)(void *), void *arg,
+		       struct nt_rec *rec)
+{
+	return record(attr, -1, aux_pages, false, filter, work, arg, rec);
 }
 
 int nt_record_snapshot(struct perf_event_attr *attr, unsigned int aux_pages,
 		       void (*work)(void *), void *arg, struct nt_rec *rec)
 {
-	return record(attr, -1, aux_pages, true, work, arg, rec);
+	return record(attr, -1, aux_pages, true, NULL, work, arg, rec);
 }
 
 void nt_rec_free(struct nt_rec *rec)

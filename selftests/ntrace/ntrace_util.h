@@ -55,6 +55,10 @@ int nt_record(struct perf_event_attr *attr, int cpu, unsigned int aux_pages,
  * The same in snapshot (overwrite) mode: the AUX area is mapped read-only;
  * rec->data gets the newest min(aux_head, AUX size) bytes in order.
  */
+/* Per-task recording with an address filter (PERF_EVENT_IOC_SET_FILTER). */
+int nt_record_filtered(struct perf_event_attr *attr, const char *filter,
+		       unsigned int aux_pages, void (*work)(void *), void *arg,
+		       struct nt_rec *rec);
 int nt_record_snapshot(struct perf_event_attr *attr, unsigned int aux_pages,
 		       void (*work)(void *), void *arg, struct nt_rec *rec);
 void nt_rec_free(struct nt_rec *rec);

@@ -192,6 +192,8 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	}
 	event->hw.state = 0;
 	nc->event = event;
+	/* new or remapped address filters -> ntrace_addr_filters_sync() */
+	perf_event_addr_filters_sync(event);
 	ntrace_hw_start(nc, cpu, event->pmu_private);
 	hrtimer_start(&nc->timer, ns_to_ktime((u64)drain_us * NSEC_PER_USEC),
 		      HRTIMER_MODE_REL_PINNED_HARD);
@@ -289,7 +291,7 @@ static int ntrace_addr_filters_validate(struct list_head *filters)
 	return 0;
 }
 
-/* Called by perf with the filter list locked, before ->start(). */
+/* Called from ->start() through perf_event_addr_filters_sync(), locked. */
 static void ntrace_addr_filters_sync(struct perf_event *event)
 {
 	struct perf_addr_filters_head *head = perf_event_addr_filters(event);

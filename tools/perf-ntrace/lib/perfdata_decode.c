@@ -18,7 +18,7 @@
 
 /* A place in one AUX stream where data may be missing. */
 struct loss {
-	bool by_cpu, by_tid;	/* which key identifies the stream (neither: all) */
+	bool has_cpu, has_tid;	/* what the AUX record's sample_id told */
 	uint32_t key_cpu, key_tid;
 	uint64_t at;		/* AUX area offset: bytes from here on follow a gap */
 };
@@ -162,9 +162,9 @@ static int add_loss(struct pd_dec *x, const struct ntrace_pd_rec *r, uint64_t at
 	x->loss = nl;
 	nl = &x->loss[x->nloss++];
 	memset(nl, 0, sizeof(*nl));
-	nl->by_cpu = r->sid.has_cpu;
+	nl->has_cpu = r->sid.has_cpu;
 	nl->key_cpu = r->sid.cpu;
-	nl->by_tid = !r->sid.has_cpu && r->sid.has_tid;
+	nl->has_tid = r->sid.has_tid;
 	nl->key_tid = r->sid.tid;
 	nl->at = at;
 	return 0;
@@ -371,13 +371,16 @@ static struct stream *stream_of(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	return s;
 }
 
+/*
+ * Does an AUX record belong to stream s? Per-CPU streams are told apart by
+ * the CPU, per-thread ones by the thread; without the key, assume it does
+ * (a needless restart costs little, a missed one gives a wrong flow).
+ */
 static bool loss_applies(const struct loss *l, const struct stream *s)
 {
-	if (l->by_cpu)
-		return !s->per_thread && (int32_t)l->key_cpu == s->cpu;
-	if (l->by_tid)
-		return l->key_tid == s->tid;
-	return true;
+	if (!s->per_thread)
+		return !l->has_cpu || (int32_t)l->key_cpu == s->cpu;
+	return !l->has_tid || l->key_tid == s->tid;
 }
 
 /* Smallest loss point of stream s in (from, to], or to when none. */

@@ -514,6 +514,20 @@ static void test_info(void)
 	       "info: impossible SRC width rejected (%s)", err);
 }
 
+static int ev_ignore(void *ctx, const struct ntrace_dec_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return 0;
+}
+
+static int runs_count(void *ctx, const struct ntrace_dec_run *r, size_t n)
+{
+	(void)r;
+	*(size_t *)ctx += n;
+	return 0;
+}
+
 /* Every prefix and many corrupted copies: clean errors, never a crash or a loop. */
 static void test_corrupt(void)
 {
@@ -526,6 +540,13 @@ static void test_corrupt(void)
 	int last, opened = 0, errs = 0, bad = 0, full;
 	uint32_t rnd = 12345;
 	uint8_t *copy;
+	struct ntrace_images *img = ntrace_images_new(NULL);
+	struct ntrace_pd_decode_opts dopts = { .src = -1, .cpu = -1, .no_mmap_images = true };
+	struct ntrace_pd_decode_ops dops = { .dec = { runs_count, ev_ignore } };
+	struct ntrace_pd_decode_stats dst;
+	size_t nruns = 0;
+	int decoded = 0;
+	static const uint8_t code[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x80 }; /* nop nop ret */
 
 	synth(&w, &s);
 	pd = ntrace_pd_open_mem(w.b, w.n, err, sizeof(err));
@@ -548,6 +569,10 @@ static void test_corrupt(void)
 	       w.n, opened);
 
 	copy = malloc(w.n);
+	if (!img || ntrace_images_add_mem(img, "code", code, sizeof(code), 0x10000)) {
+		tap_ok(0, "corrupt: image set");
+		return;
+	}
 	for (i = 0; i < 3000; i++) {
 		unsigned int k, nflip = 1 + i % 4;
 
@@ -570,10 +595,14 @@ static void test_corrupt(void)
 					ntrace_pd_info_free(&info);
 			}
 			bad += n >= 100000;
+			/* The whole decode path too: errors are fine, crashes are not. */
+			decoded += !ntrace_pd_decode(pd, img, &dopts, &dops, &nruns, &dst, err,
+						     sizeof(err));
 			ntrace_pd_close(pd);
 		}
 	}
-	tap_ok(!bad, "corrupt: 3000 bit-flipped copies read without crash or endless loop");
+	tap_ok(!bad, "corrupt: 3000 bit-flipped copies read and decoded without crash or endless loop (%d decoded)",
+	       decoded);
 	tap_ok(full == 19, "corrupt: the intact file has all 19 records (%d)", full);
 
 	/* Specific damage with specific messages. */
@@ -603,6 +632,7 @@ static void test_corrupt(void)
 	tap_ok(!pd && strstr(err, "cannot open"), "missing file (%s)", err);
 	free(copy);
 	free(w.b);
+	ntrace_images_free(img);
 }
 
 /* ---- command-line helpers for tests/perfdata.sh ---- */

@@ -51,14 +51,6 @@ void ingress_vcpu_init(unsigned int vcpu)
 	qemu_plugin_reg_descriptor *d;
 	unsigned int i, g;
 
-	/*
-	 * Scoreboard memory moves when it grows for a new vCPU: re-cache the
-	 * per-hart pointers once every vCPU exists (all are created at start).
-	 */
-	for (i = 0; i < M.nharts; i++)
-		M.harts[i].sb = (int)i < qemu_plugin_num_vcpus() &&
-				qemu_plugin_num_vcpus() == M.nvcpus ?
-				qemu_plugin_scoreboard_find(M.sb, i) : NULL;
 	if (vcpu != 0)
 		return;
 	regs = qemu_plugin_get_registers();
@@ -459,7 +451,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_desc *d = udata;
 	struct hart *h = vcpu < M.nharts ? &M.harts[vcpu] : NULL;
-	struct vcpu_sb *s = h && h->sb ? h->sb : qemu_plugin_scoreboard_find(M.sb, vcpu);
+	struct vcpu_sb *s = qemu_plugin_scoreboard_find(M.sb, vcpu);
 	bool reached;
 
 	if (s->active & ACTIVE_SERVICE)

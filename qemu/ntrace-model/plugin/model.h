@@ -99,7 +99,6 @@ struct ramsink {
 struct hart {
 	unsigned int idx;
 	int lock;		/* hart_lock()/hart_unlock(): short, rarely contended */
-	struct vcpu_sb *sb;	/* cached scoreboard entry (NULL: look it up) */
 	struct encoder te;
 	struct ramsink ram;
 	uint32_t pending;	/* PEND_* */

@@ -237,6 +237,10 @@ for h in 0 1; do
 	t "dec_match '$work/gt-mh.hart$h.txt' '$work/mh$h.dec'" \
 		"mhart: hart $h trace decodes to what hart $h executed"
 done
+# Cross-hart start/stop (baremetal/remote.c) is not run here yet: it hangs
+# in about one run in four on this host, not understood yet (see
+# Documentation/trace/ntrace-qemu-model.rst, "Limits").
+
 # Device tree: QEMU's DT plus encoder/sink nodes and the reserved region.
 if "$here/dt/gen-dt.sh" -o "$work/nt.dtb" -s 2 2>"$work/dt.err" &&
 	dtc -q -I dtb -O dts -o "$work/nt.dts" "$work/nt.dtb"; then

@@ -57,12 +57,12 @@ enum {
 
 /* One event attribute (the fields the reader uses). */
 struct ntrace_pd_attr {
-	uint32_t type;
-	uint64_t config, config1, config2;
-	uint64_t sample_type;
-	bool sample_id_all;
-	const uint64_t *ids;	/* the event ids (a copy) */
-	size_t nr_ids;
+	uint32_t type;		/* perf_event_attr.type (the PMU type for ntrace) */
+	uint64_t config, config1, config2;	/* perf_event_attr.config* */
+	uint64_t sample_type;	/* PERF_SAMPLE_* bits: the sample_id trailer layout */
+	bool sample_id_all;	/* non-sample records carry a sample_id trailer */
+	const uint64_t *ids;	/* the event ids (a copy owned by the reader) */
+	size_t nr_ids;		/* entries in ids */
 };
 
 /* The sample_id trailer of a non-sample record (fields not present: has_* false). */
@@ -72,14 +72,17 @@ struct ntrace_pd_sample_id {
 	uint64_t time, id;
 };
 
-/* One record, parsed. Pointers point into the file mapping. */
+/*
+ * One record, parsed. Pointers point into the file mapping (or the
+ * caller's buffer) and stay valid until ntrace_pd_close().
+ */
 struct ntrace_pd_rec {
 	uint64_t offset;	/* file offset of the record header */
-	uint32_t type;
-	uint16_t misc;
+	uint32_t type;		/* NTRACE_PD_* (other values are passed through) */
+	uint16_t misc;		/* header.misc (PERF_RECORD_MISC_*) */
 	uint16_t size;		/* header.size (AUXTRACE data not included) */
 	const uint8_t *body;	/* bytes after the 8-byte header */
-	struct ntrace_pd_sample_id sid;
+	struct ntrace_pd_sample_id sid;	/* trailer of non-sample records */
 	union {
 		struct {	/* MMAP, MMAP2 */
 			uint32_t pid, tid;
@@ -118,23 +121,30 @@ struct ntrace_pd_rec {
 	} u;
 };
 
+/* Opaque reader state. */
 struct ntrace_perfdata;
 
 /*
- * Map and check a perf.data file. On failure returns NULL and writes the
+ * Map and check a perf.data file (read-only mapping, kept until close). On failure returns NULL and writes the
  * reason to err (errlen bytes). Records are not checked until read.
  */
 struct ntrace_perfdata *ntrace_pd_open(const char *path, char *err, size_t errlen);
 /* Same over a caller-owned buffer (tests, fuzzing); buf must outlive pd. */
 struct ntrace_perfdata *ntrace_pd_open_mem(const void *buf, size_t len, char *err,
 					   size_t errlen);
+/* Unmap the file and free the reader (NULL allowed); records read from it
+ * become invalid. */
 void ntrace_pd_close(struct ntrace_perfdata *pd);
 
 /* True when the first bytes are a perf.data magic ("PERFILE2"). */
 bool ntrace_pd_is_perfdata(const void *buf, size_t len);
 
+/* Number of event attributes, and attribute i (NULL when i is out of range;
+ * owned by pd). In the pipe layout they appear as ntrace_pd_next() reads
+ * the HEADER_ATTR records, and ntrace_pd_rewind() drops them. */
 size_t ntrace_pd_nr_attrs(const struct ntrace_perfdata *pd);
 const struct ntrace_pd_attr *ntrace_pd_attr(const struct ntrace_perfdata *pd, size_t i);
+/* True for the pipe layout (perf record -o -). */
 bool ntrace_pd_is_pipe(const struct ntrace_perfdata *pd);
 
 /* Restart reading at the first record. */
@@ -144,23 +154,28 @@ void ntrace_pd_rewind(struct ntrace_perfdata *pd);
  * reason is in ntrace_pd_errmsg(); reading cannot continue).
  */
 int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r);
+/* Why the last call failed (owned by pd, valid until the next call); "no
+ * error" if none did. */
 const char *ntrace_pd_errmsg(const struct ntrace_perfdata *pd);
-/* "MMAP2", "AUXTRACE", ... or "type N" in a static buffer for unknown types. */
+/* "MMAP2", "AUXTRACE", ... or "type N" in a per-thread static buffer for
+ * unknown types (valid until the next call in the thread). */
 const char *ntrace_pd_type_name(uint32_t type);
 
 /* ---- AUXTRACE_INFO of the ntrace PMU (include/uapi/linux/ntrace.h) ---- */
 
+/* Per-CPU part of AUXTRACE_INFO. */
 struct ntrace_pd_cpu {
-	uint32_t cpu, hartid;
+	uint32_t cpu, hartid;	/* Linux CPU number and its hart id */
 	struct ntrace_dec_cfg cfg;	/* decoder settings of this CPU's encoder */
 };
 
 /* ntrace_pd_info.flags (NTRACE_INFO_* of the UAPI header) */
 #define NTRACE_PD_INFO_SNAPSHOT	0x1	/* recorded in snapshot mode */
 
+/* A parsed AUXTRACE_INFO record; the caller owns it. */
 struct ntrace_pd_info {
-	uint32_t version, pmu_type, flags;
-	uint64_t config, config1, config2;
+	uint32_t version, pmu_type, flags;	/* layout version, PMU type, NTRACE_PD_INFO_* */
+	uint64_t config, config1, config2;	/* the event's perf config words */
 	uint32_t nr_cpus;
 	struct ntrace_pd_cpu *cpus;	/* nr_cpus entries, malloc'ed */
 };
@@ -172,21 +187,25 @@ struct ntrace_pd_info {
  */
 int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_pd_info *info,
 			 char *err, size_t errlen);
+/* Free info->cpus and zero the count (safe to call twice). */
 void ntrace_pd_info_free(struct ntrace_pd_info *info);
-/* The settings for cpu (or the first CPU's when cpu is unknown / -1). */
+/* The settings for cpu (or the first CPU's when cpu is unknown / -1);
+ * NULL when info has no CPU. Points into info. */
 const struct ntrace_pd_cpu *ntrace_pd_info_cpu(const struct ntrace_pd_info *info, int32_t cpu);
 
 /* ---- decoding a whole file ---- */
 
+/* One AUXTRACE chunk as announced to ntrace_pd_decode_ops.on_chunk. */
 struct ntrace_pd_chunk {
 	uint64_t file_offset;	/* of the AUXTRACE record */
 	uint64_t aux_offset;	/* position in the AUX area (AUXTRACE offset) */
-	uint64_t size;
-	uint32_t idx, tid;
+	uint64_t size;		/* trace bytes in the chunk */
+	uint32_t idx, tid;	/* AUX mmap index, thread (per-thread mode) */
 	int32_t cpu;		/* -1 in per-thread mode */
 	bool resync;		/* decoding restarted here (gap or loss before it) */
 };
 
+/* Callbacks of ntrace_pd_decode(); ctx is passed to each. */
 struct ntrace_pd_decode_ops {
 	struct ntrace_dec_ops dec;	/* runs and events of every decoder */
 	/* A decoder is about to be fed (a new one per stream and per resync). */
@@ -197,6 +216,7 @@ struct ntrace_pd_decode_ops {
 	void (*on_notice)(void *ctx, const char *text);
 };
 
+/* Options of ntrace_pd_decode(); the strings are borrowed for the call. */
 struct ntrace_pd_decode_opts {
 	int32_t src;		/* as ntrace_dec_cfg.src (-1: every source) */
 	int32_t cpu;		/* decode only this CPU's chunks (-1: all) */
@@ -205,6 +225,12 @@ struct ntrace_pd_decode_opts {
 	bool no_mmap_images;	/* only the images the caller added */
 };
 
+/*
+ * Counters of ntrace_pd_decode(): AUXTRACE chunks and their bytes, decoder
+ * restarts, AUX records flagged TRUNCATED / PARTIAL / COLLISION, LOST
+ * records, AUXTRACE_ERROR records, ITRACE_START records, images added from
+ * MMAP records and mapped files that could not be found.
+ */
 struct ntrace_pd_decode_stats {
 	struct ntrace_dec_stats dec;	/* summed over every decoder */
 	uint64_t chunks, chunk_bytes, resyncs, truncated, partial, collisions;

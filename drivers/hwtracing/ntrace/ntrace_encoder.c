@@ -186,11 +186,18 @@ void ntrace_encoder_program(struct ntrace_encoder *te,
 {
 	void __iomem *b = te->base;
 	u32 priv = prog->priv_mask ? FLT_MATCH_PRIV : 0;
+	u32 features = ntrace_prog_features(prog, &te->caps, te->cpu);
+	u32 fields = TE_INST_MODE | TE_CONTEXT | TE_SYNC_MODE | TE_SYNC_MAX |
+		     TE_FORMAT;
 	unsigned int i, used = 0;
 
 	writel(TR_ACTIVE | prog->te_control, b + TR_CONTROL);
-	writel(ntrace_prog_features(prog, &te->caps, te->cpu),
-	       b + TE_INST_FEATURES);
+	writel(features, b + TE_INST_FEATURES);
+	/* Discovery promised these values: a WARL change would mislead the decoder. */
+	if ((readl(b + TR_CONTROL) & fields) != prog->te_control ||
+	    readl(b + TE_INST_FEATURES) != features)
+		dev_warn_once(te->dev, "encoder changed trTeControl %#x / trTeInstFeatures %#x\n",
+			      prog->te_control, features);
 	for (i = 0; i < prog->nr_ranges; i++, used++) {
 		writel(upper_32_bits(ranges[i].start), b + TE_COMP_PMATCH_HI(i));
 		writel(lower_32_bits(ranges[i].start), b + TE_COMP_PMATCH_LO(i));

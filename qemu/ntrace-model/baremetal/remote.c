@@ -47,7 +47,7 @@ int main(void)
 	check(tci_reset(rs) == 0 && tci_reset(te) == 0,
 	      "hart 0 released hart 1's sink and encoder from reset");
 	wr32(rs + RAM_START_LOW, BUF);
-	wr32(rs + RAM_LIMIT_LOW, BUF + 0x100000 - 4);
+	wr32(rs + RAM_LIMIT_LOW, BUF + 0x800000 - 4);
 	wr32(rs + RAM_WP_LOW, BUF);
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
 	wr32(te + TE_INST_FEATURES, 1u << TE_F_SRC_ID_SHIFT | 1u << TE_F_SRC_BITS_SHIFT);
@@ -79,7 +79,7 @@ int main(void)
 	puts_(" wp=");
 	puthex(wp);
 	puts_(" limit=");
-	puthex(BUF + 0x100000 - 4);
+	puthex(BUF + 0x800000 - 4);
 	putch('\n');
 	return bm_failures;
 }

@@ -19,9 +19,17 @@ _start:
 	sd	zero, 0(t1)
 	addi	t1, t1, 8
 	j	1b
-3:	call	main
+3:	la	t1, boot_done	/* other harts may run now: .bss is clear */
+	li	t2, 1
+	fence	rw, rw
+	sw	t2, 0(t1)
+	call	main
 	call	exit
-2:	mv	a0, t0
+2:	la	t1, boot_done	/* wait until hart 0 has cleared .bss */
+5:	lw	t2, 0(t1)
+	beqz	t2, 5b
+	fence	rw, rw
+	mv	a0, t0
 	call	hart_main
 4:	wfi
 	j	4b
@@ -29,3 +37,8 @@ _start:
 	.weak	hart_main
 hart_main:
 	ret
+
+	.data
+	.align	2
+boot_done:			/* in .data: not cleared with .bss */
+	.word	0

@@ -330,9 +330,13 @@ static unsigned int norm_itype(const struct ntrace_enc_cfg *c, unsigned int it)
 	if (c->itype_bits == 3) {
 		if (it == 8 || it == 10 || it == 12 || it == 13 || it == 14)
 			return NTRACE_ITYPE_INDIRECT;
-		if (it == 7 || it == 9 || it == 11 || it == 15)
-			return NTRACE_ITYPE_NONE;
-		return it;
+		/*
+		 * With trTeInstEnAllJumps a 3-bit ingress port reports direct
+		 * jumps as taken branches (itype 5); otherwise as type 0.
+		 */
+		if (it == 9 || it == 11 || it == 15)
+			return c->all_jumps ? NTRACE_ITYPE_TAKEN : NTRACE_ITYPE_NONE;
+		return it == 7 ? NTRACE_ITYPE_NONE : it;
 	}
 	if (!c->implicit_return && (it == NTRACE_ITYPE_COSWAP || it == NTRACE_ITYPE_RETURN))
 		return NTRACE_ITYPE_INDIRECT;

@@ -126,6 +126,12 @@ static void rt_htm_3bit(struct ntrace_enc_cfg *c)
 	rt_htm(c);
 	c->itype_bits = 3;
 }
+/* A 3-bit ingress port reports direct jumps as itype 5 under all-jumps. */
+static void rt_htm_3bit_alljumps(struct ntrace_enc_cfg *c)
+{
+	rt_htm_3bit(c);
+	c->all_jumps = true;
+}
 static void rt_htm_btype1_msb(struct ntrace_enc_cfg *c)
 {
 	rt_htm_ret8(c);
@@ -159,6 +165,7 @@ static const struct rt_config rt_configs[] = {
 	{ "htm-tstamp-ctx-src", rt_htm_tstamp_ctx, 1 },
 	{ "btm-3bit", rt_btm_3bit, 0 },
 	{ "htm-3bit", rt_htm_3bit, 0 },
+	{ "htm-3bit-alljumps", rt_htm_3bit_alljumps, 0 },
 	{ "htm-btype1-msb", rt_htm_btype1_msb, 0 },
 };
 

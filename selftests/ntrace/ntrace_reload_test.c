@@ -4,6 +4,9 @@
  * back with the same capabilities, with a module parameter taking effect
  * (buf_kb: caps/buffer_size), and an event open keeps the module loaded
  * (EBUSY/EWOULDBLOCK on unload). Prints how long unload and load take.
+ * With a 16 KiB sink buffer drained once a second, the sink fills up
+ * (stop-on-wrap): the AUX record is flagged PARTIAL and its bytes still
+ * start with a sync message.
  * Skips without the PMU.
  */
 #include <errno.h>
@@ -24,6 +27,43 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static volatile unsigned long sink;
+
+static void spin(void *arg)
+{
+	unsigned long i, acc = 0;
+
+	for (i = 0; i < (unsigned long)arg; i++)
+		if ((i * 2654435761u) & 8)
+			acc ^= i;
+	sink = acc;
+}
+
+/* The sink overflows between drains: PARTIAL. */
+static void test_overflow(void)
+{
+	static struct nt_rec rec;
+	struct perf_event_attr attr;
+	struct nt_frame_stats st = { .first_tcode = -1 };
+	unsigned int i, partial = 0;
+	int err;
+
+	kmod_unload("ntrace");
+	err = kmod_load("ntrace", "buf_kb=16 drain_us=1000000");
+	if (!err) {
+		nt_attr(&attr, nt_pmu_type(), 0);
+		err = nt_record(&attr, -1, 256, spin, (void *)2000000, &rec);
+	}
+	for (i = 0; !err && i < rec.nr_aux; i++)
+		partial += !!(rec.aux[i].flags & PERF_AUX_FLAG_PARTIAL);
+	if (!err && rec.nr_aux)
+		nt_frame_check(rec.data, rec.aux[0].len, 0, &st);
+	ksft_test_result(!err && partial && nt_tcode_is_sync(st.first_tcode),
+			 "16 KiB sink drained once a second: %u of %u records PARTIAL, first starts with a sync (%s)\n",
+			 partial, rec.nr_aux, err ? strerror(-err) : "ok");
+	nt_rec_free(&rec);
+}
+
 int main(void)
 {
 	char caps_before[64] = "", caps_after[64] = "", size[32] = "";
@@ -34,7 +74,7 @@ int main(void)
 	ksft_print_header();
 	if (type < 0 || !kmod_is_loaded("ntrace"))
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(4);
+	ksft_set_plan(5);
 
 	nt_attr(&attr, type, 0);
 	fd = nt_open(&attr, 0, -1);
@@ -70,6 +110,7 @@ int main(void)
 	ksft_test_result(!strcmp(size, "65536"),
 			 "buf_kb=64 gives caps/buffer_size 65536 (%s)\n", size);
 
+	test_overflow();
 	/* leave it as the init loaded it */
 	kmod_unload("ntrace");
 	kmod_load("ntrace", "");

@@ -57,6 +57,16 @@ const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 	return e;
 }
 
+const struct dec_blk *dec_block_peek(struct ntrace_decoder *d, uint64_t pc,
+				     struct dec_blk *tmp)
+{
+	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
+
+	if (e->key == DEC_KEY(pc))
+		return e;
+	return fill(d, tmp, pc) ? NULL : tmp;
+}
+
 int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t nh,
 		     uint32_t *ninsn, uint64_t *lastp)
 {

@@ -3,7 +3,8 @@
  * Expansion of a run into instruction addresses. A run is contiguous
  * (fall-through only), so its instructions follow from the blocks that
  * cover it: the block cache gives instruction starts as a bit mask for
- * short blocks; long blocks are stepped through the image layer.
+ * short blocks; long blocks are stepped through the image layer. It runs
+ * inside the run callback, so it reads the cache without filling it.
  */
 #include "dec_internal.h"
 
@@ -18,7 +19,8 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
 	int rc;
 
 	while (left) {
-		const struct dec_blk *b = dec_block(d, pc);
+		struct dec_blk tmp;
+		const struct dec_blk *b = dec_block_peek(d, pc, &tmp);
 		uint32_t take;
 
 		if (!b)

@@ -114,6 +114,14 @@ static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t
 		return e;
 	return dec_block_fill(d, pc);
 }
+/*
+ * The block at pc for code that runs inside the run callback (expansion):
+ * the cached entry when there is one, else one filled into *tmp. It never
+ * evicts: the walk holds pointers into the cache while it flushes runs to
+ * the callback, and an eviction there would change the block under it.
+ */
+const struct dec_blk *dec_block_peek(struct ntrace_decoder *d, uint64_t pc,
+				     struct dec_blk *tmp);
 /* Instructions in the first nh halfwords of block b (pc = b->pc); returns
  * -1 when nh does not end on an instruction boundary. *lastp gets the
  * address of the last of them. */

@@ -201,7 +201,8 @@ void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stat
 
 /*
  * The instruction addresses of a run, in order, in batches (at most 256 per
- * call) through fn; uses the decoder's block cache, so it is fast. Returns
+ * call) through fn; reads the decoder's block cache without changing it, so
+ * it is fast and safe to call from the runs callback. Returns
  * 0, fn's non-zero return, or -1 if the images cannot be decoded there.
  */
 int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run *r,

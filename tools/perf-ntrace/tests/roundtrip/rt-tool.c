@@ -224,6 +224,7 @@ static int on_event(void *ctx, const struct ntrace_dec_event *ev)
 }
 
 static int decode_all_src;	/* 1 + SRC: decode every source, keep this one */
+static uint8_t decode_bc_bits;	/* block cache size (0: the default) */
 static const size_t *check_ts;	/* truth's record index per PC: check timestamps */
 
 static int decode(const struct ntrace_enc_cfg *cfg, struct ntrace_images *img, const uint8_t *buf,
@@ -240,6 +241,7 @@ static int decode(const struct ntrace_enc_cfg *cfg, struct ntrace_images *img, c
 	o->rec_of_pc = check_ts;
 	ntrace_dec_cfg_default(&dc);
 	dc.enc = *cfg;
+	dc.bcache_bits = decode_bc_bits;
 	dc.src = cfg->codec.src_bits ? cfg->src_id : -1;
 	if (decode_all_src) {
 		dc.src = -1;
@@ -560,6 +562,35 @@ static int run_overrun(const char *prog, const struct rt_config *c, const struct
 }
 
 /*
+ * A block cache of two entries: nearly every block evicts another, also
+ * while the run callback expands runs in the middle of the walk. The flow
+ * must not depend on the cache size.
+ */
+static int run_tiny_cache(const char *prog, const struct rt_config *c,
+			  const struct ntrace_enc_cfg *cfg, struct ntrace_images *img,
+			  const struct truth *t, const struct enc_out *e)
+{
+	struct dec_out o;
+	char msg[256] = "";
+	int ok;
+
+	decode_bc_bits = 1;
+	ok = !decode(cfg, img, e->buf, e->n, &o);
+	decode_bc_bits = 0;
+	if (!ok)
+		return printf("not ok - rt %s %s tiny-cache: decoder setup failed\n", prog,
+			      c->name), 1;
+	if (o.n != t->npc || memcmp(o.pc, t->pc, o.n * sizeof(uint64_t)) || o.errors) {
+		ok = 0;
+		first_diff(o.pc, o.n, t->pc, t->npc, msg, sizeof(msg));
+	}
+	printf("%s - rt %s %s tiny-cache # 2-entry block cache decodes exactly%s%s\n",
+	       ok ? "ok" : "not ok", prog, c->name, *msg ? ": " : "", msg);
+	dec_out_free(&o);
+	return !ok;
+}
+
+/*
  * Two encoders sharing a trace stream (SRC 1 and 2, "Decoding trace from
  * multiple harts"): the same flow, messages interleaved in bursts. Decoding
  * every source with its own state must give each flow exactly.
@@ -674,6 +705,7 @@ static int run_config(const char *prog, const struct rt_config *c, struct ntrace
 		fails += run_variant(prog, c, &cfg, img, t, &e, "smash", 0, n, 2 * n / 5,
 				     2 * n / 5 + 48, 0xff);
 		fails += run_overrun(prog, c, &cfg, img, t);
+		fails += run_tiny_cache(prog, c, &cfg, img, t, &e);
 		if (cfg.codec.src_bits)
 			fails += run_two_sources(prog, c, &cfg, img, t, &e);
 	}

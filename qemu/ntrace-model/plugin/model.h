@@ -16,7 +16,7 @@
 #include <ntrace/ingress.h>
 #include <ntrace/isa.h>
 
-#include "../qemu_plugin_api.h"
+#include "qemu_plugin_api.h"
 
 #define MODEL_MAX_HARTS		8
 #define MODEL_NFILTERS		2

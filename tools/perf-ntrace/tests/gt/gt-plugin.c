@@ -36,79 +36,9 @@
 #include "ntrace/ingress_build.h"
 #include "ntrace/isa.h"
 
-/* ---- QEMU plugin API subset (QEMU_PLUGIN_VERSION 4) ---- */
-#define QEMU_PLUGIN_EXPORT __attribute__((visibility("default")))
-typedef uint64_t qemu_plugin_id_t;
-struct qemu_plugin_tb;
-struct qemu_plugin_insn;
-struct qemu_plugin_register;
-typedef struct {
-	const char *target_name;
-	struct {
-		int min, cur;
-	} version;
-	bool system_emulation;
-	union {
-		struct {
-			int smp_vcpus, max_vcpus;
-		} system;
-	};
-} qemu_info_t;
-enum qemu_plugin_cb_flags {
-	QEMU_PLUGIN_CB_NO_REGS,
-	QEMU_PLUGIN_CB_R_REGS,
-	QEMU_PLUGIN_CB_RW_REGS,
-};
-typedef struct {
-	struct qemu_plugin_register *handle;
-	const char *name;
-	const char *feature;
-} qemu_plugin_reg_descriptor;
-/* glib containers as QEMU hands them over */
-typedef struct {
-	char *data;
-	unsigned int len;
-} GArray;
-typedef struct {
-	uint8_t *data;
-	unsigned int len;
-} GByteArray;
-GByteArray *g_byte_array_new(void);
-GByteArray *g_byte_array_set_size(GByteArray *a, unsigned int len);
+#include "qemu_plugin_api.h"
 
-typedef void (*qemu_plugin_vcpu_udata_cb_t)(unsigned int vcpu, void *udata);
-typedef void (*qemu_plugin_vcpu_tb_trans_cb_t)(qemu_plugin_id_t id,
-					       struct qemu_plugin_tb *tb);
-typedef void (*qemu_plugin_vcpu_simple_cb_t)(qemu_plugin_id_t id,
-					     unsigned int vcpu);
-typedef void (*qemu_plugin_udata_cb_t)(qemu_plugin_id_t id, void *udata);
-
-void qemu_plugin_register_vcpu_tb_trans_cb(qemu_plugin_id_t id,
-					   qemu_plugin_vcpu_tb_trans_cb_t cb);
-void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
-					  qemu_plugin_vcpu_udata_cb_t cb,
-					  enum qemu_plugin_cb_flags flags,
-					  void *udata);
-void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
-					    qemu_plugin_vcpu_udata_cb_t cb,
-					    enum qemu_plugin_cb_flags flags,
-					    void *udata);
-void qemu_plugin_register_vcpu_init_cb(qemu_plugin_id_t id,
-				       qemu_plugin_vcpu_simple_cb_t cb);
-void qemu_plugin_register_atexit_cb(qemu_plugin_id_t id,
-				    qemu_plugin_udata_cb_t cb, void *udata);
-size_t qemu_plugin_tb_n_insns(const struct qemu_plugin_tb *tb);
-struct qemu_plugin_insn *qemu_plugin_tb_get_insn(const struct qemu_plugin_tb *tb,
-						 size_t idx);
-size_t qemu_plugin_insn_data(const struct qemu_plugin_insn *insn, void *dest,
-			     size_t len);
-uint64_t qemu_plugin_insn_vaddr(const struct qemu_plugin_insn *insn);
-GArray *qemu_plugin_get_registers(void);
-int qemu_plugin_read_register(struct qemu_plugin_register *handle,
-			      GByteArray *buf);
-void qemu_plugin_outs(const char *string);
-
-QEMU_PLUGIN_EXPORT int qemu_plugin_version = 4;
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = NTRACE_PLUGIN_API_VERSION;
 
 /* ---- recorder ---- */
 

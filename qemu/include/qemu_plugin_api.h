@@ -1,13 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * The subset of the QEMU 10.0 TCG plugin API the ntrace model uses.
+ * The subset of the QEMU 10.0 TCG plugin API ntrace's plugins use (the
+ * N-Trace hardware model and the ground-truth recorder of the tests).
  *
- * Debian ships no qemu-plugin.h, so the model declares the functions it
+ * Debian ships no qemu-plugin.h, so the project declares the functions it
  * calls itself, with the layouts of API version 4 (QEMU 9.2 .. 10.0). QEMU
  * refuses to load a plugin whose qemu_plugin_version it does not accept,
  * so a mismatch shows up as a clear load error, never as a silent misuse.
  * GLib containers are passed through the API; only the two fields the
- * model reads are declared, and the allocation functions come from the
+ * plugins read are declared, and the allocation functions come from the
  * GLib QEMU itself links.
  */
 #ifndef NTRACE_QEMU_PLUGIN_API_H

@@ -201,34 +201,45 @@ static void syscalls(void *arg)
 		sink += getppid();
 }
 
-/* Kernel-only trace on CPU 0: the privilege filter keeps S mode only. */
+/*
+ * Kernel-only trace on CPU 0: the privilege filter keeps S mode only.
+ * Kernel trace volume depends on the kernel (KASAN multiplies it), so a
+ * record flagged TRUNCATED or PARTIAL may end inside a message.
+ */
 static void check_kernel(void)
 {
 	static struct nt_rec rec;
 	struct perf_event_attr attr;
 	struct nt_frame_stats st;
-	unsigned long msgs = 0, syncs = 0, bad = 0, user = 0;
+	unsigned long msgs = 0, syncs = 0, bad = 0, user = 0, lossy = 0;
+	char why[160] = "";
 	unsigned int i;
 	int err;
 
 	nt_attr(&attr, nt_pmu_type(), 0);
 	attr.exclude_user = 1;
 	attr.exclude_kernel = 0;
-	err = nt_record(&attr, 0, 256, syscalls, (void *)2000, &rec);
+	err = nt_record(&attr, 0, 256, syscalls, (void *)500, &rec);
 	for (i = 0; !err && i < rec.nr_aux; i++) {
+		bool cut_ok = rec.aux[i].flags &
+			      (PERF_AUX_FLAG_TRUNCATED | PERF_AUX_FLAG_PARTIAL);
+
 		if (!rec.aux[i].len)
 			continue;
+		lossy += cut_ok;
 		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, 0, &st);
 		msgs += st.msgs;
 		syncs += st.sync_msgs;
-		bad += st.bad;
+		if (st.bad && !(cut_ok && st.bad == 1 && strstr(st.why, "cut by the end")) &&
+		    !bad++)
+			snprintf(why, sizeof(why), ": record %u: %s", i, st.why);
 		/* kernel addresses have the top bit set on RV64 */
 		if (st.sync_msgs && !(st.addr_min >> 63))
 			user++;
 	}
 	ksft_test_result(!err && msgs && !bad,
-			 "kernel-cpu0: %lu messages frame as N-Trace (%s)\n", msgs,
-			 err ? strerror(-err) : "ok");
+			 "kernel-cpu0: %lu messages frame as N-Trace, %lu lossy records (%s%s)\n",
+			 msgs, lossy, err ? strerror(-err) : "ok", why);
 	ksft_test_result(!err && syncs && !user,
 			 "kernel-cpu0: every sync address is a kernel address (%lu syncs, %lu records with user addresses)\n",
 			 syncs, user);

@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * Demo report: every file under /sys/firmware/sbi_pmu as "path: value",
- * then every registered perf PMU with its type number and format fields.
+ * then every registered perf PMU with its type number, format fields and,
+ * where it has them, its discovered capabilities (caps/) and cpumask.
  */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "console.h"
 #include "demo.h"
@@ -116,6 +118,14 @@ static void print_pmus(void)
 		}
 		if (m >= 0)
 			free_list(fmts, m);
+		/* what an AUX PMU discovered in its hardware (ntrace) */
+		snprintf(path, sizeof(path), "%s/%s/caps", PMU_DIR, pmus[i]);
+		print_tree(path);
+		snprintf(path, sizeof(path), "%s/%s/cpumask", PMU_DIR, pmus[i]);
+		if (!access(path, R_OK)) {
+			snprintf(label, sizeof(label), "pmu %s cpumask", pmus[i]);
+			print_file(path, label);
+		}
 	}
 	free_list(pmus, n);
 }

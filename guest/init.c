@@ -5,8 +5,9 @@
  * Kernel command line (read from /proc/cmdline; the "ntguest." prefix is a
  * module name no module uses, so the kernel ignores these):
  *   ntguest.mode=test|demo|run  test (default): load modules, run the KUnit
- *                            modules, run the kselftests; demo: load modules
- *                            and print what they discovered; run: load
+ *                            modules, run the kselftests; demo: load modules,
+ *                            print what they discovered and run RUNLIST_PATH
+ *                            if there is one; run: load
  *                            modules and run the commands of RUNLIST_PATH
  *                            (runlist.h)
  *   ntguest.timeout=SECONDS  per-kselftest timeout (default 300)
@@ -122,6 +123,9 @@ int main(void)
 	} else if (!strcmp(mode, "demo")) {
 		failures += load_driver_modules();
 		demo_report();
+		/* the demo's recordings, when scripts/demo.sh packed some */
+		if (!access(RUNLIST_PATH, R_OK))
+			failures += run_list(RUNLIST_PATH, atoi(param("timeout", "300")));
 	} else if (!strcmp(mode, "run")) {
 		failures += load_driver_modules();
 		failures += run_list(RUNLIST_PATH, atoi(param("timeout", "300")));

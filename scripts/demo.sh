@@ -1,13 +1,78 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Build everything (kernel, modules, perf, initramfs), boot the riscv64
-# guest in QEMU in demo mode, load the modules and print what they found:
-# the SBI PMU information under /sys/firmware/sbi_pmu ("path: value") and
-# the registered perf PMUs with their type and format fields.
-# Usage: scripts/demo.sh [smp1|smp2|ctr]    (default ctr: every extension on)
+# The main job on the default platform: boot the riscv64 guest on QEMU with
+# the N-Trace hardware model (encoder + RAM sink) and CTR, load the modules
+# and print what they discovered (SBI PMU, perf PMUs, the ntrace PMU's caps),
+# then record a program twice in the guest --
+#   perf record -e ntrace/htm=1,iret=1/u   (instruction trace, AUX area)
+#   perf record -b -e cycles:u             (CTR branch stacks)
+# -- carry both perf.data files out and turn them into profiles on the host
+# with perf-ntrace: every retired instruction of the program, per function,
+# and the branch stacks' targets, per function.
+# Usage: scripts/demo.sh [CONFIG]   (default ntrace-ctr; see scripts/guest.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+config=${1:-ntrace-ctr}
+iters=16384		# fdo_bench iterations traced by N-Trace
+ctr_iters=262144	# and sampled with branch stacks
+
 bash "$NTRACE_TOP/scripts/deps.sh" >&2 || die "dependency installation failed"
-exec bash "$NTRACE_TOP/scripts/guest.sh" --mode demo --config "${1:-ctr}" --timeout 300
+out=$NTRACE_TOP/build/demo
+rm -rf "$out" && mkdir -p "$out/root/usr/bin"
+make -s -C "$NTRACE_TOP/tools/perf-ntrace" all >&2 || die "perf-ntrace does not build"
+pn=$NTRACE_TOP/build/perf-ntrace/perf-ntrace
+prog=$out/root/usr/bin/fdo_bench
+"${CROSS_COMPILE}gcc" -O2 -g -static -o "$prog" "$NTRACE_TOP/tools/autofdo/fdo_bench.c" ||
+	die "cannot build the demo program"
+
+cat >"$out/run.list" <<EOF
+# scripts/demo.sh
+/usr/bin/perf record -e ntrace/htm=1,iret=1/u -o /tmp/export/ntrace.data -- /usr/bin/fdo_bench $iters >/tmp/export/ntrace.out
+/usr/bin/perf record -b -e cycles:u -c 20011 -o /tmp/export/ctr.data -- /usr/bin/fdo_bench $ctr_iters >/tmp/export/ctr.out
+/usr/bin/perf script -F ip,brstack -i /tmp/export/ctr.data >/tmp/export/ctr.script
+EOF
+bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$out/run.list=/etc/ntrace/run.list" \
+	--add "$prog=/usr/bin/fdo_bench" -o "$out/initrd.gz" >"$out/initramfs.log" 2>&1 ||
+	{ tail -5 "$out/initramfs.log" >&2; die "cannot build the initramfs"; }
+
+guest_rc=0
+bash "$NTRACE_TOP/scripts/guest.sh" --mode demo --config "$config" --initrd "$out/initrd.gz" \
+	--export "$out/export" --timeout 600 || guest_rc=$?
+
+# function name of each address: a sorted symbol table and a binary search
+symbolize() {	# FIELD: column of stdin holding a hex address -> counts per function
+	awk -v f="$1" 'NR == FNR { a[n] = $1; s[n++] = $3; next }
+	{
+		pc = $f; sub(/^0x/, "", pc); v = 0
+		for (i = 1; i <= length(pc); i++)
+			v = v * 16 + index("0123456789abcdef", substr(pc, i, 1)) - 1
+		lo = 0; hi = n - 1; k = -1
+		while (lo <= hi) { m = int((lo + hi) / 2); if (a[m] <= v) { k = m; lo = m + 1 } else hi = m - 1 }
+		c[k < 0 ? "?" : s[k]]++; t++
+	}
+	END { for (x in c) printf "%10d %5.1f%%  %s\n", c[x], 100 * c[x] / t, x }' \
+		<(riscv64-linux-gnu-nm -n --defined-only "$prog" | awk '$2 ~ /^[tTwW]$/ {
+			v = 0; for (i = 1; i <= length($1); i++)
+				v = v * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
+			print v, $2, $3 }') - | sort -rn | head -6
+}
+
+x=$out/export
+if [ -s "$x/ntrace.data" ]; then
+	echo "== N-Trace: perf record -e ntrace/htm=1,iret=1/u -- fdo_bench $iters, decoded on the host"
+	cat "$x/ntrace.out" 2>/dev/null || true
+	"$pn" decode --root "$out/root" --format=stats "$x/ntrace.data" |
+		grep -E '^(instructions|bytes|bits_per_instruction|errors|taken|indirect|implicit_returns|syncs):'
+	echo "-- retired instructions per function (exact):"
+	"$pn" decode --root "$out/root" --format=pc "$x/ntrace.data" | symbolize 1
+fi
+if [ -s "$x/ctr.script" ]; then
+	echo "== CTR: perf record -b -e cycles:u -- fdo_bench $ctr_iters"
+	cat "$x/ctr.out" 2>/dev/null || true
+	echo "samples: $(grep -c . "$x/ctr.script"), branch records: $(tr ' ' '\n' <"$x/ctr.script" | grep -c /)"
+	echo "-- branch targets per function (sampled branch stacks):"
+	tr ' ' '\n' <"$x/ctr.script" | awk -F/ 'NF >= 2 { print $2 }' | symbolize 1
+fi
+exit "$guest_rc"

@@ -73,7 +73,8 @@ smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
 ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
 ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ntrace or ntrace-smp2)" ;;
+ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ntrace, ntrace-smp2 or ntrace-ctr)" ;;
 esac
 mem=512M
 [ "$variant" = debug ] && mem=1G

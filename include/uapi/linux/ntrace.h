@@ -126,12 +126,12 @@
 /* ---- PERF_RECORD_AUXTRACE_INFO private data ---------------------------- */
 
 /*
- * perf_record_auxtrace_info.type is the PMU type (the number in
- * /sys/bus/event_source/devices/ntrace/type); its priv[] holds a
- * struct ntrace_auxtrace_info followed by nr_cpus struct ntrace_cpu_info
- * records of rec_size bytes each. A reader must use hdr_size and rec_size
- * to step (later minor versions may append fields) and must reject a
- * version it does not know.
+ * perf_record_auxtrace_info.type is perf's auxtrace type for N-Trace (the
+ * tool's PERF_AUXTRACE_RISCV_NTRACE); the PMU type is pmu_type below. Its
+ * priv[] holds a struct ntrace_auxtrace_info followed by nr_cpus struct
+ * ntrace_cpu_info records of rec_size bytes each. A reader must use
+ * hdr_size and rec_size to step (later minor versions may append fields)
+ * and must reject a version it does not know.
  */
 #define NTRACE_AUXTRACE_MAGIC		0x314543415254544eULL /* "NTTRACE1" LE */
 #define NTRACE_AUXTRACE_VERSION		1

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Benchmarks (numbers only, never pass/fail): the perf-ntrace benchmarks
-# (tools/perf-ntrace/bench/*.c: codec, encoder model, flow decoder). The
+# (tools/perf-ntrace/bench/*.c: codec, encoder model, flow decoder), CTR
+# branch-stack sampling overhead in the guest, and the N-Trace QEMU model's
+# guest MIPS with tracing off and on. The
 # decoder benchmark needs recorded ground truth; the round-trip test
 # records it when build/gt has none, so run it first if it is missing.
 set -eu
@@ -20,3 +22,6 @@ make -s -C tools/perf-ntrace bench
 # with QEMU's instruction-exact count (scripts/autofdo.sh --bench).
 echo "# CTR branch stacks (scripts/autofdo.sh --bench)"
 bash scripts/autofdo.sh --bench
+
+echo "# N-Trace QEMU hardware model: guest MIPS plain, model loaded, tracing on (qemu/ntrace-model/bench.sh)"
+bash qemu/ntrace-model/bench.sh

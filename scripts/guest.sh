@@ -66,15 +66,17 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 
 # Boot configurations. Smstateen stays off for CTR: OpenSBI 1.5.1 does not
 # grant S-mode CTR access through mstateen0 (DESIGN.md section 4).
-# ctr has one hart so that its sampling tests are reliable (see quirks).
+# ctr has one hart so that its sampling tests are reliable (see quirks);
+# ctr-smp2 covers CTR across CPU hotplug.
 case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
+ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
 ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
 ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ntrace, ntrace-smp2 or ntrace-ctr)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2 or ntrace-ctr)" ;;
 esac
 mem=512M
 [ "$variant" = debug ] && mem=1G

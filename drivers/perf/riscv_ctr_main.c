@@ -49,7 +49,12 @@ struct riscv_ctr_cpu {
 	struct perf_branch_entry entries[RISCV_CTR_MAX_DEPTH];
 };
 
-static DEFINE_PER_CPU(struct riscv_ctr_cpu, riscv_ctr_cpu);
+/*
+ * Allocated, not DEFINE_PER_CPU: at 6 KiB a CPU it does not fit in the small
+ * per-CPU area reserved for modules once other modules (or lockdep's
+ * larger locks) use part of it.
+ */
+static struct riscv_ctr_cpu __percpu *riscv_ctr_cpu;
 
 /*
  * perf report --branch-history rejects stacks of more than 127 entries
@@ -77,7 +82,7 @@ static u64 ctr_event_ctl(struct perf_event *event)
 static void ctr_overflow(struct perf_event *event,
 			 struct perf_sample_data *data, struct pt_regs *regs)
 {
-	struct riscv_ctr_cpu *cc = this_cpu_ptr(&riscv_ctr_cpu);
+	struct riscv_ctr_cpu *cc = this_cpu_ptr(riscv_ctr_cpu);
 
 	csr_set(CSR_SCTRSTATUS, CTRSTATUS_FROZEN);
 	if ((event->attach_state & PERF_ATTACH_TASK) && cc->owner != current) {
@@ -116,7 +121,7 @@ static irqreturn_t ctr_pmu_irq(int irq, void *dev)
 {
 	irqreturn_t ret = riscv_ctr_orig.irq_handler(irq, dev);
 
-	if (this_cpu_read(riscv_ctr_cpu.users))
+	if (this_cpu_read(riscv_ctr_cpu->users))
 		csr_clear(CSR_SCTRSTATUS, CTRSTATUS_FROZEN);
 	return ret;
 }
@@ -202,7 +207,7 @@ static int ctr_event_init(struct perf_event *event)
 
 static int ctr_add(struct perf_event *event, int flags)
 {
-	struct riscv_ctr_cpu *cc = this_cpu_ptr(&riscv_ctr_cpu);
+	struct riscv_ctr_cpu *cc = this_cpu_ptr(riscv_ctr_cpu);
 	int ret;
 
 	if (!has_branch_stack(event))
@@ -233,7 +238,7 @@ static int ctr_add(struct perf_event *event, int flags)
 
 static void ctr_del(struct perf_event *event, int flags)
 {
-	struct riscv_ctr_cpu *cc = this_cpu_ptr(&riscv_ctr_cpu);
+	struct riscv_ctr_cpu *cc = this_cpu_ptr(riscv_ctr_cpu);
 
 	riscv_ctr_orig.del(event, flags);
 	if (!has_branch_stack(event))
@@ -264,11 +269,16 @@ static int __init riscv_ctr_init(void)
 	ret = riscv_ctr_find_pmu_irq();
 	if (ret)
 		return ret;
+	riscv_ctr_cpu = alloc_percpu(struct riscv_ctr_cpu);
+	if (!riscv_ctr_cpu)
+		return -ENOMEM;
 
 	ret = cpuhp_setup_state(CPUHP_AP_ONLINE_DYN, "perf/riscv/ctr:online",
 				riscv_ctr_cpu_online, riscv_ctr_cpu_offline);
-	if (ret < 0)
+	if (ret < 0) {
+		free_percpu(riscv_ctr_cpu);
 		return ret;
+	}
 	ctr_hp_state = ret;
 
 	riscv_ctr_hook(ctr_event_init, ctr_add, ctr_del, ctr_pmu_irq);
@@ -284,6 +294,7 @@ static void __exit riscv_ctr_exit(void)
 {
 	riscv_ctr_unhook(&ctr_srcu);
 	cpuhp_remove_state(ctr_hp_state);
+	free_percpu(riscv_ctr_cpu);
 }
 module_exit(riscv_ctr_exit);
 

@@ -378,6 +378,15 @@ static void test_hotplug(void)
 	if (!ret) {
 		step = "online";
 		ret = set_online(1, 1);
+		/*
+		 * Linux 6.12 asks the SBI HSM state only once after taking the
+		 * hart down; under TCG it may still be stopping ("CPU1 may not
+		 * have stopped: 3") and starting it then fails with EINVAL.
+		 */
+		for (int i = 0; ret == -EINVAL && i < 50; i++) {
+			usleep(100000);
+			ret = set_online(1, 1);
+		}
 	}
 	if (!ret) {
 		step = "pin to cpu1";

@@ -166,21 +166,15 @@ static void test_call_stack(void)
 int main(int argc, char **argv)
 {
 	ssize_t n;
-	int ret;
 
 	if (argc > 2 && !strcmp(argv[1], "work")) {
 		ctr_work.run(strtoull(argv[2], NULL, 0));
 		return 0;
 	}
 	ksft_print_header();
-	if (!ctr_have_ssctr())
-		ksft_exit_skip("no Ssctr in the devicetree (QEMU -cpu ...,ssctr=true)\n");
 	if (access(PERF, X_OK))
 		ksft_exit_skip("%s not installed\n", PERF);
-	ret = ctr_load_module();
-	if (ret)
-		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
-				   strerror(-ret));
+	ctr_require();
 	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n < 0)
 		ksft_exit_fail_msg("readlink /proc/self/exe: %s\n", strerror(errno));

@@ -11,6 +11,9 @@
 #include <linux/perf_event.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
+
+#include "kselftest.h"
 
 #include "ctr_workload.h"
 
@@ -89,5 +92,22 @@ bool ctr_have_ssctr(void);
 int ctr_load_module(void);
 /* /proc/sys/kernel/perf_event_max_sample_rate (lowered by slow samples) */
 uint64_t ctr_max_sample_rate(void);
+
+/*
+ * Start of a CTR test: skip it when the hart has no Ssctr, fail it when
+ * riscv_ctr.ko does not load. Inline, because kselftest.h keeps its
+ * counters in the file that calls it.
+ */
+static inline void ctr_require(void)
+{
+	int ret;
+
+	if (!ctr_have_ssctr())
+		ksft_exit_skip("no Ssctr in the devicetree (QEMU -cpu ...,ssctr=true)\n");
+	ret = ctr_load_module();
+	if (ret)
+		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
+				   strerror(-ret));
+}
 
 #endif

@@ -416,15 +416,8 @@ static void test_hotplug(void)
 
 int main(void)
 {
-	int ret;
-
 	ksft_print_header();
-	if (!ctr_have_ssctr())
-		ksft_exit_skip("no Ssctr in the devicetree (QEMU -cpu ...,ssctr=true)\n");
-	ret = ctr_load_module();
-	if (ret)
-		ksft_exit_fail_msg("Ssctr present but riscv_ctr does not load: %s\n",
-				   strerror(-ret));
+	ctr_require();
 	ksft_set_plan(4);
 	test_context_switch();
 	test_threads();

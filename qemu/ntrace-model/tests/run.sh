@@ -50,12 +50,10 @@ make -s -C "$here" all >"$work/build.log" 2>&1 || { cat "$work/build.log"; nok "
 make -s -C "$top/tools/perf-ntrace" tool >"$work/tool.log" 2>&1 ||
 	{ cat "$work/tool.log"; nok "build perf-ntrace"; exit 1; }
 
-# the independent ground-truth recorder, built position-independent here
+# the independent ground-truth recorder, as the ground-truth suite builds it
 NT=$top/tools/perf-ntrace
-GTP=$B/gt-plugin.so
-if ! cc -std=c11 -D_GNU_SOURCE -O2 -I"$NT/include" -I"$top/qemu/include" -shared -fPIC -fvisibility=hidden \
-	-o "$GTP" "$NT/tests/gt/gt-plugin.c" "$NT"/lib/{isa_decode.c,image_set.c,image_table.c,image_elf.c,ingress_build.c,ingress_gt.c,ingress_tv_parse.c,ingress_tv_export.c,ingress_compare.c} \
-	>"$work/gtp.log" 2>&1; then
+GTP=$top/build/gt/bin/gt-plugin.so
+if ! bash "$NT/tests/gt/build-suite.sh" --tools >"$work/gtp.log" 2>&1; then
 	cat "$work/gtp.log"
 	GTP=
 fi

@@ -19,13 +19,19 @@
 # their inputs. User mode is recorded with QEMU's own per-instruction exec
 # log (Debian's qemu-riscv64 is static and cannot load plugins); system
 # mode with gt-plugin.so.
-# Usage: build-suite.sh [-j N]
+# Usage: build-suite.sh [-j N] [--tools]   (--tools: only gt-tool, gt-plugin.so)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)		# tools/perf-ntrace
 . "$src/../../scripts/lib.sh"
-jobs=2
-[ "${1:-}" = -j ] && jobs=$2
+jobs=2 tools_only=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-j) jobs=$2; shift 2 ;;
+	--tools) tools_only=1; shift ;;
+	*) die "unknown argument '$1' (usage: build-suite.sh [-j N] [--tools])" ;;
+	esac
+done
 
 out=$NTRACE_TOP/build/gt
 cache=$NTRACE_CACHE/gt
@@ -60,6 +66,7 @@ if [ "$(cat "$bin/.key" 2>/dev/null)" != "$hostkey" ]; then
 	mv "$bin/gt-plugin.so.tmp" "$bin/gt-plugin.so"
 	echo "$hostkey" > "$bin/.key"
 fi
+[ $tools_only = 0 ] || exit 0
 
 gccver=$("$CC" --version | head -1)
 qemuver=$(qemu-system-riscv64 --version | head -1)

@@ -23,6 +23,8 @@
 #                         0x80000000 = file offset 0), so a TCG plugin can
 #                         write guest memory; e.g. /dev/shm/ntrace-ram.$$
 #   --plugin SPEC         QEMU TCG plugin: file.so[,arg=value...]
+#   --model-args A=V,...  more arguments for the ntrace configs' model
+#                         plugin, e.g. gt=PREFIX (ground-truth log)
 #   --dtb FILE            device tree to boot with (get QEMU's own with
 #                         "-- -machine dumpdtb=virt.dtb", edit with dtc)
 #   --export DIR          attach a raw virtio disk; after power-off, unpack
@@ -37,7 +39,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=guest config=smp1 mode=test timeout=900 test_timeout=300 filter=
-append= initrd= console= verbose=0 qemu_extra=() ram_file= plugin= dtb=
+append= initrd= console= verbose=0 qemu_extra=() ram_file= plugin= dtb= model_args=
 export_dir= export_mib=512
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -52,6 +54,7 @@ while [ $# -gt 0 ]; do
 	--console) console=$2; shift 2 ;;
 	--ram-file) ram_file=$2; shift 2 ;;
 	--plugin) plugin=$2; shift 2 ;;
+	--model-args) model_args=$2; shift 2 ;;
 	--dtb) dtb=$2; shift 2 ;;
 	--export) export_dir=$2; shift 2 ;;
 	--export-size) export_mib=$2; shift 2 ;;
@@ -80,6 +83,8 @@ ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=
 esac
 mem=512M
 [ "$variant" = debug ] && mem=1G
+[ -z "$model_args" ] || { [[ $config == ntrace* ]] && [ -z "$plugin" ]; } ||
+	die "--model-args is for the ntrace configurations' own plugin (not with --plugin)"
 
 # ntrace: the N-Trace hardware model (Documentation/trace/ntrace-qemu-model.rst)
 # needs its plugin, a DT with the trace components and RAM in a shared file.
@@ -97,7 +102,7 @@ if [[ $config == ntrace* ]]; then
 		ram_file=/dev/shm/ntrace-guest.$$
 		trap 'rm -f "$ram_file"' EXIT
 	fi
-	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file
+	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file${model_args:+,$model_args}
 fi
 
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant")

@@ -1,19 +1,38 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# End to end (TAP): "perf record -e ntrace//u" of a user program in the
-# guest with the N-Trace QEMU model and the ntrace driver, the perf.data
-# carried out on the export disk, then decoded on the host by perf-ntrace.
+# End to end (TAP): "perf record -e ntrace/.../u -- PROG" in the guest with
+# the N-Trace QEMU model and the ntrace driver, the perf.data files carried
+# out on the export disk, then decoded on the host by perf-ntrace.
 #
-# Truth: the program's instruction flow recorded by QEMU user mode
-# (tools/perf-ntrace/tests/gt, "loop-O2-g"). The C library start-up before
-# main depends on the environment (auxv, argv, envp differ between
-# qemu-riscv64 and the guest), so the check is on the flow from main to
-# exit, which must be identical instruction for instruction; the decoded
-# flow must also start at _start and end in _exit.
+# Truth 1, exact: the model's ground-truth log (plugin argument gt=PREFIX,
+# qemu/ntrace-model/plugin/gtlog.c), one record per instruction the hart
+# retired while its encoder was tracing and the instruction passed the
+# encoder's filters, with privilege and context (satp.ASID). With ":u" the
+# driver programs a U-mode filter, so the log holds only user-mode records,
+# and only of the traced process (a per-task event traces nothing else);
+# the check does not rely on that: it keeps the U-mode records (priv 0) and
+# cuts them where the context changes. Linux 6.12 gives every process its
+# own ASID (the console must show the ASID allocator; a rollover needs
+# 65536 processes), and the guest runs the commands of its run.list one
+# after the other, so segment i is exactly the user-mode instruction stream
+# of recording i, from the program's _start to its last instruction before
+# the exit system call. The decoded PC list of each perf.data must equal
+# its segment, instruction for instruction (size-0 trap records carry no
+# instruction and are dropped). Two programs (a loop; tools/perf-ntrace/
+# tests/e2e/callsys.c with indirect calls and jumps, deep recursion,
+# longjmp, many system calls and sleeps) and several encoder configurations
+# (BTM, HTM with implicit returns, repeated history, sequential jumps,
+# short sync period, all jumps with timestamps and Ownership, snapshot mode).
+#
+# Truth 2, independent of the model: the loop's instruction flow under QEMU
+# user mode (tools/perf-ntrace/tests/gt, "loop-O2-g"). The C library
+# start-up before main depends on the environment (auxv, argv, envp differ
+# between qemu-riscv64 and the guest), so that check is on main..exit.
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
 # reader.
+# NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -26,7 +45,11 @@ pn=$NTRACE_TOP/tools/perf-ntrace
 B=$NTRACE_TOP/build/perf-ntrace
 mkdir -p "$NTRACE_TOP/build/perf-e2e"
 tmp=$(mktemp -d "$NTRACE_TOP/build/perf-e2e/run.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
+if [ -n "${NTRACE_E2E_KEEP:-}" ]; then
+	echo "# perf-e2e: work directory $tmp"
+else
+	trap 'rm -rf "$tmp"' EXIT
+fi
 
 if [ ! -f "$gt/$prog.pcs" ]; then
 	bash "$pn/tests/gt/build-suite.sh" >"$tmp/gt.log" 2>&1 ||
@@ -40,28 +63,53 @@ cp "$B/perf-ntrace" "$B/tests/perfdata_test" "$tmp/" &&
 mkdir -p "$tmp/root/usr/bin"
 cp "$gt/$prog" "$tmp/root/usr/bin/ntloop"
 cp "$gt/$prog.pcs" "$tmp/truth.pcs"
+# the second program, static like the ground-truth suite's
+cs_src=$pn/tests/e2e/callsys.c cs_bin=$NTRACE_TOP/build/perf-e2e/callsys
+if [ ! -x "$cs_bin" ] || [ "$cs_src" -nt "$cs_bin" ]; then
+	"${CROSS_COMPILE}gcc" -static -O2 -g -Wall -Wextra -o "$cs_bin.tmp" "$cs_src" \
+		>"$tmp/cs.log" 2>&1 && mv "$cs_bin.tmp" "$cs_bin" ||
+		{ fail "callsys builds: $(head -3 "$tmp/cs.log")"; exit 0; }
+fi
+cp "$cs_bin" "$tmp/root/usr/bin/callsys"
 
-cat >"$tmp/run.list" <<'EOF'
-# scripts/perf-e2e.sh
-/usr/bin/perf record -e ntrace//u -o /tmp/export/btm.data -- /usr/bin/ntloop
-/usr/bin/perf record -e ntrace/htm=1,iret=1/u -o /tmp/export/htm.data -- /usr/bin/ntloop
-/usr/bin/perf record -Se -e ntrace/htm=1/u -o /tmp/export/snap.data -- /usr/bin/ntloop
-/usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report
-EOF
+# The recordings, in run order: name, program, perf record options.
+recs=(
+	"btm ntloop -e ntrace//u"
+	"htm ntloop -e ntrace/htm=1,iret=1/u"
+	"snap ntloop -Se -e ntrace/htm=1/u"
+	"cs-btm callsys -e ntrace//u"
+	"cs-htm callsys -e ntrace/htm=1,iret=1/u"
+	"cs-rep callsys -e ntrace/htm=1,iret=1,rephist=1,seqjump=1,sync_period=3/u"
+	"cs-all callsys -e ntrace/alljumps=1,ts=1,ctx=1/u"
+)
+{
+	echo "# scripts/perf-e2e.sh"
+	for r in "${recs[@]}"; do
+		read -r name p opts <<<"$r"
+		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
+	done
+	echo "/usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report"
+} >"$tmp/run.list"
 if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$tmp/run.list=/etc/ntrace/run.list" \
-	--add "$tmp/root/usr/bin/ntloop=/usr/bin/ntloop" -o "$tmp/initrd.gz" >"$tmp/initrd.log" 2>&1; then
-	fail "initramfs with perf, the driver and the program: $(tail -3 "$tmp/initrd.log")"
+	--add "$tmp/root/usr/bin/ntloop=/usr/bin/ntloop" \
+	--add "$tmp/root/usr/bin/callsys=/usr/bin/callsys" -o "$tmp/initrd.gz" >"$tmp/initrd.log" 2>&1; then
+	fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/initrd.log")"
 	exit 0
 fi
 start=$SECONDS
 bash "$NTRACE_TOP/scripts/guest.sh" --config ntrace --mode run --initrd "$tmp/initrd.gz" \
-	--export "$tmp/out" --timeout 600 --console "$tmp/console.log" >"$tmp/guest.log" 2>&1
+	--model-args "gt=$tmp/gt" --export "$tmp/out" --timeout 600 \
+	--console "$tmp/console.log" >"$tmp/guest.log" 2>&1
 st=$?
-if [ $st -eq 0 ] && [ -s "$tmp/out/btm.data" ] && [ -s "$tmp/out/htm.data" ] &&
-   [ -s "$tmp/out/snap.data" ]; then
-	pass "guest recorded three perf.data files with perf record -e ntrace//u (full trace BTM, HTM; snapshot at exit) ($((SECONDS - start)) s)"
+missing=
+for r in "${recs[@]}"; do
+	read -r name _ <<<"$r"
+	[ -s "$tmp/out/$name.data" ] || missing+=" $name.data"
+done
+if [ $st -eq 0 ] && [ -z "$missing" ]; then
+	pass "guest recorded ${#recs[@]} perf.data files with perf record -e ntrace/.../u (BTM, HTM, snapshot at exit; two programs) ($((SECONDS - start)) s)"
 else
-	fail "guest run (exit $st): $(grep -E 'run end|error|No such' "$tmp/guest.log" | head -5 | tr '\n' ' ')"
+	fail "guest run (exit $st, missing:${missing:- none}): $(grep -E 'run end|error|No such' "$tmp/guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
 	exit 0
 fi
 
@@ -91,30 +139,92 @@ else
 	fail "host perf builds: $(tail -2 "$tmp/hp.err" | tr '\n' ' ')"
 fi
 
+# Decode every recording on the host.
+for r in "${recs[@]}"; do
+	read -r name _ <<<"$r"
+	"$tmp/perf-ntrace" decode --root "$tmp/root" -o "$tmp/$name.pc" "$tmp/out/$name.data" \
+		2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+	"$tmp/perf-ntrace" decode --root "$tmp/root" --format=stats -o "$tmp/$name.st" \
+		"$tmp/out/$name.data" 2>/dev/null
+done
+sym() { riscv64-linux-gnu-nm "$tmp/root/usr/bin/$1" | awk -v s="$2" '$3 == s { print "0x" substr($1, match($1, /[1-9a-f]/)) }'; }
+decoded_ok() {	# NAME: decoder exit 0, no warnings, no errors
+	[ "$(cat "$tmp/$1.rc")" = 0 ] && [ ! -s "$tmp/$1.err" ] && grep -q '^errors: 0$' "$tmp/$1.st"
+}
+nth() { sed -n "${2}p" "$1" | grep . || echo '(end)'; }	# FILE N: line N
+stats() { grep -E '^(bytes|bits_per_instruction):' "$tmp/$1.st" | tr '\n' ' '; }
+
+# Truth 1: the model's ground-truth log, U-mode records cut by context.
+gtlog=$tmp/gt.hart0.txt
+mkdir -p "$tmp/gtseg"
+if [ -s "$gtlog" ] && awk -v dir="$tmp/gtseg" '
+	/^#/ { next }
+	NF < 7 { bad = 1; exit }
+	{ total++ }
+	$4 != 0 { other++; next }	# not U-mode
+	$5 != ctx { n++; ctx = $5; seen[ctx]++; list = list " " ctx }
+	{ recs[n]++ }
+	$2 != 0 { print $1 >(dir "/" n ".pc") }	# size 0: trap record, no instruction
+	END {
+		if (bad)
+			exit 1
+		for (c in seen)
+			if (seen[c] > 1)
+				reused = reused " " c
+		printf "%d %d %d%s\n", total, other + 0, n + 0, list >(dir "/summary")
+		printf "%s\n", reused >(dir "/reused")
+		for (i = 1; i <= n; i++)
+			print recs[i] >(dir "/" i ".recs")
+	}' "$gtlog"; then
+	read -r gt_total gt_other gt_nseg gt_ctxs <"$tmp/gtseg/summary"
+	if grep -q 'ASID allocator using' "$tmp/console.log" && [ "$gt_nseg" = "${#recs[@]}" ] &&
+	   [ -z "$(tr -d ' \n' <"$tmp/gtseg/reused")" ]; then
+		pass "ground-truth log: $gt_total records, $gt_other not U-mode, ${#recs[@]} U-mode segments with distinct ASIDs ($gt_ctxs), one per recording"
+	else
+		fail "ground-truth log: $gt_total records, $gt_other not U-mode, $gt_nseg U-mode segments (ASIDs$gt_ctxs; reused:$(cat "$tmp/gtseg/reused")) for ${#recs[@]} recordings; $(grep -o 'ASID allocator.*' "$tmp/console.log" || echo 'kernel uses no ASIDs')"
+		gt_nseg=0
+	fi
+else
+	fail "ground-truth log $gtlog missing or malformed"
+	gt_nseg=0
+fi
+i=0
+for r in "${recs[@]}"; do
+	read -r name p _ <<<"$r"
+	i=$((i + 1))
+	[ "$gt_nseg" = "${#recs[@]}" ] || { fail "$name: = ground truth (no ground-truth segment)"; continue; }
+	seg=$tmp/gtseg/$i.pc
+	n=$(wc -l <"$tmp/$name.pc") ng=$(wc -l <"$seg")
+	first=$(head -1 "$seg") start_=$(sym "$p" _start) _exit=$(sym "$p" _exit)
+	if ! decoded_ok "$name"; then
+		fail "$name ($p): decoder exit $(cat "$tmp/$name.rc"), $(grep '^errors:' "$tmp/$name.st"): $(head -c 300 "$tmp/$name.err")"
+	elif ! cmp -s "$tmp/$name.pc" "$seg"; then
+		# cmp names the first differing line, or says EOF on the shorter file
+		k=$(cmp "$tmp/$name.pc" "$seg" 2>&1 | sed -n '/EOF/q; s/.* line \([0-9]*\).*/\1/p')
+		[ -n "$k" ] || k=$(( (n < ng ? n : ng) + 1 ))
+		fail "$name ($p): decoded $n instructions, ground truth $ng; first difference at instruction $k: decoded $(nth "$tmp/$name.pc" "$k") ground truth $(nth "$seg" "$k")"
+	elif [ "$first" != "$start_" ] || ! grep -q "^$_exit\$" <(tail -8 "$seg"); then
+		fail "$name ($p): the ground-truth segment does not run from _start ($start_, got $first) into _exit ($_exit)"
+	else
+		pass "$name ($p): $n instructions decoded = the model's ground truth for the process (ASID $(awk -v i="$i" '{ print $(3 + i) }' "$tmp/gtseg/summary"), $(cat "$tmp/gtseg/$i.recs") records), _start to _exit; $(stats "$name")"
+	fi
+done
+
+# Truth 2: QEMU user mode, main..exit of the loop.
 "$tmp/rt-tool" expect "$tmp/truth.pcs" "$tmp/truth.pc" --priv u "$tmp/root/usr/bin/ntloop" ||
 	{ fail "ground-truth PC list"; exit 0; }
-sym() { riscv64-linux-gnu-nm "$tmp/root/usr/bin/ntloop" | awk -v s="$1" '$3 == s { print "0x" substr($1, match($1, /[1-9a-f]/)) }'; }
-main=$(sym main) exit_=$(sym exit) start_=$(sym _start) _exit=$(sym _exit)
+main=$(sym ntloop main) exit_=$(sym ntloop exit)
 seg() {	# main .. exit
 	awk -v a="$main" -v b="$exit_" '$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$1"
 }
 seg "$tmp/truth.pc" >"$tmp/truth.seg"
-# snap: perf record -Se, one snapshot of the AUX area (overwrite mode) at exit
-for mode in btm htm snap; do
-	"$tmp/perf-ntrace" decode --root "$tmp/root" -o "$tmp/$mode.pc" "$tmp/out/$mode.data" \
-		2>"$tmp/$mode.err"
-	dst=$?
-	"$tmp/perf-ntrace" decode --root "$tmp/root" --format=stats -o "$tmp/$mode.st" \
-		"$tmp/out/$mode.data" 2>/dev/null
-	seg "$tmp/$mode.pc" >"$tmp/$mode.seg"
-	n=$(wc -l <"$tmp/$mode.pc")
-	if [ $dst -eq 0 ] && [ ! -s "$tmp/$mode.err" ] && grep -q '^errors: 0$' "$tmp/$mode.st" &&
-	   [ -s "$tmp/truth.seg" ] && cmp -s "$tmp/$mode.seg" "$tmp/truth.seg" &&
-	   [ "$(head -1 "$tmp/$mode.pc")" = "$start_" ] &&
-	   grep -q "^$_exit\$" <(tail -5 "$tmp/$mode.pc"); then
-		pass "$mode: $n instructions decoded from _start to _exit; main..exit ($(wc -l <"$tmp/$mode.seg")) = QEMU's ground truth; $(grep -E '^(bytes|bits_per_instruction):' "$tmp/$mode.st" | tr '\n' ' ')"
+for name in btm htm snap; do
+	seg "$tmp/$name.pc" >"$tmp/$name.seg"
+	if decoded_ok "$name" && [ -s "$tmp/truth.seg" ] && cmp -s "$tmp/$name.seg" "$tmp/truth.seg"; then
+		pass "$name: main..exit ($(wc -l <"$tmp/$name.seg") instructions) = QEMU user mode's ground truth"
 	else
-		fail "$mode: exit $dst, $n instructions, segment $(wc -l <"$tmp/$mode.seg") vs $(wc -l <"$tmp/truth.seg"): $(head -c 300 "$tmp/$mode.err")"
+		fail "$name: main..exit: segment $(wc -l <"$tmp/$name.seg") vs $(wc -l <"$tmp/truth.seg") instructions"
 	fi
 done
 exit 0

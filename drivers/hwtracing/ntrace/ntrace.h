@@ -70,7 +70,6 @@ void ntrace_register_sink(struct ntrace_sink *sink);
 void ntrace_unregister_sink(struct ntrace_sink *sink);
 struct ntrace_sink *ntrace_sink_of_encoder(struct ntrace_encoder *te);
 int ntrace_paths_build(void);
-void ntrace_paths_clear(void);
 struct ntrace_encoder *ntrace_path_encoder(int cpu);
 struct ntrace_sink *ntrace_path_sink(int cpu);
 const struct cpumask *ntrace_path_cpus(void);
@@ -80,6 +79,7 @@ size_t ntrace_path_buf_size(void);
 /* ntrace_pmu.c */
 int ntrace_pmu_register(void);
 void ntrace_pmu_unregister(void);
+void ntrace_pmu_stop_local(void);
 
 /* ntrace_caps.c: sysfs */
 extern const struct attribute_group ntrace_caps_group;

@@ -319,7 +319,5 @@ struct platform_driver ntrace_encoder_driver = {
 	.driver = {
 		.name = "ntrace-encoder",
 		.of_match_table = te_of_match,
-		/* The PMU holds the components; unload the module instead. */
-		.suppress_bind_attrs = true,
 	},
 };

@@ -37,14 +37,12 @@ static int __init ntrace_init(void)
 	err = ntrace_pmu_register();
 	if (err) {
 		pr_err("ntrace: cannot register the PMU: %d\n", err);
-		goto out_paths;
+		goto out_encoder;
 	}
 	pr_info("ntrace: %d CPU(s) with N-Trace, %zu KiB sink buffer each\n",
 		n, ntrace_path_buf_size() / 1024);
 	return 0;
 
-out_paths:
-	ntrace_paths_clear();
 out_encoder:
 	platform_driver_unregister(&ntrace_encoder_driver);
 out_sink:
@@ -56,7 +54,7 @@ module_init(ntrace_init);
 static void __exit ntrace_exit(void)
 {
 	ntrace_pmu_unregister();
-	ntrace_paths_clear();
+	/* each component's remove ends its paths */
 	platform_driver_unregister(&ntrace_encoder_driver);
 	platform_driver_unregister(&ntrace_sink_driver);
 }

@@ -4,10 +4,12 @@
  * (encoder -> RAM sink) found by following the encoder's out-ports graph
  * endpoint to the sink whose in-ports hold the remote endpoint.
  */
+#include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/of_graph.h>
 #include <linux/percpu.h>
+#include <linux/smp.h>
 
 #include "ntrace.h"
 
@@ -20,37 +22,60 @@ struct ntrace_path {
 	struct ntrace_sink *sink;
 };
 
+/*
+ * paths: what the PMU uses, read only on the path's own CPU with
+ * interrupts off (perf's add/start/stop and the drain timer) and changed
+ * only there too (path_set_local()). next_*: the rebuild's scratch space.
+ * All under registry_lock.
+ */
 static DEFINE_PER_CPU(struct ntrace_path, paths);
-static struct cpumask path_cpus;
-static struct ntrace_caps path_caps;
+static DEFINE_PER_CPU(struct ntrace_path, next_paths);
+static struct cpumask path_cpus, next_cpus;
+static struct ntrace_caps path_caps, next_caps;
 static size_t path_buf_size;
+
+static int paths_rebuild(void);
 
 void ntrace_register_encoder(struct ntrace_encoder *te)
 {
+	cpus_read_lock();
 	mutex_lock(&registry_lock);
 	list_add_tail(&te->node, &encoders);
+	paths_rebuild();
 	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
 }
 
+/* On return no CPU traces with te any more. */
 void ntrace_unregister_encoder(struct ntrace_encoder *te)
 {
+	cpus_read_lock();
 	mutex_lock(&registry_lock);
 	list_del(&te->node);
+	paths_rebuild();
 	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
 }
 
 void ntrace_register_sink(struct ntrace_sink *sink)
 {
+	cpus_read_lock();
 	mutex_lock(&registry_lock);
 	list_add_tail(&sink->node, &sinks);
+	paths_rebuild();
 	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
 }
 
+/* On return no encoder writes into sink and its buffer is unused. */
 void ntrace_unregister_sink(struct ntrace_sink *sink)
 {
+	cpus_read_lock();
 	mutex_lock(&registry_lock);
 	list_del(&sink->node);
+	paths_rebuild();
 	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
 }
 
 /* The sink whose device node holds (up to two levels up) node np. */
@@ -94,61 +119,107 @@ struct ntrace_sink *ntrace_sink_of_encoder(struct ntrace_encoder *te)
 }
 
 /*
- * Pair every encoder with its sink. A sink serves one encoder: funnels
- * are not supported yet, so two encoders reaching one sink is refused.
- * Returns the number of CPUs with a path.
+ * On the CPU whose path changes, interrupts off: end the trace that runs
+ * on the old path (its data goes into the AUX area, the event stays
+ * stopped), then switch. perf cannot add or start an event here meanwhile.
  */
-int ntrace_paths_build(void)
+static void path_set_local(void *info)
+{
+	const struct ntrace_path *next = info;
+	struct ntrace_path *p = this_cpu_ptr(&paths);
+
+	if (p->te)
+		ntrace_pmu_stop_local();
+	p->te = next->te;
+	p->sink = next->sink;
+}
+
+/*
+ * Pair every encoder with its sink in next_paths. A sink serves one
+ * encoder: funnels are not supported yet, so two encoders reaching one
+ * sink is refused. Returns the number of CPUs with a path.
+ */
+static int paths_pair(void)
 {
 	struct ntrace_encoder *te;
 	struct ntrace_sink *sink;
 	struct ntrace_path *p;
 	int cpu, n = 0;
 
-	mutex_lock(&registry_lock);
-	cpumask_clear(&path_cpus);
+	for_each_possible_cpu(cpu)
+		memset(per_cpu_ptr(&next_paths, cpu), 0, sizeof(*p));
+	cpumask_clear(&next_cpus);
+	memset(&next_caps, 0, sizeof(next_caps));
 	list_for_each_entry(te, &encoders, node) {
 		sink = ntrace_sink_of_encoder(te);
 		if (!sink) {
-			dev_warn(te->dev, "no RAM sink on its output port: CPU %d not traced\n",
-				 te->cpu);
+			dev_dbg(te->dev, "no RAM sink on its output port: CPU %d not traced\n",
+				te->cpu);
 			continue;
 		}
-		for_each_cpu(cpu, &path_cpus)
-			if (per_cpu_ptr(&paths, cpu)->sink == sink)
+		for_each_cpu(cpu, &next_cpus)
+			if (per_cpu_ptr(&next_paths, cpu)->sink == sink)
 				break;
-		if (cpu < nr_cpu_ids || cpumask_test_cpu(te->cpu, &path_cpus)) {
+		if (cpu < nr_cpu_ids || cpumask_test_cpu(te->cpu, &next_cpus)) {
 			dev_warn(te->dev, "sink %s or CPU %d already in a path (no funnel support)\n",
 				 dev_name(sink->dev), te->cpu);
 			continue;
 		}
-		p = per_cpu_ptr(&paths, te->cpu);
+		p = per_cpu_ptr(&next_paths, te->cpu);
 		p->te = te;
 		p->sink = sink;
-		if (!n++) {
-			path_caps = te->caps;
-			path_buf_size = sink->buf_size;
-		} else {
-			ntrace_caps_intersect(&path_caps, &te->caps);
-			path_buf_size = min(path_buf_size, sink->buf_size);
-		}
-		cpumask_set_cpu(te->cpu, &path_cpus);
+		if (!n++)
+			next_caps = te->caps;
+		else
+			ntrace_caps_intersect(&next_caps, &te->caps);
+		cpumask_set_cpu(te->cpu, &next_cpus);
 	}
-	mutex_unlock(&registry_lock);
 	return n;
 }
 
-void ntrace_paths_clear(void)
+/*
+ * Make the paths match the registry: a component that arrives (probe,
+ * sysfs bind) may complete a path, one that leaves (remove, sysfs unbind)
+ * ends its path, stopping a trace that runs on it first. The caller holds
+ * cpus_read_lock() and registry_lock.
+ */
+static int paths_rebuild(void)
 {
-	int cpu;
+	struct ntrace_path *old, *next;
+	size_t buf_size = 0;
+	int cpu, n;
 
+	lockdep_assert_held(&registry_lock);
+	n = paths_pair();
 	for_each_possible_cpu(cpu) {
-		struct ntrace_path *p = per_cpu_ptr(&paths, cpu);
-
-		p->te = NULL;
-		p->sink = NULL;
+		old = per_cpu_ptr(&paths, cpu);
+		next = per_cpu_ptr(&next_paths, cpu);
+		if (next->sink)
+			buf_size = buf_size ? min(buf_size, next->sink->buf_size) :
+				   next->sink->buf_size;
+		if (old->te == next->te && old->sink == next->sink)
+			continue;
+		/* An offline CPU runs no event: change it from here. */
+		if (!cpu_online(cpu) ||
+		    smp_call_function_single(cpu, path_set_local, next, 1))
+			*old = *next;
 	}
-	cpumask_clear(&path_cpus);
+	cpumask_copy(&path_cpus, &next_cpus);
+	path_caps = next_caps;
+	path_buf_size = buf_size;
+	return n;
+}
+
+int ntrace_paths_build(void)
+{
+	int n;
+
+	cpus_read_lock();
+	mutex_lock(&registry_lock);
+	n = paths_rebuild();
+	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
+	return n;
 }
 
 struct ntrace_encoder *ntrace_path_encoder(int cpu)

@@ -186,7 +186,9 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
 	int cpu = smp_processor_id();
 
-	if (!perf_aux_output_begin(&nc->handle, event)) {
+	/* the path went away (unbind) after ->add() */
+	if (!ntrace_path_encoder(cpu) ||
+	    !perf_aux_output_begin(&nc->handle, event)) {
 		event->hw.state |= PERF_HES_STOPPED;
 		return;
 	}
@@ -211,6 +213,15 @@ static void ntrace_pmu_stop(struct perf_event *event, int flags)
 		ntrace_drain(nc, smp_processor_id());
 	nc->event = NULL;
 	event->hw.state |= PERF_HES_STOPPED;
+}
+
+/* This CPU's path is going away (unbind): end its trace. IRQs off. */
+void ntrace_pmu_stop_local(void)
+{
+	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
+
+	if (nc->event)
+		ntrace_pmu_stop(nc->event, 0);
 }
 
 static int ntrace_pmu_add(struct perf_event *event, int flags)
@@ -251,6 +262,8 @@ static int ntrace_pmu_event_init(struct perf_event *event)
 
 	if (attr->type != event->pmu->type)
 		return -ENOENT;
+	if (cpumask_empty(ntrace_path_cpus()))
+		return -ENODEV;		/* every component unbound */
 	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, ntrace_path_cpus()))
 		return -ENOENT;
 	err = ntrace_config_resolve(ntrace_path_caps(), attr->config,

@@ -216,6 +216,5 @@ struct platform_driver ntrace_sink_driver = {
 	.driver = {
 		.name = "ntrace-ramsink",
 		.of_match_table = sink_of_match,
-		.suppress_bind_attrs = true,
 	},
 };

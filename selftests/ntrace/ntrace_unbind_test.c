@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Unbinding and binding the ntrace components through sysfs
+ * (/sys/bus/platform/drivers/ntrace-encoder|ntrace-ramsink/{unbind,bind}):
+ *  - idle: unbinding an encoder takes its CPU out of the PMU's cpumask
+ *    (an event on that CPU is refused; with no path left at all
+ *    perf_event_open() fails with ENODEV), binding it again restores the
+ *    cpumask and caps, and recording works again; the same for a sink;
+ *  - while this task is traced on that CPU: the unbind succeeds, the trace
+ *    recorded before it reaches the AUX area and ends flushed (last
+ *    message a ProgTraceCorrelation), nothing is traced after it (no sync
+ *    address in code that runs only after the unbind), and after binding
+ *    again the same kind of recording works; once for the encoder and once
+ *    for the sink, whose bounce buffer is freed by the unbind;
+ *  - the kernel logged no warning, BUG (KASAN, lockdep) or oops meanwhile.
+ * Leaves every component bound. Skips without the PMU.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "cpu.h"
+#include "kmsg.h"
+#include "ntrace_util.h"
+
+#define DRV_DIR "/sys/bus/platform/drivers/"
+#define ENCODER "ntrace-encoder"
+#define SINK "ntrace-ramsink"
+#define MAX_DEVS 8
+#define TCODE_CORRELATION 33
+
+extern char __executable_start[], etext[];
+/* code that runs only after the unbind, in a section of its own */
+extern char __start_ntrace_after_unbind[], __stop_ntrace_after_unbind[];
+
+static volatile unsigned long sink_var;
+
+/* Devices bound to a driver: the entries of its directory with a '.'. */
+static int bound_devs(const char *drv, char names[][64])
+{
+	char path[128];
+	struct dirent *d;
+	DIR *dir;
+	int n = 0;
+
+	snprintf(path, sizeof(path), DRV_DIR "%s", drv);
+	dir = opendir(path);
+	if (!dir)
+		return -errno;
+	while ((d = readdir(dir)) && n < MAX_DEVS)
+		if (d->d_name[0] != '.' && strchr(d->d_name, '.'))
+			snprintf(names[n++], 64, "%.63s", d->d_name);
+	closedir(dir);
+	return n;
+}
+
+static int drv_write(const char *drv, const char *file, const char *dev)
+{
+	char path[128];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), DRV_DIR "%s/%s", drv, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, dev, strlen(dev)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The PMU's cpumask as a bit set (CPUs < 64); 0 if absent or empty. */
+static unsigned long long cpumask_bits(void)
+{
+	char buf[256], *p;
+	unsigned long long m = 0;
+	long a, b;
+
+	if (nt_read_sysfs("cpumask", buf, sizeof(buf)))
+		return 0;
+	for (p = buf; *p;) {
+		a = strtol(p, &p, 10);
+		b = *p == '-' ? strtol(p + 1, &p, 10) : a;
+		for (; a <= b && a < 64; a++)
+			m |= 1ull << a;
+		if (*p != ',')
+			break;
+		p++;
+	}
+	return m;
+}
+
+static void spin_before(unsigned long n)
+{
+	unsigned long i, acc = 0;
+
+	for (i = 0; i < n; i++)
+		if ((i * 2654435761u) & 16)
+			acc += i ^ (acc >> 3);
+	sink_var = acc;
+}
+
+/* Runs only after the unbind; self-contained (calls nothing). */
+static __attribute__((noinline, section("ntrace_after_unbind")))
+void spin_after(unsigned long n)
+{
+	unsigned long i, acc = 0;
+
+	for (i = 0; i < n; i++)
+		if ((i * 2654435761u) & 16)
+			acc += i ^ (acc >> 3);
+	sink_var = acc;
+}
+
+struct unbind_work {
+	const char *drv, *dev;
+	int cpu;
+	int err;		/* of the unbind */
+};
+
+/* Traced: work on the CPU, unbind its component, work in spin_after(). */
+static void unbind_work(void *arg)
+{
+	struct unbind_work *w = arg;
+
+	cpu_pin(w->cpu);
+	spin_before(300000);
+	w->err = drv_write(w->drv, "unbind", w->dev);
+	spin_after(600000);
+}
+
+static void plain_work(void *arg)
+{
+	spin_before(200000);
+}
+
+/* What the records of a recording hold. */
+struct rec_check {
+	int err;
+	unsigned int nr_aux, truncated;
+	unsigned long msgs, bad, syncs;
+	unsigned int after;	/* records with a sync address in spin_after() */
+	bool in_text;		/* every sync address in this program */
+	int last_tcode;		/* of the last non-empty record */
+	char why[128];
+};
+
+static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
+{
+	uintptr_t a0 = (uintptr_t)__start_ntrace_after_unbind;
+	uintptr_t a1 = (uintptr_t)__stop_ntrace_after_unbind;
+	struct nt_frame_stats st;
+	unsigned int i;
+
+	memset(c, 0, sizeof(*c));
+	c->err = err;
+	c->in_text = true;
+	c->last_tcode = -1;
+	snprintf(c->why, sizeof(c->why), "%s", err ? strerror(-err) : "ok");
+	if (err)
+		return;
+	c->nr_aux = rec->nr_aux;
+	for (i = 0; i < rec->nr_aux; i++) {
+		c->truncated += !!(rec->aux[i].flags & PERF_AUX_FLAG_TRUNCATED);
+		if (!rec->aux[i].len)
+			continue;
+		nt_frame_check(rec->data + rec->aux[i].off, rec->aux[i].len, 0,
+			       &st);
+		c->msgs += st.msgs;
+		c->syncs += st.sync_msgs;
+		c->last_tcode = st.last_tcode;
+		if (st.bad && !c->bad)
+			snprintf(c->why, sizeof(c->why), "record %u: %.100s",
+				 i, st.why);
+		c->bad += st.bad;
+		if (!st.sync_msgs)
+			continue;
+		if (st.addr_min < (uintptr_t)__executable_start ||
+		    st.addr_max >= (uintptr_t)etext)
+			c->in_text = false;
+		if (st.addr_max >= a0 && st.addr_min < a1)
+			c->after++;
+	}
+}
+
+static bool rec_good(const struct rec_check *c)
+{
+	return !c->err && c->msgs && !c->bad && c->in_text && !c->truncated;
+}
+
+/* Record plain_work() on any CPU. */
+static void record_plain(struct rec_check *c)
+{
+	static struct nt_rec rec;
+	struct perf_event_attr attr;
+	int err;
+
+	nt_attr(&attr, nt_pmu_type(), 0);
+	err = nt_record(&attr, -1, 1024, plain_work, NULL, &rec);
+	check_rec(&rec, err, c);
+	nt_rec_free(&rec);
+}
+
+/* Index of the single bit of m, or -1. */
+static int only_cpu(unsigned long long m)
+{
+	return m && !(m & (m - 1)) ? __builtin_ctzll(m) : -1;
+}
+
+/*
+ * Unbind one component while idle and bind it again. Returns the CPU
+ * whose path it served, or -1.
+ */
+static int test_idle(const char *drv, const char *dev, unsigned long long all,
+		     const char *impl_before)
+{
+	unsigned long long m;
+	char impl[64] = "", what[96];
+	struct perf_event_attr attr;
+	struct rec_check c;
+	int err, fd, cpu;
+
+	snprintf(what, sizeof(what), "%s %s", drv, dev);
+	err = drv_write(drv, "unbind", dev);
+	m = cpumask_bits();
+	cpu = only_cpu(all & ~m);
+	ksft_test_result(!err && cpu >= 0 && (m & ~all) == 0,
+			 "idle unbind of %s: cpumask %#llx -> %#llx, one CPU less (%s)\n",
+			 what, all, m, err ? strerror(-err) : "ok");
+
+	nt_attr(&attr, nt_pmu_type(), 0);
+	fd = nt_open(&attr, -1, cpu >= 0 ? cpu : 0);
+	if (fd >= 0)
+		close(fd);
+	if (m) {
+		nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
+		ksft_test_result(cpu >= 0 && fd == -ENOENT && !strcmp(impl, impl_before),
+				 "%s unbound: event on CPU %d refused (%s), caps/te_impl kept (%s)\n",
+				 what, cpu, fd < 0 ? strerror(-fd) : "opened", impl);
+	} else {
+		int fd2 = nt_open(&attr, 0, -1);
+
+		if (fd2 >= 0)
+			close(fd2);
+		ksft_test_result(fd == -ENODEV && fd2 == -ENODEV,
+				 "%s unbound, no path left: per-CPU and per-task events get ENODEV (%s, %s)\n",
+				 what, fd < 0 ? strerror(-fd) : "opened",
+				 fd2 < 0 ? strerror(-fd2) : "opened");
+	}
+
+	err = drv_write(drv, "bind", dev);
+	m = cpumask_bits();
+	impl[0] = 0;
+	nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
+	ksft_test_result(!err && m == all && !strcmp(impl, impl_before),
+			 "bind %s again: cpumask %#llx, caps/te_impl %s (%s)\n",
+			 what, m, impl, err ? strerror(-err) : "ok");
+	record_plain(&c);
+	ksft_test_result(rec_good(&c),
+			 "after binding %s again a recording frames and lies in this program: %u records, %lu messages (%s)\n",
+			 what, c.nr_aux, c.msgs, c.why);
+	return cpu;
+}
+
+static void test_tracing(const char *drv, const char *dev, int cpu,
+			 unsigned long long all)
+{
+	static struct nt_rec rec;
+	struct unbind_work w = { .drv = drv, .dev = dev, .cpu = cpu };
+	struct perf_event_attr attr;
+	struct rec_check c;
+	unsigned long long m;
+	int err;
+
+	nt_attr(&attr, nt_pmu_type(), 0);
+	err = nt_record(&attr, -1, 1024, unbind_work, &w, &rec);
+	check_rec(&rec, err, &c);
+	nt_rec_free(&rec);
+	cpu_pin(0);
+	ksft_test_result(!err && !w.err && (cpumask_bits() & (1ull << cpu)) == 0,
+			 "unbind %s %s while this task is traced on CPU %d succeeds (%s)\n",
+			 drv, dev, cpu, err ? strerror(-err) :
+			 w.err ? strerror(-w.err) : "ok");
+	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION,
+			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed: %u records, %lu messages, last TCODE %d (%s)\n",
+			 drv, c.nr_aux, c.msgs, c.last_tcode, c.why);
+	ksft_test_result(!c.err && !c.after,
+			 "%s unbound while tracing: nothing traced after the unbind (%u records in the code after it)\n",
+			 drv, c.after);
+
+	err = drv_write(drv, "bind", dev);
+	m = cpumask_bits();
+	record_plain(&c);
+	ksft_test_result(!err && m == all && rec_good(&c),
+			 "bind %s again after unbinding it while tracing: cpumask %#llx, recording works: %lu messages (%s)\n",
+			 drv, m, c.msgs, err ? strerror(-err) : c.why);
+}
+
+/* Bind every device that was bound at the start and is not any more. */
+static void rebind_all(const char *drv, char names[][64], int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		drv_write(drv, "bind", names[i]);
+}
+
+int main(void)
+{
+	char encs[MAX_DEVS][64], sinks[MAX_DEVS][64], impl[64] = "";
+	unsigned long long all;
+	int kmsg, ne, ns, splats, cpu_e, cpu_s;
+
+	ksft_print_header();
+	if (nt_pmu_type() < 0)
+		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
+	ne = bound_devs(ENCODER, encs);
+	ns = bound_devs(SINK, sinks);
+	all = cpumask_bits();
+	if (ne < 1 || ns < 1 || !all)
+		ksft_exit_skip("no bound encoder and sink (%d, %d), cpumask %#llx\n",
+			       ne, ns, all);
+	nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
+	kmsg = kmsg_open();
+	ksft_set_plan(17);
+
+	/* the last ones: on two harts, CPU 1's (the test runs on CPU 0) */
+	cpu_e = test_idle(ENCODER, encs[ne - 1], all, impl);
+	cpu_s = test_idle(SINK, sinks[ns - 1], all, impl);
+	rebind_all(ENCODER, encs, ne);
+	rebind_all(SINK, sinks, ns);
+
+	if (cpu_e >= 0)
+		test_tracing(ENCODER, encs[ne - 1], cpu_e, all);
+	else
+		for (int i = 0; i < 4; i++)
+			ksft_test_result_skip("encoder unbind while tracing: its CPU is unknown\n");
+	rebind_all(ENCODER, encs, ne);
+	if (cpu_s >= 0)
+		test_tracing(SINK, sinks[ns - 1], cpu_s, all);
+	else
+		for (int i = 0; i < 4; i++)
+			ksft_test_result_skip("sink unbind while tracing: its CPU is unknown\n");
+	rebind_all(SINK, sinks, ns);
+
+	splats = kmsg < 0 ? kmsg : kmsg_count_splats(kmsg);
+	ksft_test_result(splats == 0 && cpumask_bits() == all,
+			 "kernel log clean (%d splat lines), every component bound again (cpumask %#llx)\n",
+			 splats, cpumask_bits());
+	ksft_finished();
+}

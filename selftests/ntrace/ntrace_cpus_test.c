@@ -7,19 +7,19 @@
  *  - a per-CPU event on CPU 1 when CPU 1 goes offline (perf stops the
  *    event; 6.12 does not restart it when the CPU returns): the trace
  *    recorded before is drained into the AUX area, frames and lies in
- *    this program, and the CPU goes offline and online cleanly.
+ *    this program, and the CPU goes offline and online cleanly (bringing
+ *    it back retries while the hart is still stopping, lib/cpu.h).
  * Skips with fewer than two CPUs or without the PMU.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <linux/ntrace.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "cpu.h"
 #include "ntrace_util.h"
 
 extern char __executable_start[], etext[];
@@ -29,15 +29,6 @@ static volatile unsigned long sink;
 static __attribute__((noinline)) unsigned long step(unsigned long x)
 {
 	return (x * 2654435761u) >> 3;
-}
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
 }
 
 static void spin(unsigned long n)
@@ -56,23 +47,9 @@ static void migrate_work(void *arg)
 	int i;
 
 	for (i = 0; i < 6; i++) {
-		pin(i & 1);
+		cpu_pin(i & 1);
 		spin(5000);
 	}
-}
-
-static int set_online(int cpu, int on)
-{
-	char path[64];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, on ? "1" : "0", 1) == 1;
-	close(fd);
-	return ok ? 0 : -errno;
 }
 
 /* Work on CPU 1, then take it offline and online with the event enabled. */
@@ -80,12 +57,12 @@ static void hotplug_work(void *arg)
 {
 	int *err = arg;
 
-	pin(1);
+	cpu_pin(1);
 	spin(20000);
-	pin(0);
-	*err = set_online(1, 0);
+	cpu_pin(0);
+	*err = cpu_set_online(1, false);
 	if (!*err)
-		*err = set_online(1, 1);
+		*err = cpu_set_online(1, true);
 }
 
 static void frame_all(const struct nt_rec *rec, unsigned int src_bits,
@@ -157,6 +134,6 @@ int main(void)
 	ksft_test_result(!err && in_text(&st),
 			 "event on CPU 1, CPU 1 offline and online: trace of this program\n");
 	nt_rec_free(&rec);
-	set_online(1, 1);
+	cpu_set_online(1, true);
 	ksft_finished();
 }

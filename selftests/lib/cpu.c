@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/* CPU hotplug and pinning helpers for kselftests (see cpu.h). */
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cpu.h"
+
+static int write_online(int cpu, bool on)
+{
+	char path[64];
+	int fd, err = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1" : "0", 1) != 1)
+		err = errno ? -errno : -EIO;
+	close(fd);
+	return err;
+}
+
+int cpu_set_online(int cpu, bool on)
+{
+	int i, err = write_online(cpu, on);
+
+	for (i = 0; on && err == -EINVAL && i < 50; i++) {
+		usleep(100000);
+		err = write_online(cpu, on);
+	}
+	if (on && !err && i)
+		printf("# CPU %d came online after %d retries (still stopping)\n",
+		       cpu, i);
+	return err;
+}
+
+int cpu_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
+}

@@ -25,10 +25,20 @@
 # (BTM, HTM with implicit returns, repeated history, sequential jumps,
 # short sync period, all jumps with timestamps and Ownership, snapshot mode).
 #
-# Truth 2, independent of the model: the loop's instruction flow under QEMU
-# user mode (tools/perf-ntrace/tests/gt, "loop-O2-g"). The C library
-# start-up before main depends on the environment (auxv, argv, envp differ
-# between qemu-riscv64 and the guest), so that check is on main..exit.
+# Truth 2, independent of the model: each program's instruction flow under
+# QEMU user mode (the loop is tools/perf-ntrace/tests/gt's "loop-O2-g").
+# The C library start-up before main depends on the environment (auxv,
+# argv, envp differ between qemu-riscv64 and the guest), so that check is
+# on main..exit. It guards against what truth 1 cannot see: the model's
+# ingress and so its log and its trace both wrong in the same way.
+#
+# Not covered by default: signal handlers. NTRACE_E2E_SIGNALS=1 adds a
+# recording of "callsys 200 signals"; its handlers return through the
+# vDSO's __vdso_rt_sigreturn, which fails twice today: perf-ntrace decode
+# loads no image for the [vdso] mapping, and the model reports the
+# trampoline at the virtual address of the process that QEMU translated it
+# for first (a TB shared between address spaces; the trap record at the
+# ECALL gives the real xEPC).
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
 # reader.
@@ -72,20 +82,22 @@ if [ ! -x "$cs_bin" ] || [ "$cs_src" -nt "$cs_bin" ]; then
 fi
 cp "$cs_bin" "$tmp/root/usr/bin/callsys"
 
-# The recordings, in run order: name, program, perf record options.
+# The recordings, in run order: name; perf record options; program [args].
 recs=(
-	"btm ntloop -e ntrace//u"
-	"htm ntloop -e ntrace/htm=1,iret=1/u"
-	"snap ntloop -Se -e ntrace/htm=1/u"
-	"cs-btm callsys -e ntrace//u"
-	"cs-htm callsys -e ntrace/htm=1,iret=1/u"
-	"cs-rep callsys -e ntrace/htm=1,iret=1,rephist=1,seqjump=1,sync_period=3/u"
-	"cs-all callsys -e ntrace/alljumps=1,ts=1,ctx=1/u"
+	"btm;-e ntrace//u;ntloop"
+	"htm;-e ntrace/htm=1,iret=1/u;ntloop"
+	"snap;-Se -e ntrace/htm=1/u;ntloop"
+	"cs-btm;-e ntrace//u;callsys"
+	"cs-htm;-e ntrace/htm=1,iret=1/u;callsys"
+	"cs-rep;-e ntrace/htm=1,iret=1,rephist=1,seqjump=1,sync_period=3/u;callsys"
+	"cs-all;-e ntrace/alljumps=1,ts=1,ctx=1/u;callsys"
 )
+# Signal handlers return through the vDSO: not decodable yet (see the header).
+[ -z "${NTRACE_E2E_SIGNALS:-}" ] || recs+=("cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals")
 {
 	echo "# scripts/perf-e2e.sh"
 	for r in "${recs[@]}"; do
-		read -r name p opts <<<"$r"
+		IFS=';' read -r name opts p <<<"$r"
 		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report"
@@ -103,7 +115,7 @@ bash "$NTRACE_TOP/scripts/guest.sh" --config ntrace --mode run --initrd "$tmp/in
 st=$?
 missing=
 for r in "${recs[@]}"; do
-	read -r name _ <<<"$r"
+	name=${r%%;*}
 	[ -s "$tmp/out/$name.data" ] || missing+=" $name.data"
 done
 if [ $st -eq 0 ] && [ -z "$missing" ]; then
@@ -141,7 +153,7 @@ fi
 
 # Decode every recording on the host.
 for r in "${recs[@]}"; do
-	read -r name _ <<<"$r"
+	name=${r%%;*}
 	"$tmp/perf-ntrace" decode --root "$tmp/root" -o "$tmp/$name.pc" "$tmp/out/$name.data" \
 		2>"$tmp/$name.err"
 	echo $? >"$tmp/$name.rc"
@@ -191,7 +203,8 @@ else
 fi
 i=0
 for r in "${recs[@]}"; do
-	read -r name p _ <<<"$r"
+	IFS=';' read -r name _ p <<<"$r"
+	p=${p%% *}
 	i=$((i + 1))
 	[ "$gt_nseg" = "${#recs[@]}" ] || { fail "$name: = ground truth (no ground-truth segment)"; continue; }
 	seg=$tmp/gtseg/$i.pc
@@ -211,20 +224,57 @@ for r in "${recs[@]}"; do
 	fi
 done
 
-# Truth 2: QEMU user mode, main..exit of the loop.
-"$tmp/rt-tool" expect "$tmp/truth.pcs" "$tmp/truth.pc" --priv u "$tmp/root/usr/bin/ntloop" ||
-	{ fail "ground-truth PC list"; exit 0; }
-main=$(sym ntloop main) exit_=$(sym ntloop exit)
-seg() {	# main .. exit
-	awk -v a="$main" -v b="$exit_" '$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$1"
+# Truth 2: QEMU user mode (qemu-riscv64's exec log), main..exit of each
+# program; the loop's comes from the ground-truth suite.
+if [ ! -x "$gt/bin/gt-tool" ]; then
+	bash "$pn/tests/gt/build-suite.sh" --tools >"$tmp/gtt.log" 2>&1 ||
+		{ fail "gt-tool builds: $(tail -3 "$tmp/gtt.log")"; exit 0; }
+fi
+(cd "$tmp" && qemu-riscv64 -one-insn-per-tb -d exec,nochain -D "$tmp/cs.exec" \
+	"$tmp/root/usr/bin/callsys" >"$tmp/cs.out") &&
+	"$gt/bin/gt-tool" execlog "$tmp/cs.exec" "$tmp/cs.pcs" "$tmp/root/usr/bin/callsys" &&
+	rm -f "$tmp/cs.exec" || { fail "callsys under qemu-riscv64"; exit 0; }
+for p in ntloop callsys; do
+	pcs=$tmp/truth.pcs
+	[ $p = ntloop ] || pcs=$tmp/cs.pcs
+	"$tmp/rt-tool" expect "$pcs" "$tmp/$p.truth" --priv u "$tmp/root/usr/bin/$p" ||
+		{ fail "ground-truth PC list of $p"; exit 0; }
+done
+# A trap between LR and SC makes the SC fail and the loop run again: the
+# guest takes page faults where QEMU user mode takes none (the first store
+# to a page of .data is an SC in printf's lock). Such failed iterations
+# (back to the same LR within 8 instructions, an SC on the way) are
+# dropped from both sides before comparing.
+lrsc() {	# PROG: "lr" addresses, then "sc" addresses
+	"${CROSS_COMPILE}objdump" -d "$tmp/root/usr/bin/$1" |
+		awk -v k="$2" '$3 ~ "^" k "\\.[wd]" { sub(":", "", $1); printf "0x%s ", $1 }'
 }
-seg "$tmp/truth.pc" >"$tmp/truth.seg"
-for name in btm htm snap; do
-	seg "$tmp/$name.pc" >"$tmp/$name.seg"
-	if decoded_ok "$name" && [ -s "$tmp/truth.seg" ] && cmp -s "$tmp/$name.seg" "$tmp/truth.seg"; then
-		pass "$name: main..exit ($(wc -l <"$tmp/$name.seg") instructions) = QEMU user mode's ground truth"
+seg() {	# PROG FILE: main .. exit, without failed LR/SC iterations
+	awk -v a="$(sym "$1" main)" -v b="$(sym "$1" exit)" \
+		'$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$2" |
+	awk -v lrs="$(lrsc "$1" lr)" -v scs="$(lrsc "$1" sc)" '
+		BEGIN {
+			n = split(lrs, a, " "); for (i = 1; i <= n; i++) islr[a[i]] = 1
+			n = split(scs, a, " "); for (i = 1; i <= n; i++) issc[a[i]] = 1
+		}
+		function flush(j) { for (j = 1; j <= np; j++) print pend[j]; np = 0 }
+		islr[$1] {
+			if (np && pend[1] == $1 && sc) { np = 0; dropped++ } else flush()
+			pend[++np] = $1; sc = 0; next
+		}
+		np { pend[++np] = $1; if (issc[$1]) sc = 1; if (np > 8) flush(); next }
+		{ print }
+		END { flush(); if (dropped) print dropped " failed LR/SC" >"/dev/stderr" }'
+}
+for r in "${recs[@]}"; do
+	IFS=';' read -r name _ p <<<"$r"
+	[ "$p" = "${p%% *}" ] || continue	# with arguments (signals): not the same run
+	seg "$p" "$tmp/$p.truth" >"$tmp/$p.tseg" 2>"$tmp/$p.tseg.err"
+	seg "$p" "$tmp/$name.pc" >"$tmp/$name.seg" 2>"$tmp/$name.seg.err"
+	if decoded_ok "$name" && [ -s "$tmp/$p.tseg" ] && cmp -s "$tmp/$name.seg" "$tmp/$p.tseg"; then
+		pass "$name ($p): main..exit ($(wc -l <"$tmp/$name.seg") instructions$(sed 's/^/, less /' "$tmp/$name.seg.err")) = QEMU user mode's ground truth"
 	else
-		fail "$name: main..exit: segment $(wc -l <"$tmp/$name.seg") vs $(wc -l <"$tmp/truth.seg") instructions"
+		fail "$name ($p): main..exit: segment $(wc -l <"$tmp/$name.seg") vs $(wc -l <"$tmp/$p.tseg") instructions"
 	fi
 done
 exit 0

@@ -15,12 +15,17 @@
  * No vDSO calls (gettimeofday, clock_gettime): their code is not in a file
  * the host decoder can load.
  *
- * Usage: callsys [ITERATIONS]   (default 200); prints a checksum.
+ * With "signals", a SIGUSR1 handler runs every 40 iterations; it returns
+ * through the vDSO's sigreturn trampoline.
+ *
+ * Usage: callsys [ITERATIONS [signals]]   (default 200); prints a checksum.
  */
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sched.h>
@@ -66,9 +71,17 @@ NOINLINE static void bail(int n)
 		jump(env, n);
 }
 
+static volatile long caught;
+
+static void on_signal(int sig)
+{
+	caught += sig;
+}
+
 int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 200;
+	int sigs = argc > 2 && !strcmp(argv[2], "signals");
 	int dn = open("/dev/null", O_WRONLY);
 	int dz = open("/dev/zero", O_RDONLY);
 	struct timespec ts = { 0, 200000 };
@@ -78,10 +91,12 @@ int main(int argc, char **argv)
 
 	if (dn < 0 || dz < 0)
 		return 2;
+	if (sigs)
+		signal(SIGUSR1, on_signal);
 	for (i = 0; i < iters; i++) {
 		acc = ops[(i * 7 + (acc & 1)) & 3](acc, i) & 0xffffff;
 		acc += classify(acc + i);
-		acc += getppid() & 1;
+		acc += getppid() > 0;	/* the flow must not depend on the pid */
 		if (write(dn, &acc, sizeof(acc)) != sizeof(acc) ||
 		    read(dz, buf, sizeof(buf)) != sizeof(buf))
 			return 3;
@@ -103,7 +118,10 @@ int main(int argc, char **argv)
 			sched_yield();
 		if (i % 64 == 20)
 			nanosleep(&ts, NULL);
+		if (sigs && i % 40 == 7)
+			raise(SIGUSR1);
 	}
-	printf("callsys: iterations=%d checksum=%ld\n", iters, acc & 0xffffff);
+	printf("callsys: iterations=%d checksum=%ld signals=%ld\n", iters, acc & 0xffffff,
+	       caught / SIGUSR1);
 	return 0;
 }

@@ -3,75 +3,92 @@
  * Trace a small workload through the model, following the spec's
  * "Enabling and Disabling" sequence: sink first, encoder last; stop the
  * encoder, wait for trTeEmpty, then the sink. The workload has direct and
- * indirect calls, returns, a jump table, loops, an ECALL and a machine
- * timer interrupt. The trace stays in RAM; the last line tells the host
+ * indirect calls, returns, a jump table, loops, four ECALLs, a U-mode
+ * excursion (MRET to U, ECALL back), a long run of one taken branch
+ * (identical HTM history registers) and a machine timer interrupt. The
+ * trace stays in RAM; "TRACE hart=N start=... wp=..." lines tell the host
  * harness where (it extracts the bytes from the shared RAM file).
  *
- * Build-time knobs: TRACE_MODE (3 = BTM, 6 = HTM), TRACE_FEATURES
- * (trTeInstFeatures), TRACE_TS (1 = timestamps in messages), TRACE_FILTER
- * (1 = trace only fib(), an address range set with filter 0 and
- * comparator 0: iaddr >= start && iaddr < end).
+ * One ELF serves every configuration of the test matrix: the host writes
+ * a struct trace_cfg at TRACE_CFG_ADDR before the program starts (QEMU
+ * "-device loader,addr=...,data=...,data-len=4", see tests/run.sh). Without
+ * it (no magic) the program traces in BTM with periodic sync by half-words.
+ *
+ * Every hart in cfg->harts runs the same traced code with its own encoder,
+ * sink, buffer and trTeSrcID (cfg->features' SrcID + hart index). The
+ * traced instructions do not depend on the hart index or on the host's
+ * timing (the timer interrupt is made pending before it is enabled), so
+ * every hart and every run executes the same instruction sequence; only
+ * the configuration-dependent gap (cfg->flags TOGGLE_*) and filters change
+ * what is traced.
  */
 #include "ntrace_regs_bm.h"
 
-#ifndef TRACE_MODE
-#define TRACE_MODE 3
-#endif
-#ifndef TRACE_FEATURES
-#define TRACE_FEATURES 0
-#endif
-#ifndef TRACE_TS
-#define TRACE_TS 0
-#endif
-#ifndef TRACE_FILTER
-#define TRACE_FILTER 0
-#endif
-#ifndef TRACE_CONTEXT
-#define TRACE_CONTEXT 0		/* 1: Ownership messages (trTeContext) */
-#endif
-#ifndef TRACE_SYNC_MAX
-#define TRACE_SYNC_MAX 10	/* every 2^14 units */
-#endif
-#ifndef TRACE_SYNC_MODE
-#define TRACE_SYNC_MODE 3	/* periodic sync by half-words */
-#endif
+#define TRACE_CFG_ADDR	0x80300000UL
+#define TRACE_CFG_MAGIC	0x4643544eU	/* "NTCF" */
+#define MAX_HARTS	2
+
+/* cfg.flags */
+#define CFG_FILTER_RANGE	(1u << 0)	/* filter 0 + comparator 0: only fib() */
+#define CFG_TOGGLE_INST		(1u << 1)	/* trTeInstTracing off/on mid-workload */
+#define CFG_TOGGLE_ENABLE	(1u << 2)	/* trTeEnable off/on mid-workload */
+#define CFG_FILTER_PRIV		(1u << 3)	/* filter 1, MatchPrivilege: U-mode only */
+
+struct trace_cfg {
+	uint32_t magic;
+	uint32_t control;	/* trTeControl: InstMode, Context, InhibitSrc, Sync* */
+	uint32_t features;	/* trTeInstFeatures (SrcID of hart 0) */
+	uint32_t ts_control;	/* second trTsControl write; 0: unit kept in reset */
+	uint32_t flags;		/* CFG_* */
+	uint32_t harts;		/* 1..MAX_HARTS */
+};
 
 /* fib() lives alone in section "ntfilt"; the linker defines its bounds */
 extern char __start_ntfilt[], __stop_ntfilt[];
 
-#define TE	TE_BASE(0)
-#define RS	RAM_BASE(0)
-#define BUF	0x80400000UL
-#define BUF_SIZE 0x40000UL
-#define CLINT_MTIMECMP	0x02004000UL
+#define BUF(h)		(0x80400000UL + (uintptr_t)(h) * 0x100000)
+#define BUF_SIZE	0x40000UL
+#define CLINT_MTIMECMP(h) (0x02004000UL + 8 * (uintptr_t)(h))
 #define CLINT_MTIME	0x0200bff8UL
 
-static volatile int ticks, ecalls, uecalls;
+struct hart_result {
+	int done;		/* 1 finished, -1 failed early */
+	const char *failed;	/* the step that failed */
+	uint32_t control, features, ts_control, filters;	/* read back */
+	uint32_t wp, end_control;
+	int ticks, ecalls, uecalls;
+	uint8_t first_byte;
+	uint32_t result;
+};
+
+static struct trace_cfg cfg;
+static volatile int cfg_ready;	/* hart 0 has read the configuration */
+static volatile struct hart_result res[MAX_HARTS];
 
 void run_user(int (*fn)(void));
 void user_resume(void);
 
 static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
 {
-	uint64_t cause, epc;
+	uint64_t cause, epc, h = csr_mhartid();
 
 	__asm__ volatile("csrr %0, mcause" : "=r"(cause));
 	if (cause == (1ULL << 63 | 7)) {
-		*(volatile uint64_t *)CLINT_MTIMECMP = ~0ULL;
-		ticks++;
+		*(volatile uint64_t *)CLINT_MTIMECMP(h) = ~0ULL;
+		res[h].ticks++;
 		return;
 	}
 	if (cause == 8) {
 		/* ECALL from U-mode: back to run_user()'s caller, in M-mode */
 		__asm__ volatile("csrw mepc, %0" : : "r"(user_resume));
 		__asm__ volatile("csrs mstatus, %0" : : "r"(3UL << 11));
-		uecalls++;
+		res[h].uecalls++;
 		return;
 	}
 	if (cause == 11) {
 		__asm__ volatile("csrr %0, mepc" : "=r"(epc));
 		__asm__ volatile("csrw mepc, %0" : : "r"(epc + 4));
-		ecalls++;
+		res[h].ecalls++;
 		return;
 	}
 	puts_("# unexpected trap ");
@@ -104,18 +121,63 @@ static __attribute__((noinline)) int classify(int v)
 	}
 }
 
-static volatile int user_acc;
-
 static __attribute__((noinline)) int user_work(void)
 {
+	volatile int acc = 0;
 	int i;
 
 	for (i = 0; i < 20; i++)
-		user_acc += classify(i);
+		acc += classify(i);
 	return 0;
 }
 
-static __attribute__((noinline)) int workload(void)
+/* A loop of one conditional branch: HTM fills identical HIST registers. */
+static __attribute__((noinline)) int spin(int n)
+{
+	volatile int acc = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		acc += i;
+	return acc;
+}
+
+/* Untraced work in the gap of the TOGGLE_* configurations. */
+static __attribute__((noinline)) int gap_work(int n)
+{
+	volatile int acc = 0;
+	int i;
+
+	for (i = 0; i < n; i++)
+		acc += classify(i);
+	return acc;
+}
+
+/* Returns 0, or -1 if a handshake poll timed out (the hart stops tracing). */
+static int pause_trace(uintptr_t te, uint32_t c)
+{
+	int acc;
+
+	if (cfg.flags & CFG_TOGGLE_INST) {
+		/* stop at the store, trace again right after the second one */
+		wr32(te + TCI_CONTROL, c | TCI_ENABLE);
+		acc = gap_work(30);
+		wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+		return acc;
+	}
+	/* full disable: wait for Enable=0 and Empty=1, then enable again */
+	wr32(te + TCI_CONTROL, c);
+	if (poll32(te + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) < 0)
+		return -1;
+	acc = gap_work(30);
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE);
+	if (poll32(te + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
+		return -1;
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+	return acc;
+}
+
+static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint32_t c)
 {
 	volatile int acc = 1;
 	int i;
@@ -126,40 +188,32 @@ static __attribute__((noinline)) int workload(void)
 		if (i % 50 == 0)
 			__asm__ volatile("ecall");
 	}
+	if (cfg.flags & (CFG_TOGGLE_INST | CFG_TOGGLE_ENABLE))
+		if (pause_trace(te, c) < 0)
+			return -1;
 	acc += fib(12);
+	acc += spin(300);	/* repeated branch history */
 	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
-	/* timer interrupt: due shortly, wait for it in a loop */
-	*(volatile uint64_t *)CLINT_MTIMECMP = *(volatile uint64_t *)CLINT_MTIME + 100;
+	/*
+	 * Timer interrupt: due now (pending as soon as mtimecmp is written),
+	 * taken when mstatus.MIE is set, so at the same instruction on every
+	 * run and hart.
+	 */
+	*(volatile uint64_t *)CLINT_MTIMECMP(h) = *(volatile uint64_t *)CLINT_MTIME;
 	__asm__ volatile("csrs mie, %0" : : "r"(1UL << 7));
 	__asm__ volatile("csrs mstatus, %0" : : "r"(1UL << 3));
-	while (!ticks)
+	while (!res[h].ticks)
 		acc++;
 	__asm__ volatile("csrc mstatus, %0" : : "r"(1UL << 3));
 	return acc;
 }
 
-int main(void)
+static void set_filters(uintptr_t te)
 {
-	uint32_t c, wp;
-	int r;
+	uint32_t mask = 0;
 
-	__asm__ volatile("csrw mtvec, %0" : : "r"(trap_handler));
-	check(tci_reset(RS) == 0 && tci_reset(TE) == 0, "sink and encoder released from reset");
-	/* sink: SMEM buffer, WP at the start, then enable and confirm */
-	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
-	wr32(RS + RAM_START_HIGH, 0);
-	wr32(RS + RAM_START_LOW, BUF);
-	wr32(RS + RAM_LIMIT_HIGH, 0);
-	wr32(RS + RAM_LIMIT_LOW, BUF + BUF_SIZE - 4);
-	wr32(RS + RAM_WP_HIGH, 0);
-	wr32(RS + RAM_WP_LOW, BUF);
-	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
-	check(poll32(RS + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) >= 0, "sink enabled");
-	/* encoder: spec reset table, then the mode, verified */
-	wr32(TE + TE_INST_FEATURES, TRACE_FEATURES);
-	wr32(TE + TE_INST_FILTERS, 0);
-	if (TRACE_FILTER) {
-		uintptr_t k = TE + TE_COMP_BASE, f = TE + TE_FILTER_BASE;
+	if (cfg.flags & CFG_FILTER_RANGE) {
+		uintptr_t k = te + TE_COMP_BASE, f = te + TE_FILTER_BASE;
 
 		wr32(k + CMP_PMATCH_LOW, (uint32_t)(uintptr_t)__start_ntfilt);
 		wr32(k + CMP_PMATCH_HIGH, 0);
@@ -169,65 +223,176 @@ int main(void)
 		wr32(k + CMP_CONTROL, 5u << CMP_P_FUNC_SHIFT | 2u << CMP_S_FUNC_SHIFT |
 		     1u << CMP_MATCH_MODE_SHIFT);
 		wr32(f + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT);
-		wr32(TE + TE_INST_FILTERS, 1);
-		check_eq(rd32(TE + TE_INST_FILTERS), 1, "address-range filter 0 enabled");
+		mask |= 1;
 	}
-	wr32(TE + TE_DATA_CONTROL, 0);
-	wr32(TE + TE_TRIG_DBG_CONTROL, 0);
-	wr32(TE + TE_TRIG_EXTIN_CONTROL, 0);
-	wr32(TE + TE_TRIG_EXTOUT_CONTROL, 0);
-	if (TRACE_TS) {
-		/* the releasing write sets defaults; configure with a second one */
-		wr32(TE + TS_CONTROL, TS_ACTIVE);
-		wr32(TE + TS_CONTROL, TS_ACTIVE | TS_COUNT | TS_RESET | TS_ENABLE |
-		     TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT);
-		check_eq(rd32(TE + TS_CONTROL) & (TS_COUNT | TS_ENABLE), TS_COUNT | TS_ENABLE,
-			 "timestamp unit counting, timestamps in messages");
-	} else
-		wr32(TE + TS_CONTROL, 0);
-	c = TCI_ACTIVE | (TRACE_CONTEXT ? TE_CONTEXT : 0) |
-	    (uint32_t)TRACE_MODE << TE_INST_MODE_SHIFT |
-	    1u << TE_FORMAT_SHIFT | (uint32_t)TRACE_SYNC_MODE << TE_SYNC_MODE_SHIFT |
-	    (uint32_t)TRACE_SYNC_MAX << TE_SYNC_MAX_SHIFT;
-	wr32(TE + TCI_CONTROL, c);
-	check_eq(rd32(TE + TCI_CONTROL) & ~TCI_EMPTY, c, "encoder mode set and verified");
-	check_eq(rd32(TE + TE_INST_FEATURES), TRACE_FEATURES, "features set and verified");
-	wr32(TE + TCI_CONTROL, c | TCI_ENABLE);
-	check(poll32(TE + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) >= 0, "encoder enabled");
-	wr32(TE + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+	if (cfg.flags & CFG_FILTER_PRIV) {
+		uintptr_t f = te + TE_FILTER_BASE + TE_FILTER_STRIDE;
 
-	r = workload();
+		wr32(f + FLT_MATCH_INST, 1u << 0);	/* privilege 0: U */
+		wr32(f + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_PRIV);
+		mask |= 2;
+	}
+	wr32(te + TE_INST_FILTERS, mask);
+}
+
+#define FAIL(what) do { r->failed = (what); r->done = -1; return; } while (0)
+
+static void trace_hart(unsigned int h)
+{
+	volatile struct hart_result *r = &res[h];
+	uintptr_t te = TE_BASE(h), rs = RAM_BASE(h);
+	uint32_t c;
+
+	__asm__ volatile("csrw mtvec, %0" : : "r"(trap_handler));
+	if (tci_reset(rs) || tci_reset(te))
+		FAIL("sink and encoder released from reset");
+	/* sink: SMEM buffer, WP at the start, then enable and confirm */
+	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
+	wr32(rs + RAM_START_HIGH, 0);
+	wr32(rs + RAM_START_LOW, BUF(h));
+	wr32(rs + RAM_LIMIT_HIGH, 0);
+	wr32(rs + RAM_LIMIT_LOW, BUF(h) + BUF_SIZE - 4);
+	wr32(rs + RAM_WP_HIGH, 0);
+	wr32(rs + RAM_WP_LOW, BUF(h));
+	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
+	if (poll32(rs + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
+		FAIL("sink enabled");
+	/* encoder: spec reset table, then the mode, verified by the host */
+	wr32(te + TE_INST_FEATURES, cfg.features + (h << TE_F_SRC_ID_SHIFT));
+	set_filters(te);
+	wr32(te + TE_DATA_CONTROL, 0);
+	wr32(te + TE_TRIG_DBG_CONTROL, 0);
+	wr32(te + TE_TRIG_EXTIN_CONTROL, 0);
+	wr32(te + TE_TRIG_EXTOUT_CONTROL, 0);
+	if (cfg.ts_control) {
+		/* the releasing write sets defaults; configure with a second one */
+		wr32(te + TS_CONTROL, TS_ACTIVE);
+		wr32(te + TS_CONTROL, cfg.ts_control);
+	} else {
+		wr32(te + TS_CONTROL, 0);
+	}
+	c = TCI_ACTIVE | cfg.control | TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;
+	wr32(te + TCI_CONTROL, c);
+	r->control = rd32(te + TCI_CONTROL) & ~TCI_EMPTY;
+	r->features = rd32(te + TE_INST_FEATURES);
+	r->ts_control = rd32(te + TS_CONTROL);
+	r->filters = rd32(te + TE_INST_FILTERS);
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE);
+	if (poll32(te + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
+		FAIL("encoder enabled");
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+
+	r->result = (uint32_t)workload(h, te, c);
 
 	/* disable: encoder first, wait for Enable=0 and Empty=1, then the sink */
-	wr32(TE + TCI_CONTROL, c);
-	check(poll32(TE + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
-	      "encoder disabled and empty");
-	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
-	check(poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
-	      "sink disabled and flushed");
-	check_eq(ticks, 1, "timer interrupt taken once");
-	check_eq(ecalls, 4, "four ECALL traps taken");
-	check_eq(uecalls, 1, "U-mode ran and came back with an ECALL");
-	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "no overflow");
-	wp = rd32(RS + RAM_WP_LOW);
-	check((wp & RAM_WRAP) == 0 && wp > BUF && (wp & 3) == 0,
+	wr32(te + TCI_CONTROL, c);
+	if (poll32(te + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) < 0)
+		FAIL("encoder disabled and empty");
+	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
+	if (poll32(rs + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) < 0)
+		FAIL("sink disabled and flushed");
+	r->end_control = rd32(te + TCI_CONTROL);
+	r->wp = rd32(rs + RAM_WP_LOW);
+	r->first_byte = *(volatile uint8_t *)BUF(h);
+	__asm__ volatile("fence rw, rw");
+	r->done = 1;
+}
+
+void hart_main(uint64_t hartid)
+{
+	while (!cfg_ready)
+		;
+	__asm__ volatile("fence rw, rw");
+	if (hartid < cfg.harts && hartid < MAX_HARTS)
+		trace_hart((unsigned int)hartid);
+}
+
+static void check_hart(unsigned int h)
+{
+	volatile struct hart_result *r = &res[h];
+	uint32_t want_c = TCI_ACTIVE | cfg.control | TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;
+	uint32_t want_f = cfg.features + (h << TE_F_SRC_ID_SHIFT);
+	uint32_t want_flt = (cfg.flags & CFG_FILTER_RANGE ? 1 : 0) |
+			    (cfg.flags & CFG_FILTER_PRIV ? 2 : 0);
+	uint32_t wp;
+	int i;
+
+	for (i = 0; i < 200000000 && !r->done; i++)
+		;
+	__asm__ volatile("fence rw, rw");
+	wp = r->wp;
+	puts_("# hart ");
+	putdec(h);
+	putch('\n');
+	check(r->done == 1, "reset, enable and disable handshakes completed");
+	if (r->done != 1) {
+		puts_("#   failed at: ");
+		puts_(r->failed ? r->failed : "(hart did not finish)");
+		putch('\n');
+		return;
+	}
+	check_eq(r->control, want_c, "encoder mode and options set and verified (trTeControl)");
+	check_eq(r->features, want_f, "features set and verified (trTeInstFeatures)");
+	check_eq(r->filters, want_flt, "filters set and verified (trTeInstFilters)");
+	if (cfg.ts_control)
+		check_eq(r->ts_control & ~(0xffu << TS_WIDTH_SHIFT) & ~TS_RESET,
+			 cfg.ts_control & ~TS_RESET,
+			 "timestamp unit set and verified (trTsControl)");
+	check_eq(r->ticks, 1, "timer interrupt taken once");
+	check_eq(r->ecalls, 4, "four ECALL traps taken");
+	check_eq(r->uecalls, 1, "U-mode ran and came back with an ECALL");
+	check_eq(r->end_control & TE_INST_STALL_OR_OVF, 0, "no overflow");
+	check((wp & RAM_WRAP) == 0 && wp > BUF(h) && (wp & 3) == 0,
 	      "trRamWP advanced by whole words, no wrap");
-	check_eq(*(volatile uint8_t *)BUF >> 2, 9,
-		 "first message is ProgTraceSync (TCODE 9, trace enable)");
-	if (TRACE_FILTER) {
+	check_eq(r->first_byte >> 2, 9, "first message is ProgTraceSync (TCODE 9, trace enable)");
+	puts_("# result ");
+	putdec(r->result);
+	putch('\n');
+	puts_("TRACE hart=");
+	putdec(h);
+	puts_(" start=");
+	puthex(BUF(h));
+	puts_(" wp=");
+	puthex(wp);
+	putch('\n');
+}
+
+int main(void)
+{
+	const volatile struct trace_cfg *in = (const volatile struct trace_cfg *)TRACE_CFG_ADDR;
+	unsigned int h;
+
+	if (in->magic == TRACE_CFG_MAGIC) {
+		cfg = *(const struct trace_cfg *)in;
+	} else {
+		cfg.control = 3u << TE_INST_MODE_SHIFT | 3u << TE_SYNC_MODE_SHIFT |
+			      10u << TE_SYNC_MAX_SHIFT;
+		cfg.harts = 1;
+	}
+	if (cfg.harts < 1 || cfg.harts > MAX_HARTS)
+		cfg.harts = 1;
+	puts_("# config: control=");
+	puthex(cfg.control);
+	puts_(" features=");
+	puthex(cfg.features);
+	puts_(" ts=");
+	puthex(cfg.ts_control);
+	puts_(" flags=");
+	puthex(cfg.flags);
+	puts_(" harts=");
+	putdec(cfg.harts);
+	putch('\n');
+	__asm__ volatile("fence rw, rw");
+	cfg_ready = 1;		/* the other harts may read cfg now */
+	trace_hart(0);
+	for (h = 0; h < cfg.harts; h++)
+		check_hart(h);
+	if (cfg.flags & CFG_FILTER_RANGE) {
 		puts_("FILTER start=");
 		puthex((uintptr_t)__start_ntfilt);
 		puts_(" end=");
 		puthex((uintptr_t)__stop_ntfilt);
 		putch('\n');
 	}
-	puts_("# result ");
-	putdec((uint32_t)r);
-	putch('\n');
-	puts_("TRACE hart=0 start=");
-	puthex(BUF);
-	puts_(" wp=");
-	puthex(wp);
-	putch('\n');
 	return bm_failures;
 }

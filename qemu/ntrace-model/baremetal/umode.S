@@ -22,8 +22,7 @@ run_user:
 	sd	s9, 80(sp)
 	sd	s10, 88(sp)
 	sd	s11, 96(sp)
-	la	t0, m_saved_sp
-	sd	sp, 0(t0)
+	csrw	mscratch, sp		/* per hart: where user_resume finds it */
 	li	t0, -1
 	csrw	pmpaddr0, t0
 	li	t0, 0x1f		/* NAPOT, R W X: everything */
@@ -43,8 +42,7 @@ user_exit:
 	.globl	user_resume
 	.align	2
 user_resume:
-	la	t0, m_saved_sp
-	ld	sp, 0(t0)
+	csrr	sp, mscratch
 	ld	ra, 0(sp)
 	ld	s0, 8(sp)
 	ld	s1, 16(sp)
@@ -60,8 +58,3 @@ user_resume:
 	ld	s11, 96(sp)
 	addi	sp, sp, 112
 	ret
-
-	.bss
-	.align	3
-m_saved_sp:
-	.dword	0

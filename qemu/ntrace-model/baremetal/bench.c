@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Loop-heavy workload for bench.sh: nested loops, calls, a jump table and
- * a store for every few instructions, so both the per-block tracing path
- * and the store watch that detects register writes are exercised.
+ * Workloads for bench.sh, selected by BENCH_KIND:
+ *  0 "mixed": nested loops, calls, a jump table and a store for every few
+ *    instructions, so both the per-block tracing path and the store watch
+ *    that detects register writes are exercised; an indirect jump or
+ *    return about every 10 instructions makes it costly to trace;
+ *  1 "loops": plain loop nests (a 16x16 integer matrix product and a
+ *    bitwise CRC-32), conditional branches only, one call per iteration.
  * BENCH_ITERS scales the run. BENCH_TRACE selects tracing: 0 = none,
  * 3 = BTM, 6 = HTM, into a 16 MiB wrapping SMEM buffer.
  */
@@ -12,8 +16,12 @@
 #define BENCH_TRACE 0
 #endif
 
+#ifndef BENCH_KIND
+#define BENCH_KIND 0
+#endif
+
 #ifndef BENCH_ITERS
-#define BENCH_ITERS 2000000
+#define BENCH_ITERS (BENCH_KIND ? 200000 : 2000000)
 #endif
 
 static volatile uint32_t sink[64];
@@ -45,6 +53,31 @@ static __attribute__((noinline)) uint32_t inner(uint32_t seed)
 			acc += sink[(j + 3) & 63];
 	}
 	return acc;
+}
+
+static uint32_t ma[16][16], mb[16][16], mc[16][16];
+static uint8_t crc_buf[64];
+
+static __attribute__((noinline)) uint32_t loops(uint32_t seed)
+{
+	uint32_t crc = ~0u;
+	int i, j, k;
+
+	for (i = 0; i < 16; i++)
+		for (j = 0; j < 16; j++) {
+			uint32_t s = 0;
+
+			for (k = 0; k < 16; k++)
+				s += ma[i][k] * mb[k][j];
+			mc[i][j] = s + seed;
+		}
+	for (i = 0; i < 64; i++) {
+		crc ^= crc_buf[i] ^ mc[i & 15][(i >> 4) & 15];
+		for (k = 0; k < 8; k++)
+			crc = crc >> 1 ^ (0xedb88320u & -(crc & 1));
+	}
+	ma[seed & 15][(seed >> 4) & 15] = crc;
+	return crc;
 }
 
 static void trace_on(void)
@@ -87,7 +120,7 @@ int main(void)
 	if (BENCH_TRACE)
 		trace_on();
 	for (i = 0; i < BENCH_ITERS; i++)
-		acc = inner(acc + (uint32_t)i);
+		acc = BENCH_KIND ? loops(acc + (uint32_t)i) : inner(acc + (uint32_t)i);
 	if (BENCH_TRACE)
 		trace_off();
 	puts_("bench done ");

@@ -4,6 +4,17 @@
  * nothing written outside [Start, Limit]) and stop-on-wrap (capture stops
  * with trRamEnable=0 and the encoder reports trTeInstStallOrOverflow,
  * which is write-1-to-clear and clears when the encoder is enabled).
+ *
+ * A driver writing trRamStart/Limit/WP while the sink captures: the spec
+ * (Trace Control Interface 1.0, "Accessing and Detecting RAM Sink
+ * Registers") says a trace tool should NOT write them while trRamEnable=1
+ * or trRamEmpty=0, and defines no outcome; the fields are WARL, so what
+ * reads back must depend only on the value written and the state. The
+ * model ignores such writes: the pointers read back unchanged, trace goes
+ * on into the programmed buffer, trRamWrap is not cleared, nothing lands
+ * at the written addresses; once the sink is disabled the same writes take
+ * effect. The host checks that the buffer holds exactly the trace of the
+ * last session (TRACE line).
  */
 #include "ntrace_regs_bm.h"
 
@@ -64,6 +75,69 @@ static int guards_ok(void)
 	return b[0] == GUARD && b[SMALL / 4 + 1] == GUARD;
 }
 
+#define PA	(BUF + 0x2000)	/* programmed buffer */
+#define PA_SIZE	0x800UL
+#define PB	(BUF + 0x3000)	/* what the driver writes while capturing */
+#define PB_SIZE	0x100UL
+
+static int untouched(uintptr_t a, unsigned long size)
+{
+	volatile uint32_t *b = (volatile uint32_t *)a;
+	unsigned int i;
+
+	for (i = 0; i < size / 4; i++)
+		if (b[i] != GUARD)
+			return 0;
+	return 1;
+}
+
+static void pointers_while_enabled(void)
+{
+	volatile uint32_t *b = (volatile uint32_t *)PB;
+	uint32_t wp_mid, wp;
+	unsigned int i;
+
+	for (i = 0; i < PB_SIZE / 4; i++)
+		b[i] = GUARD;
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	wr32(RS + RAM_START_LOW, PA);
+	wr32(RS + RAM_LIMIT_LOW, PA + PA_SIZE - 4);
+	wr32(RS + RAM_WP_LOW, PA);
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
+	wr32(TE + TCI_CONTROL, CTL);
+	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TE_INST_TRACING);
+	work(40);
+	/* the driver moves the buffer while trace flows */
+	wr32(RS + RAM_START_LOW, PB);
+	wr32(RS + RAM_LIMIT_LOW, PB + PB_SIZE - 4);
+	wr32(RS + RAM_WP_LOW, PB);
+	wp_mid = rd32(RS + RAM_WP_LOW);
+	check(rd32(RS + RAM_START_LOW) == PA && rd32(RS + RAM_LIMIT_LOW) == PA + PA_SIZE - 4,
+	      "capturing: Start/Limit writes ignored (read back the programmed buffer)");
+	check(wp_mid > PA && wp_mid < PA + PA_SIZE,
+	      "capturing: trRamWP write ignored (WP still inside the programmed buffer)");
+	work(40);
+	stop();
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
+	poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
+	wp = rd32(RS + RAM_WP_LOW);
+	check(wp > wp_mid && wp < PA + PA_SIZE && !(wp & RAM_WRAP),
+	      "capturing: trace went on into the programmed buffer, no wrap");
+	check(untouched(PB, PB_SIZE), "capturing: nothing written at the addresses written to Start/WP");
+	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "capturing: no overflow");
+	puts_("TRACE hart=0 start=");
+	puthex(PA);
+	puts_(" wp=");
+	puthex(wp);
+	putch('\n');
+	/* disabled: the same writes take effect */
+	wr32(RS + RAM_START_LOW, PB);
+	wr32(RS + RAM_LIMIT_LOW, PB + PB_SIZE - 4);
+	wr32(RS + RAM_WP_LOW, PB);
+	check(rd32(RS + RAM_START_LOW) == PB && rd32(RS + RAM_LIMIT_LOW) == PB + PB_SIZE - 4 &&
+	      rd32(RS + RAM_WP_LOW) == PB, "sink disabled: Start/Limit/WP writes take effect again");
+}
+
 int main(void)
 {
 	uint32_t wp, c;
@@ -72,6 +146,9 @@ int main(void)
 
 	setup(0);
 	work(2000);
+	wr32(RS + RAM_WP_LOW, BUF + 0x1004);
+	check(rd32(RS + RAM_WP_LOW) & RAM_WRAP,
+	      "wrap mode: writing trRamWPLow while the sink is enabled does not clear trRamWrap");
 	stop();
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
 	poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
@@ -97,5 +174,6 @@ int main(void)
 	wr32(TE + TCI_CONTROL, CTL | TE_INST_STALL_OR_OVF);
 	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0,
 		 "trTeInstStallOrOverflow is write-1-to-clear");
+	pointers_while_enabled();
 	return bm_failures;
 }

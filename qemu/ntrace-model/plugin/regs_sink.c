@@ -13,7 +13,11 @@
  *    address, as the discovery procedure expects). The High halves are
  *    therefore 0 while RAM ends below 4 GiB;
  *  - writes to Start/Limit/WP while the sink is enabled or not empty are
- *    ignored;
+ *    ignored (the registers, trRamWrap included, keep their values). The
+ *    spec only says a trace tool should not write them then ("Accessing
+ *    and Detecting RAM Sink Registers") and defines no outcome; as WARL
+ *    fields their value may depend on the state, and keeping the current
+ *    one keeps the capture consistent (tests: regs.c, sink.c);
  *  - trRamEmpty reads 0 while a partly filled trace word is held; disabling
  *    the sink pads that word with N-Trace idle bytes (0xFF) and writes it;
  *  - stop-on-wrap: the word written at trRamLimit wraps WP to trRamStart,

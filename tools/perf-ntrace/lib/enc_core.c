@@ -574,6 +574,66 @@ int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn,
 	return e->stopped;
 }
 
+/*
+ * Nothing can fall due inside a run of hw plain half-words: no message waits
+ * for a target, no trace start, overrun or Ownership change is owed, and
+ * neither I-CNT nor the sync counter fills before its end.
+ */
+static bool run_is_quiet(const struct ntrace_encoder *e, unsigned int hw,
+			 const struct ntrace_run_attr *a)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+
+	if (!e->tracing || e->pend || e->overrun || e->sync_due || e->stopped)
+		return false;
+	if (c->context && (!e->own_valid || a->priv != e->own_priv ||
+			   a->context != e->own_context))
+		return false;
+	if ((e->icnt + hw) >> (c->icnt_bits - 1))
+		return false;
+	if (c->sync_mode == NTRACE_SYNCMODE_CYCLES)
+		return false;
+	return c->sync_mode != NTRACE_SYNCMODE_HWORDS || e->sync_count + hw < e->sync_period;
+}
+
+int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n,
+			   unsigned int hw, const struct ntrace_run_attr *a)
+{
+	struct ntrace_insn r;
+	size_t i;
+	int rc;
+
+	/*
+	 * One record at a time until nothing can fall due in the rest: the
+	 * first record is usually the target a branch message waits for.
+	 */
+	for (i = 0; i < n; i++) {
+		if (e->stopped)
+			return e->stopped;
+		if (run_is_quiet(e, hw, a)) {
+			e->icnt += hw;
+			if (e->cfg.sync_mode == NTRACE_SYNCMODE_HWORDS)
+				e->sync_count += hw;
+			e->prev_size_in_block = (uint8_t)HW(insn[n - 1].size);
+			e->last_record_addr = insn[n - 1].addr;
+			e->last_record_ts = a->tstamp + (n - 1) * a->tstamp_step;
+			e->records += n - i;
+			return 0;
+		}
+		r = insn[i];
+		r.itype = NTRACE_ITYPE_NONE;
+		r.flags = 0;
+		r.priv = a->priv;
+		r.context = a->context;
+		r.tstamp = a->tstamp + i * a->tstamp_step;
+		rc = put_one(e, &r);
+		if (rc)
+			return rc;
+		hw -= HW(r.size);
+	}
+	return e->stopped;
+}
+
 void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode)
 {
 	e->overrun = true;

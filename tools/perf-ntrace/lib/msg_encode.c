@@ -20,6 +20,16 @@ struct bitwriter {
 
 static void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
+	/* byte-aligned (every variable field): whole MDO groups at once */
+	if (!w->fill) {
+		for (; bits >= 6; bits -= 6, v >>= 6)
+			w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
+		if (bits) {
+			w->cur = (unsigned int)(v & ((1u << bits) - 1));
+			w->fill = bits;
+		}
+		return;
+	}
 	while (bits) {
 		unsigned int k = 6 - w->fill;
 

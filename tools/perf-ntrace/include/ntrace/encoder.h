@@ -218,6 +218,32 @@ const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_en
 int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n);
 
 /*
+ * Attributes shared by a run of records (ntrace_encoder_put_run): the
+ * privilege and context of every record, and the timestamp of the first,
+ * each later record's being tstamp_step more (0 when all are equal).
+ */
+struct ntrace_run_attr {
+	uint8_t priv;
+	uint64_t context;
+	uint64_t tstamp;
+	uint64_t tstamp_step;
+};
+
+/*
+ * Feed n sequential records that all have itype NONE and no flags, taking
+ * privilege, context and timestamps from *a instead of the records (only
+ * addr and size are read); hw is the sum of their sizes in half-words.
+ * The result is exactly that of ntrace_encoder_put() on the same records.
+ * It is faster for a producer that holds one template record per static
+ * instruction, such as a block-based instruction-set simulator: while no
+ * message can fall due inside the run (none waits for a target, I-CNT and
+ * the sync period do not fill, the privilege and context are unchanged and
+ * no timestamp-driven sync runs), the run only adds hw to I-CNT.
+ */
+int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n,
+			   unsigned int hw, const struct ntrace_run_attr *a);
+
+/*
  * Model an output FIFO overrun after the records fed so far: whatever the
  * encoder still held (waiting message, repeat counts, I-CNT, HIST) is lost,
  * and the next record is traced with an Error message (ETYPE=0, the given

@@ -33,6 +33,10 @@
 #define CFG_TOGGLE_INST		(1u << 1)	/* trTeInstTracing off/on mid-workload */
 #define CFG_TOGGLE_ENABLE	(1u << 2)	/* trTeEnable off/on mid-workload */
 #define CFG_FILTER_PRIV		(1u << 3)	/* filter 1, MatchPrivilege: U-mode only */
+#define CFG_FILTER_OUT		(1u << 4)	/* comparator 1, match mode 2: all but fib() */
+#define CFG_FILTER_LATCH	(1u << 5)	/* match mode 3: from fib() entry to spin() entry */
+#define CFG_FILTER_MASK		(1u << 6)	/* secondary function 6: classify()'s 64-byte block */
+#define CFG_FILTER_TWO		(1u << 7)	/* MatchComp1 && MatchComp2: two comparators */
 
 struct trace_cfg {
 	uint32_t magic;
@@ -193,7 +197,10 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 			return -1;
 	acc += fib(12);
 	acc += spin(300);	/* repeated branch history */
+	/* satp.ASID (bare mode) is the model's context: 5 while in U-mode */
+	__asm__ volatile("csrw satp, %0" : : "r"(5UL << 44));
 	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
+	__asm__ volatile("csrw satp, zero");
 	/*
 	 * Timer interrupt: due now (pending as soon as mtimecmp is written),
 	 * taken when mstatus.MIE is set, so at the same instruction on every
@@ -208,9 +215,48 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	return acc;
 }
 
+static void set_comparator(uintptr_t te, unsigned int j, uint64_t p, uint64_t sm,
+			   uint32_t pfn, uint32_t sfn, uint32_t mode)
+{
+	uintptr_t k = te + TE_COMP_BASE + j * TE_COMP_STRIDE;
+
+	wr32(k + CMP_PMATCH_LOW, (uint32_t)p);
+	wr32(k + CMP_PMATCH_HIGH, (uint32_t)(p >> 32));
+	wr32(k + CMP_SMATCH_LOW, (uint32_t)sm);
+	wr32(k + CMP_SMATCH_HIGH, (uint32_t)(sm >> 32));
+	wr32(k + CMP_CONTROL, pfn << CMP_P_FUNC_SHIFT | sfn << CMP_S_FUNC_SHIFT |
+	     mode << CMP_MATCH_MODE_SHIFT);
+}
+
 static void set_filters(uintptr_t te)
 {
+	uintptr_t f0 = te + TE_FILTER_BASE;
+	uint64_t lo = (uintptr_t)__start_ntfilt, hi = (uintptr_t)__stop_ntfilt;
 	uint32_t mask = 0;
+
+	/* comparator functions: 0 ==, 2 <, 5 >=, 6 mask; modes 0 P, 2 !(P&&S), 3 latch */
+	if (cfg.flags & CFG_FILTER_OUT) {
+		set_comparator(te, 1, lo, hi, 5, 2, 2);
+		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 1u << FLT_COMP1_SHIFT);
+		mask |= 1;
+	}
+	if (cfg.flags & CFG_FILTER_LATCH) {
+		set_comparator(te, 0, lo, (uintptr_t)spin, 0, 0, 3);
+		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT);
+		mask |= 1;
+	}
+	if (cfg.flags & CFG_FILTER_MASK) {
+		set_comparator(te, 1, (uintptr_t)classify, ~0x3full, 0, 6, 0);
+		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 1u << FLT_COMP1_SHIFT);
+		mask |= 1;
+	}
+	if (cfg.flags & CFG_FILTER_TWO) {
+		set_comparator(te, 0, lo, 0, 5, 0, 0);
+		set_comparator(te, 1, hi, 0, 2, 0, 0);
+		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT |
+		     FLT_MATCH_COMP2 | 1u << FLT_COMP2_SHIFT);
+		mask |= 1;
+	}
 
 	if (cfg.flags & CFG_FILTER_RANGE) {
 		uintptr_t k = te + TE_COMP_BASE, f = te + TE_FILTER_BASE;
@@ -312,7 +358,8 @@ static void check_hart(unsigned int h)
 	volatile struct hart_result *r = &res[h];
 	uint32_t want_c = TCI_ACTIVE | cfg.control | TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;
 	uint32_t want_f = cfg.features + (h << TE_F_SRC_ID_SHIFT);
-	uint32_t want_flt = (cfg.flags & CFG_FILTER_RANGE ? 1 : 0) |
+	uint32_t want_flt = (cfg.flags & (CFG_FILTER_RANGE | CFG_FILTER_OUT | CFG_FILTER_LATCH |
+					  CFG_FILTER_MASK | CFG_FILTER_TWO) ? 1 : 0) |
 			    (cfg.flags & CFG_FILTER_PRIV ? 2 : 0);
 	uint32_t wp;
 	int i;

@@ -92,6 +92,10 @@ t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the mode
 #   --ts-prescale N    trTsPrescale (with --ts)
 #   --filter-range     filter 0 + comparator 0: only fib() is traced
 #   --filter-priv      filter 1, MatchPrivilege: only U-mode is traced
+#   --filter-out       comparator 1, match mode 2 (!(P && S)): all but fib()
+#   --filter-latch     match mode 3: from fib()'s entry to spin()'s entry
+#   --filter-mask      secondary function 6 (mask): classify()'s 64-byte block
+#   --filter-two       MatchComp1 && MatchComp2: start <= iaddr, iaddr < end
 #   --toggle-inst      trTeInstTracing 1 -> 0 -> 1 around untraced work
 #   --toggle-enable    trTeEnable 1 -> 0 -> 1 (with the Empty handshake)
 #   --harts N          N harts trace themselves (trTeSrcID = --src-id + hart)
@@ -124,6 +128,10 @@ variants=(
 	"everything: --mode htm --seq-jump --implicit-return full --repeated-history --all-jumps --ext-addr --context --ts --src-bits 3 --src-id 5 --sync-mode msgs --sync-max 4"
 	"filter: --mode htm --sync-mode cycles --sync-max 4 --filter-range"
 	"filter-priv: --mode btm --filter-priv"
+	"filter-out: --mode btm --filter-out --context"
+	"filter-latch: --mode htm --filter-latch"
+	"filter-mask: --mode btm --filter-mask"
+	"filter-two: --mode htm --filter-two --ts"
 	"toggle-inst: --mode htm --ts --toggle-inst"
 	"toggle-enable: --mode btm --sync-mode hwords --sync-max 8 --toggle-enable"
 	"smp2: --mode htm --ts --context --src-bits 2 --src-id 1 --sync-mode hwords --sync-max 10 --harts 2"
@@ -158,6 +166,10 @@ cfg_words() {
 		--toggle-inst) flags=$((flags | 2)) ;;
 		--toggle-enable) flags=$((flags | 4)) ;;
 		--filter-priv) flags=$((flags | 8)) ;;
+		--filter-out) flags=$((flags | 16)) ;;
+		--filter-latch) flags=$((flags | 32)) ;;
+		--filter-mask) flags=$((flags | 64)) ;;
+		--filter-two) flags=$((flags | 128)) ;;
 		--harts) harts=$2; shift ;;
 		*) echo "cfg_words: unknown option $1" >&2; return 1 ;;
 		esac
@@ -175,7 +187,7 @@ enc_opts() {
 	[[ " $* " == *" --inhibit-src "* ]] && inhibit=1
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--inhibit-src | --filter-range | --filter-priv | --toggle-inst | --toggle-enable) ;;
+		--inhibit-src | --filter-* | --toggle-inst | --toggle-enable) ;;
 		--ts-prescale | --harts) shift ;;
 		--src-id) id=$2; shift ;;
 		--src-bits) bits=$2; shift ;;
@@ -240,12 +252,32 @@ ablations() {
 }
 
 # Checks on one hart's ground truth, printed as TAP lines:
-#   check_gt.py PREFIX GT PCS|- KIND PRESCALE|- REFGT|- FILTER-LO FILTER-HI
-# KIND: plain, toggle, range, priv.
+#   check_gt.py PREFIX GT PCS|- KIND PRESCALE|- REFGT|- FIB-LO:FIB-HI:SPIN:CLASSIFY
+# KIND: plain, toggle (a gap), priv (U-mode only), or an address filter:
+# range, two (fib() only), out (all but fib()), latch (fib() entry to spin()
+# entry), mask (classify()'s 64-byte block).
 cat >"$work/check_gt.py" <<'PY'
 import struct, sys
-pre, gtf, pcsf, kind, ps, reff, lo, hi = sys.argv[1:9]
-lo, hi = int(lo, 0), int(hi, 0)
+pre, gtf, pcsf, kind, ps, reff, syms = sys.argv[1:8]
+lo, hi, spin, classify = (int(x, 0) for x in syms.split(':'))
+filters = {
+    'range': lambda a: lo <= a < hi,
+    'two': lambda a: lo <= a < hi,
+    'out': lambda a: not lo <= a < hi,
+    'mask': lambda a: a & ~0x3f == classify & ~0x3f,
+}
+
+
+def latch(pcs):
+    # set by the primary match (fib's entry), held up to and including the
+    # secondary match (spin's entry), as the model's match mode 3
+    on, out = False, []
+    for a in pcs:
+        on = on or a == lo
+        out.append(on)
+        if on and a == spin:
+            on = False
+    return out
 
 def tap(ok, name, note=None):
     print("%sok - model: %s: %s" % ("" if ok else "not ", pre, name))
@@ -281,9 +313,16 @@ if kind in ('plain', 'toggle'):
 elif kind == 'priv':
     ok = ok and upriv == len(recs) and len(insn) > 100 and exc == 1
     what = "only U-mode records (the ECALL back included)"
+elif kind == 'latch':
+    ok = ok and len(insn) > 1000 and addrs[0] == lo and addrs[-1] == spin and starts == 1
+    what = "one segment from fib() entry 0x%x to spin() entry 0x%x" % (lo, spin)
+elif kind == 'out':
+    ok = ok and len(insn) > 1000 and all(filters[kind](a) for a in addrs) and exc == 5 and irq == 1
+    what = "no address in fib() [0x%x, 0x%x), all traps" % (lo, hi)
 else:
-    ok = ok and len(insn) > 1000 and all(lo <= a < hi for a in addrs)
-    what = "only addresses in [0x%x, 0x%x)" % (lo, hi)
+    ok = ok and len(insn) > (100 if kind == 'mask' else 1000) and all(filters[kind](a) for a in addrs)
+    what = ("only addresses in [0x%x, 0x%x)" % (lo, hi) if kind != 'mask' else
+            "only addresses in classify()'s block 0x%x" % (classify & ~0x3f))
 tap(ok, "ground truth is a consistent stream: " + what,
     "%d records, %d sequence breaks, %d exceptions, %d interrupts, %d in U-mode, %d segments"
     % (len(recs), bad, exc, irq, upriv, starts))
@@ -309,15 +348,17 @@ if pcsf != '-':
         cur.append(r[0])
     if cur:
         segs.append(cur)
-    if kind == 'range':
+    if kind in filters or kind == 'latch':
         k0 = pcs.index(addrs[0]) if addrs and addrs[0] in pcs else -1
         same = False
         if k0 >= 0:
-            # the recorder's in-range instructions from the first traced one
+            # the recorder's matching instructions from the first traced one
             # until as many have been seen as the model traced
-            want = [a for a in pcs[k0:] if lo <= a < hi][:len(addrs)]
+            run = pcs[k0:]
+            sel = latch(run) if kind == 'latch' else [filters[kind](a) for a in run]
+            want = [a for a, m in zip(run, sel) if m][:len(addrs)]
             same = want == addrs
-        note = "model %d instructions, recorder %d, in-range from %d: %s" % (
+        note = "model %d instructions, recorder %d, matching from %d: %s" % (
             len(addrs), len(pcs), k0, "equal" if same else "DIFFERENT")
     else:
         pos, same, gaps = 0, bool(segs), []
@@ -405,6 +446,9 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+# addresses the filters use (check_gt.py)
+syms=$(nm "$BM/trace.elf" | awk '{ a[$3] = "0x" $1 } END {
+	print a["__start_ntfilt"] ":" a["__stop_ntfilt"] ":" a["spin"] ":" a["classify"] }')
 declare -A ref_gt	# one-hart ground truth per kind of traced region
 # Options the model accepts but does not honour yet (reported as TODO).
 declare -A known_bug=(
@@ -412,13 +456,12 @@ declare -A known_bug=(
 )
 run_variant() {
 	local name=$1 kind=plain prescale=- harts=1 h words w i q=() opts dopts mopts
-	local gt pcs bin ref abl failed lo=0 hi=0 line
+	local gt pcs bin ref abl failed
 	shift
 	local -a hw=("$@")
 	words=$(cfg_words "${hw[@]}") || { nok "$name: configuration"; return; }
 	[[ " ${hw[*]} " == *" --toggle-"* ]] && kind=toggle
-	[[ " ${hw[*]} " == *" --filter-range "* ]] && kind=range
-	[[ " ${hw[*]} " == *" --filter-priv "* ]] && kind=priv
+	[[ " ${hw[*]} " == *" --filter-"* ]] && kind=$(sed -E 's/.*--filter-([a-z]+).*/\1/' <<<"${hw[*]}")
 	[[ " ${hw[*]} " == *" --ts "* ]] &&
 		prescale=$(sed -nE 's/.*--ts-prescale ([0-9]+).*/\1/p' <<<"${hw[*]}") && prescale=${prescale:-0}
 	[[ " ${hw[*]} " == *" --harts "* ]] && harts=$(sed -E 's/.*--harts ([0-9]+).*/\1/' <<<"${hw[*]}")
@@ -434,11 +477,6 @@ run_variant() {
 	echo "# $name: ${hw[*]}"
 	run_bm "$name" "$BM/trace.elf" -s "$harts" -p "gt=$work/gt-$name"
 	qextra=()
-	if [ "$kind" = range ]; then
-		line=$(grep '^FILTER ' "$work/$name.out")
-		lo=$(sed -E 's/.*start=(0x[0-9a-f]+).*/\1/' <<<"$line")
-		hi=$(sed -E 's/.*end=(0x[0-9a-f]+).*/\1/' <<<"$line")
-	fi
 	for ((h = 0; h < harts; h++)); do
 		local p="$name: hart $h"
 		gt=$work/gt-$name.hart$h.txt
@@ -485,7 +523,7 @@ run_variant() {
 		else
 			ref=${ref_gt[$w]:--}
 		fi
-		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$lo" "$hi"
+		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms"
 		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
 		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
 		# shellcheck disable=SC2086
@@ -509,8 +547,8 @@ variant_extra() {
 	shift 3
 	local a=" $* "
 	if [[ $a == *" --context "* ]] && [[ $a != *" --filter-"* ]]; then
-		t "[ \$(grep -c ' Ownership ' '$dump') -ge 2 ]" \
-			"$p: trTeContext=1 gives Ownership messages (U-mode switches)"
+		t "[ \$(grep -c ' Ownership .*prv=0' '$dump') -ge 1 ] && grep -q ' Ownership .*context=0x5 ' '$dump'" \
+			"$p: trTeContext=1 gives Ownership messages (U-mode, satp.ASID=5)"
 	fi
 	if [[ $a == *" --sync-mode "* ]]; then
 		t "grep -q ' sync=2(' '$dump'" \

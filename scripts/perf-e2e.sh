@@ -42,7 +42,8 @@
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
 # reader.
-# NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/.
+# NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
+# NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -50,6 +51,7 @@ pass() { echo "ok - perf-e2e: $*"; }
 fail() { echo "not ok - perf-e2e: $*"; }
 
 prog=loop-O2-g
+variant=${NTRACE_KVARIANT:-guest}
 gt=$NTRACE_TOP/build/gt
 pn=$NTRACE_TOP/tools/perf-ntrace
 B=$NTRACE_TOP/build/perf-ntrace
@@ -102,14 +104,14 @@ recs=(
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report"
 } >"$tmp/run.list"
-if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$tmp/run.list=/etc/ntrace/run.list" \
+if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant" --add "$tmp/run.list=/etc/ntrace/run.list" \
 	--add "$tmp/root/usr/bin/ntloop=/usr/bin/ntloop" \
 	--add "$tmp/root/usr/bin/callsys=/usr/bin/callsys" -o "$tmp/initrd.gz" >"$tmp/initrd.log" 2>&1; then
 	fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/initrd.log")"
 	exit 0
 fi
 start=$SECONDS
-bash "$NTRACE_TOP/scripts/guest.sh" --config ntrace --mode run --initrd "$tmp/initrd.gz" \
+bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace --mode run --initrd "$tmp/initrd.gz" \
 	--model-args "gt=$tmp/gt" --export "$tmp/out" --timeout 600 \
 	--console "$tmp/console.log" >"$tmp/guest.log" 2>&1
 st=$?
@@ -119,7 +121,7 @@ for r in "${recs[@]}"; do
 	[ -s "$tmp/out/$name.data" ] || missing+=" $name.data"
 done
 if [ $st -eq 0 ] && [ -z "$missing" ]; then
-	pass "guest recorded ${#recs[@]} perf.data files with perf record -e ntrace/.../u (BTM, HTM, snapshot at exit; two programs) ($((SECONDS - start)) s)"
+	pass "guest ($variant kernel) recorded ${#recs[@]} perf.data files with perf record -e ntrace/.../u (BTM, HTM, snapshot at exit; two programs) ($((SECONDS - start)) s)"
 else
 	fail "guest run (exit $st, missing:${missing:- none}): $(grep -E 'run end|error|No such' "$tmp/guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
 	exit 0

@@ -3,6 +3,9 @@
 #include "bm.h"
 
 int bm_failures;
+static char prefix[16];
+static void (*volatile per_hart)(unsigned int hart);
+static volatile unsigned int turn, done;
 
 void putch(char c)
 {
@@ -51,6 +54,7 @@ void check(int ok, const char *name)
 		puts_("not ");
 	}
 	puts_("ok - ");
+	puts_(prefix);
 	puts_(name);
 	putch('\n');
 }
@@ -75,4 +79,55 @@ void exit(int code)
 	*t = code ? ((uint32_t)code << 16) | 0x3333 : 0x5555;
 	for (;;)
 		__asm__ volatile("wfi");
+}
+
+unsigned int bm_harts(void)
+{
+	uint32_t n = *(volatile uint32_t *)BM_HARTS_ADDR;
+
+	return n >= 1 && n <= BM_MAX_HARTS ? n : 1;
+}
+
+void bm_each_hart(void (*fn)(unsigned int hart))
+{
+	unsigned int h, n = bm_harts();
+	long i;
+
+	per_hart = fn;
+	fn(0);
+	for (h = 1; h < n; h++) {
+		__asm__ volatile("fence rw, rw");
+		turn = h;
+		for (i = 0; i < 1000000000L && done != h; i++)
+			;
+		__asm__ volatile("fence rw, rw");
+		prefix[0] = 0;
+		if (done != h) {
+			puts_("# hart ");
+			putdec(h);
+			putch('\n');
+			check(0, "hart ran its tests (timed out)");
+		}
+	}
+}
+
+void bm_hart_turn(unsigned int hart)
+{
+	if (hart >= bm_harts())
+		return;
+	while (turn != hart)
+		;
+	__asm__ volatile("fence rw, rw");
+	prefix[0] = 'h';
+	prefix[1] = 'a';
+	prefix[2] = 'r';
+	prefix[3] = 't';
+	prefix[4] = ' ';
+	prefix[5] = (char)('0' + hart);
+	prefix[6] = ':';
+	prefix[7] = ' ';
+	prefix[8] = 0;
+	per_hart(hart);
+	__asm__ volatile("fence rw, rw");
+	done = hart;
 }

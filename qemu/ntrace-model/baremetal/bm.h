@@ -40,4 +40,17 @@ extern int bm_failures;
 void check(int ok, const char *name);
 void check_eq(uint64_t got, uint64_t want, const char *name);
 
+/*
+ * Run the same tests on every hart, one hart after the other: hart 0 calls
+ * bm_each_hart(fn) from main(), the program's hart_main() calls
+ * bm_hart_turn(). The number of harts to use is the word the host writes
+ * at BM_HARTS_ADDR (-device loader,addr=0x80300100,data=N,data-len=4;
+ * none: 1). Result lines of hart N > 0 are prefixed "hart N: ".
+ */
+#define BM_HARTS_ADDR	0x80300100UL
+#define BM_MAX_HARTS	8
+unsigned int bm_harts(void);
+void bm_each_hart(void (*fn)(unsigned int hart));
+void bm_hart_turn(unsigned int hart);
+
 #endif

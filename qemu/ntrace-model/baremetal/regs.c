@@ -4,12 +4,12 @@
  * filters/comparators and RAM sink against the Trace Control Interface
  * 1.0: power-up state, the reset/release handshake, WARL read-back of
  * every implemented field, pointer locking while the sink captures.
- * Each check prints one TAP line; the harness forwards them.
+ * Each check prints one TAP line; the harness forwards them. With
+ * several harts (bm_harts()), every hart then tests its own components.
  */
 #include "ntrace_regs_bm.h"
 
-#define TE	TE_BASE(0)
-#define RS	RAM_BASE(0)
+static uintptr_t TE, RS;	/* this hart's encoder and sink */
 #define RAM_LO	0x80000000UL
 #define RAM_HI	(NTRACE_REG_BASE - 4)
 
@@ -232,13 +232,27 @@ static void sink_warl(void)
 	check(poll32(RS + TCI_CONTROL, TCI_ACTIVE, 0) >= 0, "trRamActive=0 holds the sink in reset");
 }
 
-int main(void)
+static void regs_hart(unsigned int h)
 {
-	puts_("# ntrace model register tests\n");
+	TE = TE_BASE(h);
+	RS = RAM_BASE(h);
+	puts_("# ntrace model register tests, hart ");
+	putdec(h);
+	putch('\n');
 	power_up();
 	reset_handshake();
 	encoder_warl();
 	timestamp_unit();
 	sink_warl();
+}
+
+void hart_main(uint64_t hartid)
+{
+	bm_hart_turn((unsigned int)hartid);
+}
+
+int main(void)
+{
+	bm_each_hart(regs_hart);
 	return bm_failures;
 }

@@ -15,12 +15,15 @@
  * at the written addresses; once the sink is disabled the same writes take
  * effect. The host checks that the buffer holds exactly the trace of the
  * last session (TRACE line).
+ *
+ * With several harts (bm_harts()), every hart then runs the same tests on
+ * its own encoder and sink, with its own buffers.
  */
 #include "ntrace_regs_bm.h"
 
-#define TE	TE_BASE(0)
-#define RS	RAM_BASE(0)
-#define BUF	0x80400000UL
+static uintptr_t TE, RS;	/* this hart's encoder and sink */
+static unsigned int cur_hart;
+#define BUF	(0x80400000UL + (uintptr_t)cur_hart * 0x10000)
 #define SMALL	0x100UL		/* 256-byte buffer: a loop fills it quickly */
 #define GUARD	0x5a5a5a5aU
 #define CTL	(TCI_ACTIVE | 3u << TE_INST_MODE_SHIFT | 1u << TE_FORMAT_SHIFT)
@@ -125,7 +128,9 @@ static void pointers_while_enabled(void)
 	      "capturing: trace went on into the programmed buffer, no wrap");
 	check(untouched(PB, PB_SIZE), "capturing: nothing written at the addresses written to Start/WP");
 	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "capturing: no overflow");
-	puts_("TRACE hart=0 start=");
+	puts_("TRACE hart=");
+	putdec(cur_hart);
+	puts_(" start=");
 	puthex(PA);
 	puts_(" wp=");
 	puthex(wp);
@@ -138,9 +143,13 @@ static void pointers_while_enabled(void)
 	      rd32(RS + RAM_WP_LOW) == PB, "sink disabled: Start/Limit/WP writes take effect again");
 }
 
-int main(void)
+static void sink_hart(unsigned int h)
 {
 	uint32_t wp, c;
+
+	cur_hart = h;
+	TE = TE_BASE(h);
+	RS = RAM_BASE(h);
 
 	check(tci_reset(RS) == 0 && tci_reset(TE) == 0, "components released from reset");
 
@@ -175,5 +184,15 @@ int main(void)
 	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0,
 		 "trTeInstStallOrOverflow is write-1-to-clear");
 	pointers_while_enabled();
+}
+
+void hart_main(uint64_t hartid)
+{
+	bm_hart_turn((unsigned int)hartid);
+}
+
+int main(void)
+{
+	bm_each_hart(sink_hart);
 	return bm_failures;
 }

@@ -75,7 +75,15 @@ fi
 
 run_bm regs "$BM/regs.elf"
 run_bm sink "$BM/sink.elf" -p "gt=$work/gt-sink"
-extract "$work/sink.bin" "$work/sink.out" || rm -f "$work/sink.bin"
+extract "$work/sink.0.bin" "$work/sink.out" 0 || rm -f "$work/sink.0.bin"
+# the same on two harts: each hart tests its own encoder and sink (bm.h)
+qextra=(-device loader,addr=0x80300100,data=2,data-len=4)
+run_bm regs-smp2 "$BM/regs.elf" -s 2
+run_bm sink-smp2 "$BM/sink.elf" -s 2 -p "gt=$work/gt-sink-smp2"
+qextra=()
+for h in 0 1; do
+	extract "$work/sink-smp2.$h.bin" "$work/sink-smp2.out" $h || rm -f "$work/sink-smp2.$h.bin"
+done
 
 # The register tests must fail without the model: they test the model.
 timeout 60 "$here/run-qemu.sh" -n -r "$ram" -- -bios none -kernel "$BM/regs.elf" \
@@ -252,13 +260,14 @@ ablations() {
 }
 
 # Checks on one hart's ground truth, printed as TAP lines:
-#   check_gt.py PREFIX GT PCS|- KIND PRESCALE|- REFGT|- FIB-LO:FIB-HI:SPIN:CLASSIFY
+#   check_gt.py PREFIX GT PCS|- KIND PRESCALE|- REFGT|- FIB-LO:FIB-HI:SPIN:CLASSIFY STORES
+# (STORES: a file with the addresses of trace.elf's sw instructions)
 # KIND: plain, toggle (a gap), priv (U-mode only), or an address filter:
 # range, two (fib() only), out (all but fib()), latch (fib() entry to spin()
 # entry), mask (classify()'s 64-byte block).
 cat >"$work/check_gt.py" <<'PY'
 import struct, sys
-pre, gtf, pcsf, kind, ps, reff, syms = sys.argv[1:8]
+pre, gtf, pcsf, kind, ps, reff, syms, storesf = sys.argv[1:9]
 lo, hi, spin, classify = (int(x, 0) for x in syms.split(':'))
 filters = {
     'range': lambda a: lo <= a < hi,
@@ -376,6 +385,16 @@ if pcsf != '-':
         same = same and len(addrs) > (100 if kind == 'priv' else 1000) and all(g > 0 for g in gaps[1:])
         note = "model %d instructions in %d segments, recorder %d, untraced between: %s: %s" % (
             len(addrs), len(segs), len(pcs), gaps[1:], "equal" if same else "DIFFERENT")
+        if kind == 'toggle' and same and len(segs) == 2:
+            # trace stops at the store that clears trTeInstTracing/Enable
+            # (the last traced instruction) and starts after the store that
+            # sets it again (the last untraced one)
+            k = pcs.index(segs[1][0], pcs.index(segs[0][0]) + len(segs[0]))
+            stores = set(int(l, 16) for l in open(storesf))
+            ok = segs[0][-1] in stores and pcs[k - 1] in stores
+            tap(ok, "trace stops at the disabling store and restarts after the enabling store",
+                "last traced 0x%x, last untraced 0x%x: %s" % (
+                    segs[0][-1], pcs[k - 1], "both sw" if ok else "NOT both sw"))
     tap(same, "ground truth equals the independent per-instruction recorder", note)
 
 # 3. timestamps: one tick per executed instruction / 4^prescale, over the
@@ -449,6 +468,8 @@ PY
 # addresses the filters use (check_gt.py)
 syms=$(nm "$BM/trace.elf" | awk '{ a[$3] = "0x" $1 } END {
 	print a["__start_ntfilt"] ":" a["__stop_ntfilt"] ":" a["spin"] ":" a["classify"] }')
+riscv64-linux-gnu-objdump -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
+	tr -d ' ' >"$work/stores"
 declare -A ref_gt	# one-hart ground truth per kind of traced region
 # Options the model accepts but does not honour yet (reported as TODO).
 declare -A known_bug=(
@@ -523,7 +544,7 @@ run_variant() {
 		else
 			ref=${ref_gt[$w]:--}
 		fi
-		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms"
+		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms" "$work/stores"
 		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
 		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
 		# shellcheck disable=SC2086
@@ -580,18 +601,21 @@ done
 # The sink program's last session: the driver wrote Start/Limit/WP while the
 # sink captured (ignored); the programmed buffer holds exactly that
 # session's trace (the ground truth from its trace start on, re-encoded).
-if [ -s "$work/sink.bin" ]; then
+for sh in sink:0 sink-smp2:0 sink-smp2:1; do
+	sn=${sh%:*} h=${sh#*:}
+	if [ ! -s "$work/$sn.$h.bin" ]; then
+		nok "$sn: hart $h: program reported where the last session's trace is"
+		continue
+	fi
 	awk '/^#/ { next } { n++; if ($7 % 2 == 1) s = n; l[n] = $0 } END { for (i = s; i <= n; i++) print l[i] }' \
-		"$work/gt-sink.hart0.txt" >"$work/sink.gt"
-	"$PERF_NTRACE" encode --mode btm -o "$work/sink.re" "$work/sink.gt" 2>/dev/null
-	t "same_bytes '$work/sink.bin' '$work/sink.re'" \
-		"sink: pointers written while capturing: the buffer holds exactly the session's trace"
-	"$PERF_NTRACE" decode --elf "$BM/sink.elf" -o "$work/sink.dec" "$work/sink.bin" 2>/dev/null
-	t "dec_match '$work/sink.gt' '$work/sink.dec'" \
-		"sink: pointers written while capturing: the buffer decodes to the session's instructions"
-else
-	nok "sink: program reported where the last session's trace is"
-fi
+		"$work/gt-$sn.hart$h.txt" >"$work/$sn.$h.gt"
+	"$PERF_NTRACE" encode --mode btm -o "$work/$sn.$h.re" "$work/$sn.$h.gt" 2>/dev/null
+	t "same_bytes '$work/$sn.$h.bin' '$work/$sn.$h.re'" \
+		"$sn: hart $h: pointers written while capturing: the buffer holds exactly the session's trace"
+	"$PERF_NTRACE" decode --elf "$BM/sink.elf" -o "$work/$sn.$h.dec" "$work/$sn.$h.bin" 2>/dev/null
+	t "dec_match '$work/$sn.$h.gt' '$work/$sn.$h.dec'" \
+		"$sn: hart $h: pointers written while capturing: the buffer decodes to the session's instructions"
+done
 
 # Two harts, each tracing itself into its own sink with its own source ID.
 rm -f "$work"/gt-mh.*

@@ -24,7 +24,8 @@ void gt_open(struct hart *h)
 		fprintf(stderr, "ntrace-model: cannot write ground truth %s\n", path);
 		exit(1);
 	}
-	setvbuf(h->gt, NULL, _IOLBF, 0);
+	/* full buffering: flushed when trace stops and at exit */
+	setvbuf(h->gt, NULL, _IOFBF, 1 << 20);
 	fprintf(h->gt, "# ntrace-model ground truth, hart %u: "
 		"addr size itype priv context tstamp flags\n", h->idx);
 }
@@ -46,6 +47,32 @@ void gt_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 		return;
 	for (i = 0; i < n; i++)
 		gt_record(h, &r[i]);
+}
+
+/* A run of plain records (see trace_out_run). */
+void gt_run(struct hart *h, const struct ntrace_insn *r, size_t n,
+	    const struct ntrace_run_attr *a)
+{
+	struct ntrace_insn t;
+	size_t i;
+
+	if (!h->gt)
+		return;
+	for (i = 0; i < n; i++) {
+		t = r[i];
+		t.itype = NTRACE_ITYPE_NONE;
+		t.flags = 0;
+		t.priv = a->priv;
+		t.context = a->context;
+		t.tstamp = a->tstamp + i * a->tstamp_step;
+		gt_record(h, &t);
+	}
+}
+
+void gt_flush(struct hart *h)
+{
+	if (h->gt)
+		fflush(h->gt);
 }
 
 void gt_close(struct hart *h)

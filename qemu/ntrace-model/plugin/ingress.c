@@ -172,6 +172,7 @@ static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
 			.priv = h->prev_priv,
 			.context = h->context,
 			.tstamp = tstamp(h, icount),
+			.flags = ti->tb->tmpl[ti->idx].flags,
 		};
 
 		put(h, &r);
@@ -189,7 +190,7 @@ static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
 	d->size = ti->d.size;
 	d->itype = itype;
 	d->priv = h->prev_priv;
-	d->flags = h->start_pending ? NTRACE_INSN_TRACE_START : 0;
+	d->flags = ti->tb->tmpl[ti->idx].flags | (h->start_pending ? NTRACE_INSN_TRACE_START : 0);
 	h->start_pending = false;
 	h->in_filter = true;
 }
@@ -240,8 +241,36 @@ static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int fro
 		      unsigned int nret, uint64_t succ)
 {
 	struct ntrace_insn *d;
-	unsigned int i;
+	unsigned int i, last = from + nret - 1;
 
+	if (last > from && last <= tb->plain_n && !h->start_pending) {
+		/*
+		 * The records before the block's last are plain: hand them to
+		 * the encoder as one run, straight from the template; hold the
+		 * last one back, a trap may still mark it.
+		 */
+		struct ntrace_run_attr a = {
+			.priv = h->prev_priv,
+			.context = h->context,
+			.tstamp = h->clock_tstamp ? h->prev_icount + from + 1 : 0,
+			.tstamp_step = h->clock_tstamp,
+		};
+
+		flush_records(h, true);
+		h->records += last - from;
+		gt_run(h, &tb->tmpl[from], last - from, &a);
+		trace_out_run(h, &tb->tmpl[from], last - from,
+			      tb->insn[last].hw_before - tb->insn[from].hw_before, &a);
+		d = &h->rec[h->nrec++];
+		*d = tb->tmpl[last];
+		if (last == tb->n - 1)
+			d->itype = itype_for(&tb->insn[last], succ);
+		d->priv = h->prev_priv;
+		d->context = h->context;
+		d->tstamp = a.tstamp + (last - from) * a.tstamp_step;
+		h->in_filter = true;
+		return;
+	}
 	if (h->nrec + nret > MODEL_BATCH)
 		flush_records(h, false);
 	d = &h->rec[h->nrec];
@@ -354,7 +383,8 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 	unsigned int from = h->prev_from, n = tb->n, nret, i;
 	const struct tb_insn *last = &tb->insn[n - 1];
 	uint64_t epc = 0, cause = 0, tval = 0, succ = next_pc;
-	bool trap = false;
+	struct ntrace_insn *l;
+	bool trap = false, seq0;
 	int j;
 
 	if (upto < n) {
@@ -399,6 +429,15 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 			nret = n - 1 - from;
 		}
 	}
+	/*
+	 * A block that is just an indirect jump: whether LUI/AUIPC set up its
+	 * target is known from the instruction handed on before it.
+	 */
+	l = last_rec(h);
+	seq0 = from == 0 && nret && tb->insn[0].seq_jump && l && l->itype == NTRACE_ITYPE_NONE &&
+	       l->size && l->addr + l->size == tb->pc && h->last_seq_rd == tb->insn[0].d.reg;
+	if (nret)
+		h->last_seq_rd = tb->insn[from + nret - 1].seq_rd;
 	if (!h->te.inst_filters && !h->te.ts_running && nret) {
 		put_block(h, tb, from, nret, succ);
 	} else {
@@ -409,6 +448,8 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 			put_insn(h, ti, itype_for(ti, next), h->prev_icount + i + 1);
 		}
 	}
+	if (seq0 && (l = last_rec(h)) && l->addr == tb->pc)
+		l->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	if (from + nret == n && last->d.kind != NTRACE_IK_NONE)
 		ras_update(h, last);
 	if (trap)
@@ -439,6 +480,7 @@ static void stop_now(struct hart *h)
 		h->rec[h->nrec - 1].flags |= NTRACE_INSN_TRACE_STOP;
 	flush_records(h, true);
 	trace_out_stop(h);
+	gt_flush(h);
 	h->tracing = false;
 	h->prev = NULL;
 	h->te.empty = true;
@@ -549,6 +591,14 @@ static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
 		ti->xret_m = w == 0x30200073;		/* MRET */
 		ti->target_known = w == 0x30200073 || w == 0x10200073;
 	}
+	/* sequential jump: LUI/AUIPC/C.LUI set up a jump's rs1 */
+	if (ti->d.size == 4 && ((w & 0x7f) == 0x17 || (w & 0x7f) == 0x37))
+		ti->seq_rd = (w >> 7) & 31;
+	else if (ti->d.size == 2 && (w & 0xe003) == 0x6001 && ((w >> 7) & 31) != 2)
+		ti->seq_rd = (w >> 7) & 31;	/* C.LUI (rd 2 is C.ADDI16SP) */
+	ti->seq_jump = ti->d.kind == NTRACE_IK_INDIRECT && ti->d.reg &&
+		       (ti->d.itype == NTRACE_ITYPE_IND_CALL || ti->d.itype == NTRACE_ITYPE_IND_JUMP ||
+			ti->d.itype == NTRACE_ITYPE_OTHER_IND_JUMP);
 	/* CSR instructions naming satp (0x180) change the context */
 	if ((w & 0x7f) == 0x73 && ((w >> 12) & 7) != 0 && ((w >> 12) & 7) != 4 &&
 	    (w >> 20) == 0x180)
@@ -625,9 +675,14 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		r->addr = d->insn[i].pc;
 		r->size = d->insn[i].d.size;
 		r->priv = d->tmpl_priv;
+		d->insn[i].hw_before = i ? d->insn[i - 1].hw_before + d->insn[i - 1].d.size / 2 : 0;
 		/* the last instruction's itype depends on where it went */
 		if (i + 1 < n)
 			r->itype = itype_for(&d->insn[i], d->insn[i + 1].pc);
+		if (i + 1 < n && d->plain_n == i && r->itype == NTRACE_ITYPE_NONE)
+			d->plain_n = i + 1;
+		if (i && d->insn[i].seq_jump && d->insn[i - 1].seq_rd == d->insn[i].d.reg)
+			r->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	}
 }
 

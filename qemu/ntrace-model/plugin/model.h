@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ntrace/encoder.h>
 #include <ntrace/ingress.h>
 #include <ntrace/isa.h>
 
@@ -32,8 +33,11 @@ struct tb_insn {
 	struct tb_desc *tb;
 	struct ntrace_idec d;
 	int32_t imm;		/* JALR offset */
+	uint32_t hw_before;	/* half-words of the block before this one */
 	uint16_t idx;
 	uint8_t csr_watch;	/* writes a CSR the ingress mirrors (CSRW_*) */
+	uint8_t seq_rd;		/* LUI, C.LUI, AUIPC: the register written, else 0 */
+	bool seq_jump;		/* indirect jump the sequential-jump rule applies to */
 	bool target_known;	/* indirect/xRET target can be read before it runs */
 	bool xret_m;		/* MRET (else SRET) */
 	bool read_early;	/* JALR with rd == rs1: read the target before it runs */
@@ -44,6 +48,7 @@ struct tb_insn {
 struct tb_desc {
 	uint64_t pc;
 	uint32_t n;
+	uint32_t plain_n;		/* leading records of tmpl that are plain */
 	uint8_t tmpl_priv;		/* privilege the block runs at */
 	struct ntrace_insn *tmpl;	/* per-instruction record template */
 	struct tb_desc *next_alloc;	/* allocation list, freed on TB flush */
@@ -112,6 +117,7 @@ struct hart {
 	unsigned int prev_from;	/* first instruction of prev inside the trace */
 	uint64_t prev_icount;	/* instructions retired before prev started */
 	uint8_t prev_priv;
+	uint8_t last_seq_rd;	/* seq_rd of the last instruction handed on */
 	uint64_t next_target;	/* target of an indirect jump / trap return */
 	bool next_target_valid;
 	uint64_t ras[MODEL_RAS];	/* shadow return stack (prediction only) */
@@ -223,6 +229,8 @@ void ingress_vcpu_init(unsigned int vcpu);
 /* trace_out.c: the one place that talks to the encoder library */
 const char *trace_out_start(struct hart *h);
 void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
+void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
+		   const struct ntrace_run_attr *a);
 void trace_out_stop(struct hart *h);
 uint32_t trace_out_features(void);
 bool trace_out_has_context(void);
@@ -232,6 +240,9 @@ bool trace_out_sync_mode_ok(unsigned int mode);
 /* gtlog.c */
 void gt_open(struct hart *h);
 void gt_records(struct hart *h, const struct ntrace_insn *r, size_t n);
+void gt_run(struct hart *h, const struct ntrace_insn *r, size_t n,
+	    const struct ntrace_run_attr *a);
+void gt_flush(struct hart *h);
 void gt_close(struct hart *h);
 
 #endif /* NTRACE_MODEL_H */

@@ -115,6 +115,18 @@ void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 	}
 }
 
+/* Plain records of one block (ntrace_encoder_put_run). */
+void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
+		   const struct ntrace_run_attr *a)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running) {
+		ntrace_encoder_put_run(&o->enc, r, n, hw, a);
+		h->ram_dirty = true;
+	}
+}
+
 void trace_out_stop(struct hart *h)
 {
 	struct trace_out *o = h->enc;

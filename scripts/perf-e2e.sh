@@ -115,6 +115,7 @@ bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace --mode r
 	--model-args "gt=$tmp/gt" --export "$tmp/out" --timeout 600 \
 	--console "$tmp/console.log" >"$tmp/guest.log" 2>&1
 st=$?
+cp "$tmp/console.log" "$NTRACE_TOP/build/perf-e2e/$variant.console" 2>/dev/null
 missing=
 for r in "${recs[@]}"; do
 	name=${r%%;*}
@@ -126,6 +127,14 @@ else
 	fail "guest run (exit $st, missing:${missing:- none}): $(grep -E 'run end|error|No such' "$tmp/guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
 	exit 0
 fi
+
+# no kernel warnings, KASAN or lockdep reports while recording
+clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$tmp/console.log" |
+	grep 'kernel log clean')
+case $clean in
+"ok "*) pass "$variant kernel log clean while recording" ;;
+*) fail "$variant kernel log: ${clean#*: } (console: build/perf-e2e/$variant.console)" ;;
+esac
 
 if grep -q 'RISC-V N-Trace version 1' "$tmp/out/btm.report" &&
    grep -q 'PERF_RECORD_AUXTRACE size' "$tmp/out/btm.report"; then

@@ -77,7 +77,7 @@ run_bm regs "$BM/regs.elf"
 run_bm sink "$BM/sink.elf" -p "gt=$work/gt-sink"
 extract "$work/sink.0.bin" "$work/sink.out" 0 || rm -f "$work/sink.0.bin"
 # the same on two harts: each hart tests its own encoder and sink (bm.h)
-qextra=(-device loader,addr=0x80300100,data=2,data-len=4)
+qextra=(-device "loader,addr=0x80300100,data=2,data-len=4")
 run_bm regs-smp2 "$BM/regs.elf" -s 2
 run_bm sink-smp2 "$BM/sink.elf" -s 2 -p "gt=$work/gt-sink-smp2"
 qextra=()
@@ -191,7 +191,7 @@ cfg_words() {
 
 # "perf-ntrace encode" options of a configuration for hart $1.
 enc_opts() {
-	local h=$1 out=() inhibit= id=0 bits=
+	local h=$1 out=() inhibit='' id=0 bits=''
 	shift
 	[[ " $* " == *" --inhibit-src "* ]] && inhibit=1
 	while [ $# -gt 0 ]; do
@@ -520,10 +520,10 @@ run_variant() {
 		t "same_bytes '$bin' '$work/$name.$h.re'" \
 			"$p: sink bytes equal the ground truth re-encoded (perf-ntrace encode $opts)"
 		# every option changes the bytes: encoding without it differs
-		failed= bug=
+		failed='' bug=''
 		while IFS='|' read -r abl w; do
 			[ -n "$abl" ] || continue
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2046,SC2086
 			"$PERF_NTRACE" encode $(enc_opts $h $w) -o "$work/$name.$h.abl" "$gt" 2>/dev/null
 			if [ -n "${known_bug[${abl%% *}]:-}" ]; then
 				cmp -s "$work/$name.$h.abl" "$work/$name.$h.re" && bug="$bug ${abl%% *}"
@@ -568,25 +568,25 @@ run_variant() {
 variant_extra() {
 	local p=$1 h=$2 dump=$3 id=0
 	shift 3
-	local a=" $* "
-	if [[ $a == *" --context "* ]] && [[ $a != *" --filter-"* ]]; then
+	local args=" $* "
+	if [[ $args == *" --context "* ]] && [[ $args != *" --filter-"* ]]; then
 		t "[ \$(grep -c ' Ownership .*prv=0' '$dump') -ge 1 ] && grep -q ' Ownership .*context=0x5 ' '$dump'" \
 			"$p: trTeContext=1 gives Ownership messages (U-mode, satp.ASID=5)"
 	fi
-	if [[ $a == *" --sync-mode "* ]]; then
+	if [[ $args == *" --sync-mode "* ]]; then
 		t "grep -q ' sync=2(' '$dump'" \
-			"$p: periodic sync messages (SYNC=2) with trTeInstSyncMode=$(sed -E 's/.*--sync-mode ([a-z]+).*/\1/' <<<"$a")"
+			"$p: periodic sync messages (SYNC=2) with trTeInstSyncMode=$(sed -E 's/.*--sync-mode ([a-z]+).*/\1/' <<<"$args")"
 	fi
-	if [[ $a == *" --src-bits "* ]] && [[ $a != *" --inhibit-src "* ]]; then
-		[[ $a == *" --src-id "* ]] && id=$(sed -E 's/.*--src-id ([0-9]+).*/\1/' <<<"$a")
+	if [[ $args == *" --src-bits "* ]] && [[ $args != *" --inhibit-src "* ]]; then
+		[[ $args == *" --src-id "* ]] && id=$(sed -E 's/.*--src-id ([0-9]+).*/\1/' <<<"$args")
 		t "awk -v s=$((id + h)) '{ v = match(\$0, / src=[0-9]+ /) ? substr(\$0, RSTART + 5, RLENGTH - 6) : 0
 			if (v != s) bad++ } END { exit bad > 0 || NR == 0 }' '$dump'" \
 			"$p: every message carries SRC=$((id + h)) (trTeSrcID+hart, trTeSrcBits)"
 	fi
-	if [[ $a == *" --inhibit-src "* ]]; then
+	if [[ $args == *" --inhibit-src "* ]]; then
 		t "! grep -q ' src=' '$dump'" "$p: trTeInhibitSrc=1: no message carries a SRC field"
 	fi
-	if [[ $a == *" --toggle-"* ]]; then
+	if [[ $args == *" --toggle-"* ]]; then
 		# trace start sync, stop at the gap, sync after it, stop at the end
 		t "[ \"\$(grep -E 'ProgTraceSync.* sync=5\(|ProgTraceCorrelation.* evcode=4 ' '$dump' | grep -oE 'sync=5|evcode=4' | tr '\n' ' ')\" = 'sync=5 evcode=4 sync=5 evcode=4 ' ]" \
 			"$p: trace disabled and re-enabled: ProgTraceCorrelation (EVCODE=4) at the stop, ProgTraceSync (SYNC=5) after the re-enable"

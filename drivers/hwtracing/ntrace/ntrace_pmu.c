@@ -6,6 +6,13 @@
  * from a per-CPU hrtimer while it runs, since the sink cannot interrupt.
  * Each copy stops and restarts the encoder, so every AUX record starts
  * with an N-Trace synchronisation message and decodes on its own.
+ *
+ * A per-CPU (perf record -a) event stays scheduled across task switches,
+ * so the CPU's trace would mix processes. Such an event owns a kernel
+ * counter of the CPU's context switches whose overflow handler (every
+ * switch, in the outgoing task's context) drains the sink: each AUX record
+ * then holds one task's trace, and its sample_id (pid, tid, time, cpu)
+ * names that task.
  */
 #include <linux/hrtimer.h>
 #include <linux/module.h>
@@ -18,6 +25,10 @@ static unsigned int drain_us = 4000;
 module_param(drain_us, uint, 0444);
 MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buffer, us (100..1000000)");
 
+static bool switch_drain = true;
+module_param(switch_drain, bool, 0644);
+MODULE_PARM_DESC(switch_drain, "per-CPU events: drain at every context switch, so that each AUX record is one task's trace (default on)");
+
 /* The AUX area of one event, as perf allocated it. */
 struct ntrace_aux {
 	void **pages;
@@ -27,6 +38,7 @@ struct ntrace_aux {
 
 /* Per event: what to program. */
 struct ntrace_event {
+	struct perf_event *switches;	/* per-CPU event: context switch counter */
 	struct ntrace_prog prog;
 	unsigned int nr_ranges;
 	struct ntrace_range ranges[NTRACE_MAX_RANGES];
@@ -163,22 +175,81 @@ static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
 	nc->active = true;
 }
 
+/*
+ * Move what the sink holds into the AUX area (one AUX record, written in
+ * the context of the task that is current) and go on tracing into a new
+ * AUX transaction. Interrupts off. False when the event had to stop.
+ */
+static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
+{
+	int cpu = smp_processor_id();
+
+	if (!ntrace_drain(nc, cpu) ||
+	    !perf_aux_output_begin(&nc->handle, event)) {
+		event->hw.state |= PERF_HES_STOPPED;
+		return false;
+	}
+	ntrace_hw_start(nc, cpu, event->pmu_private);
+	return true;
+}
+
 static enum hrtimer_restart ntrace_timer(struct hrtimer *t)
 {
 	struct ntrace_cpu *nc = container_of(t, struct ntrace_cpu, timer);
 	struct perf_event *event = nc->event;
-	int cpu = smp_processor_id();
 
-	if (!nc->active || !event)
+	if (!nc->active || !event || !ntrace_cut(nc, event))
 		return HRTIMER_NORESTART;
-	if (!ntrace_drain(nc, cpu) ||
-	    !perf_aux_output_begin(&nc->handle, event)) {
-		event->hw.state |= PERF_HES_STOPPED;
-		return HRTIMER_NORESTART;
-	}
-	ntrace_hw_start(nc, cpu, event->pmu_private);
 	hrtimer_forward_now(t, ns_to_ktime((u64)drain_us * NSEC_PER_USEC));
 	return HRTIMER_RESTART;
+}
+
+/*
+ * Overflow handler of a per-CPU event's context-switch counter: called by
+ * the scheduler (perf_event_task_sched_out(), interrupts off) on the
+ * event's CPU with the outgoing task current, before the switch. The
+ * hrtimer cannot run meanwhile: it is pinned to this CPU.
+ */
+static void ntrace_switch_out(struct perf_event *sw,
+			      struct perf_sample_data *data,
+			      struct pt_regs *regs)
+{
+	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
+	struct perf_event *event = nc->event;
+
+	if (!READ_ONCE(switch_drain) || !nc->active || !event ||
+	    (event->attach_state & PERF_ATTACH_TASK))
+		return;
+	ntrace_cut(nc, event);
+}
+
+/*
+ * A per-CPU event counts its CPU's context switches with a sampling
+ * software counter (period 1): perf core offers a module no other hook
+ * into the switch (the pmu::sched_task callback needs perf_sched_cb_inc(),
+ * which is not exported). The first overflow of a switch is never
+ * throttled.
+ */
+static int ntrace_switch_counter(struct perf_event *event,
+				 struct ntrace_event *ev)
+{
+	struct perf_event_attr attr = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(attr),
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+		.sample_period = 1,
+		.pinned = 1,
+	};
+	struct perf_event *sw;
+
+	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK))
+		return 0;
+	sw = perf_event_create_kernel_counter(&attr, event->cpu, NULL,
+					      ntrace_switch_out, NULL);
+	if (IS_ERR(sw))
+		return PTR_ERR(sw);
+	ev->switches = sw;
+	return 0;
 }
 
 static void ntrace_pmu_start(struct perf_event *event, int flags)
@@ -248,7 +319,11 @@ static void ntrace_pmu_read(struct perf_event *event)
 
 static void ntrace_event_destroy(struct perf_event *event)
 {
-	kfree(event->pmu_private);
+	struct ntrace_event *ev = event->pmu_private;
+
+	if (ev && ev->switches)
+		perf_event_release_kernel(ev->switches);
+	kfree(ev);
 	event->pmu_private = NULL;
 }
 
@@ -283,6 +358,11 @@ static int ntrace_pmu_event_init(struct perf_event *event)
 	if (!ev)
 		return -ENOMEM;
 	ev->prog = prog;
+	err = ntrace_switch_counter(event, ev);
+	if (err) {
+		kfree(ev);
+		return err;
+	}
 	event->pmu_private = ev;
 	event->destroy = ntrace_event_destroy;
 	return 0;

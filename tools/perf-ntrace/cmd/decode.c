@@ -30,6 +30,14 @@ static const char decode_help[] =
 	"  --root DIR      find mapped files under DIR (a copy of the traced system)\n"
 	"  --elf-dir DIR   find mapped files by their base name in DIR\n"
 	"  --cpu N         decode only the AUX data of CPU N\n"
+	"  --vdso FILE     the guest kernel's vdso.so, for code run in the [vdso] mapping\n"
+	"  --pid PID       task mode: decode only process PID\n"
+	"  --show-task     task mode, --format=pc: prefix each line with \"CPU PID TID TIME \"\n"
+	"  --no-task-mode  decode per AUX stream with one image set for every process\n"
+	"  In task mode (per-CPU AUX data whose AUX records name cpu, tid and time,\n"
+	"  e.g. perf record -a or -C) each AUX record is one task's trace: records are\n"
+	"  decoded in time order across CPUs with the images of their process;\n"
+	"  --format=stats adds a \"process PID COMM ...\" line per process.\n"
 	"images:\n"
 	"  --elf FILE[@ADDR]   RISC-V ELF64 executable or shared object (at ADDR)\n"
 	"  --bin FILE@ADDR     raw binary code (bare metal) loaded at ADDR\n"
@@ -66,6 +74,13 @@ enum {
 	OPT_MODE, OPT_IRET, OPT_RDEPTH, OPT_RBITS, OPT_RHIST, OPT_RBRANCH, OPT_ITYPE_BITS,
 	OPT_SEQ, OPT_ALLJ, OPT_ICNT_BITS, OPT_HIST_BITS, OPT_HREPEAT_BITS, OPT_BCNT_BITS,
 	OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA, OPT_ROOT, OPT_ELF_DIR, OPT_CPU,
+	OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
+};
+
+/* Task mode: one sink per image set (a sink reads symbols from its set). */
+struct task_sink {
+	struct ntrace_images *img;
+	struct ntrace_sink *sink;
 };
 
 struct decode_ctx {
@@ -74,13 +89,41 @@ struct decode_ctx {
 	bool quiet, stats_only, prefix_src;
 	unsigned int max_warn, nwarn;
 	uint64_t errors;
+	/* task mode */
+	enum ntrace_sink_format fmt;
+	bool symbols, show_task;
+	struct ntrace_decoder *dec;	/* the decoder being fed */
+	struct ntrace_pd_chunk chunk;	/* the record being decoded */
+	struct task_sink *sinks;
+	size_t nsinks;
+	int werr;
 };
+
+static int pc_prefixed(void *ctx, const uint64_t *pcs, size_t n)
+{
+	struct decode_ctx *c = ctx;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (fprintf(c->out, "%d %u %u %" PRIu64 " 0x%" PRIx64 "\n", c->chunk.cpu,
+			    c->chunk.pid, c->chunk.tid, c->chunk.time, pcs[i]) < 0)
+			return -1;
+	return 0;
+}
 
 static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 {
 	struct decode_ctx *c = ctx;
+	size_t i;
 
-	return ntrace_sink_runs(c->sink, r, n);
+	if (!c->show_task || !c->chunk.task)
+		return ntrace_sink_runs(c->sink, r, n);
+	for (i = 0; i < n; i++)
+		if (r[i].ninsn && ntrace_decoder_run_pcs(c->dec, &r[i], pc_prefixed, c) == -1) {
+			c->werr = 1;
+			return -1;
+		}
+	return 0;
 }
 
 static int on_event(void *ctx, const struct ntrace_dec_event *ev)
@@ -125,7 +168,54 @@ static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
 {
 	struct decode_ctx *c = ctx;
 
+	c->dec = d;
 	ntrace_sink_set_decoder(c->sink, d);
+}
+
+/* Task mode: switch to the sink of the record's image set. */
+static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
+{
+	struct decode_ctx *c = ctx;
+	struct task_sink *ts;
+	size_t i;
+
+	c->chunk = *ch;
+	if (!ch->task || c->stats_only)
+		return;
+	for (i = 0; i < c->nsinks; i++)
+		if (c->sinks[i].img == ch->img)
+			break;
+	if (i == c->nsinks) {
+		ts = realloc(c->sinks, (c->nsinks + 1) * sizeof(*ts));
+		if (!ts) {
+			c->werr = 1;
+			return;
+		}
+		c->sinks = ts;
+		ts[i].img = ch->img;
+		ts[i].sink = ntrace_sink_new(c->fmt, c->out, NULL, ch->img);
+		if (!ts[i].sink) {
+			c->werr = 1;
+			return;
+		}
+		ntrace_sink_set_symbols(ts[i].sink, c->symbols);
+		c->nsinks++;
+	}
+	if (c->sink != c->sinks[i].sink && ntrace_sink_flush(c->sink))
+		c->werr = 1;
+	c->sink = c->sinks[i].sink;
+}
+
+static void pd_on_task(void *ctx, const struct ntrace_pd_task *t)
+{
+	struct decode_ctx *c = ctx;
+
+	if (c->stats_only &&
+	    fprintf(c->out, "process %u %s records %" PRIu64 " bytes %" PRIu64 " instructions %"
+		    PRIu64 " errors %" PRIu64 " lost %" PRIu64 " exec_splits %" PRIu64 "\n",
+		    t->pid, t->comm[0] ? t->comm : "-", t->records, t->bytes, t->insns,
+		    t->errors, t->lost, t->exec_splits) < 0)
+		c->werr = 1;
 }
 
 static void pd_on_notice(void *ctx, const char *text)
@@ -160,7 +250,10 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 	struct ntrace_pd_decode_ops ops = {
 		.dec = { c->stats_only ? NULL : on_runs, on_event },
 		.on_decoder = pd_on_decoder, .on_notice = pd_on_notice,
+		.on_chunk = pd_on_chunk, .on_task = pd_on_task,
 	};
+	struct ntrace_sink *first = c->sink;
+	size_t i;
 	struct ntrace_pd_decode_stats st;
 	struct ntrace_perfdata *pd;
 	char err[512];
@@ -173,8 +266,21 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 	}
 	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st, err, sizeof(err));
 	ntrace_pd_close(pd);
+	/* Task mode: flush the record sinks, go back to the caller's. */
+	if (c->sink != first && ntrace_sink_flush(c->sink))
+		c->werr = 1;
+	for (i = 0; i < c->nsinks; i++)
+		ntrace_sink_free(c->sinks[i].sink);
+	free(c->sinks);
+	c->sinks = NULL;
+	c->nsinks = 0;
+	c->sink = first;
 	if (rc) {
 		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, err);
+		return 2;
+	}
+	if (c->werr || (c->show_task && fflush(c->out))) {
+		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}
 	if (c->stats_only &&
@@ -185,7 +291,12 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		     "\nitrace_starts: %" PRIu64 "\nimages: %" PRIu64 "\nimages_missing: %"
 		     PRIu64 "\n", st.chunks, st.chunk_bytes, st.resyncs, st.truncated, st.partial,
 		     st.collisions, st.lost_records, st.auxtrace_errors, st.itrace_starts,
-		     st.images, st.images_missing) < 0)) {
+		     st.images, st.images_missing) < 0 ||
+	     (st.task_mode &&
+	      fprintf(c->out, "task_mode: 1\ntasks: %" PRIu64 "\nimage_sets: %" PRIu64
+		      "\nexec_splits: %" PRIu64 "\nunattributed_bytes: %" PRIu64
+		      "\nmissing_bytes: %" PRIu64 "\n", st.tasks, st.image_sets, st.exec_splits,
+		      st.unattributed_bytes, st.missing_bytes) < 0))) {
 		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}
@@ -260,6 +371,10 @@ int cmd_decode(int argc, char **argv)
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "elf-dir", required_argument, NULL, OPT_ELF_DIR },
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "vdso", required_argument, NULL, OPT_VDSO },
+		{ "pid", required_argument, NULL, OPT_PID },
+		{ "show-task", no_argument, NULL, OPT_SHOW_TASK },
+		{ "no-task-mode", no_argument, NULL, OPT_NO_TASK },
 		{ "help", no_argument, NULL, 'h' },
 		CODEC_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -410,6 +525,22 @@ int cmd_decode(int argc, char **argv)
 				return 2;
 			pdo.cpu = (int32_t)x;
 			break;
+		case OPT_VDSO:
+			pdo.vdso = optarg;
+			break;
+		case OPT_PID:
+			if (!opt_uint("decode", "pid", optarg, INT32_MAX, &x) || !x) {
+				fprintf(stderr, "perf-ntrace decode: --pid wants a process id > 0\n");
+				return 2;
+			}
+			pdo.pid = (uint32_t)x;
+			break;
+		case OPT_SHOW_TASK:
+			c.show_task = true;
+			break;
+		case OPT_NO_TASK:
+			pdo.no_task_mode = true;
+			break;
 		case 'h':
 			fputs(decode_help, stdout);
 			return 0;
@@ -473,6 +604,13 @@ int cmd_decode(int argc, char **argv)
 	if (c.stats_only)
 		ops.runs = NULL;
 	if (c.sink && is_pd) {
+		if (c.show_task && fmt != 0) {
+			fprintf(stderr, "perf-ntrace decode: --show-task needs --format=pc\n");
+			goto out;
+		}
+		c.fmt = fmt == 1 ? NTRACE_SINK_BRANCHES : fmt == 2 ? NTRACE_SINK_TV : NTRACE_SINK_PC;
+		c.symbols = symbols;
+		pdo.isa = &isa;
 		ntrace_sink_set_symbols(c.sink, symbols);
 		rc = decode_perf_data(&c, img, argv[optind], &pdo);
 		goto out;

@@ -42,6 +42,55 @@ struct stream {
 	uint64_t next_off;	/* AUX offset right after the last chunk */
 };
 
+/* An executable user mapping (MMAP/MMAP2), in file order. */
+struct mmaprec {
+	uint32_t pid;
+	uint64_t time;
+	size_t seq;		/* record number in the file */
+	const char *filename;	/* as recorded (points into the file) */
+	uint64_t addr, pgoff;
+};
+
+/* A COMM with the exec flag, a FORK of a new process, or a COMM. */
+struct taskev {
+	uint32_t pid, ppid;
+	uint64_t time;
+	size_t seq;
+	const char *comm;	/* COMM only */
+};
+
+/* A PERF_RECORD_AUX: one task's trace in task mode. */
+struct auxrec {
+	uint32_t cpu, pid, tid;
+	uint64_t time, off, size, flags;
+	uint64_t file_offset;
+	uint64_t t_start;	/* when the task's run on the CPU began (as far as known) */
+};
+
+/* A task's switch-in (SWITCH_CPU_WIDE without the out flag). */
+struct swin {
+	uint32_t cpu, tid;
+	uint64_t time;
+};
+
+/* Task mode: the decoder a CPU's data is being fed to. */
+struct tcpu {
+	uint32_t cpu;
+	struct ntrace_decoder *d;
+	uint32_t tid;
+	struct ntrace_images *img;
+	uint32_t pid;		/* whose counters the decoder adds to */
+	uint64_t next_off;	/* AUX offset after the last byte fed */
+	bool lossy_end;		/* data may be missing after it */
+};
+
+/* A per-process image set: the mappings it was built from. */
+struct imgset {
+	size_t *idx;		/* struct mmaprec indexes, ascending */
+	size_t n;
+	struct ntrace_images *img;
+};
+
 struct pd_dec {
 	struct ntrace_perfdata *pd;
 	struct ntrace_images *img;
@@ -60,6 +109,23 @@ struct pd_dec {
 	struct ntrace_decoder *last_fed;
 	char **added;		/* "path@base" of the images added */
 	size_t nadded;
+	/* task mode */
+	size_t nrec;		/* records read in pass 1 */
+	struct mmaprec *mmaps;
+	size_t nmmaps;
+	struct taskev *execs, *forks, *comms;
+	size_t nexecs, nforks, ncomms;
+	struct auxrec *auxs;
+	size_t nauxs;
+	bool aux_keyed;		/* every AUX record has cpu, tid and time */
+	struct swin *swins;
+	size_t nswins;
+	struct imgset *sets;
+	size_t nsets;
+	struct ntrace_pd_task *tasks;
+	size_t ntasks;
+	struct tcpu *tcpus;
+	size_t ntcpus;
 	char *err;
 	size_t errlen;
 };
@@ -105,33 +171,48 @@ static int elf_type(const char *path)
 	return h[16] | h[17] << 8;
 }
 
-static void add_mmap_image(struct pd_dec *x, const struct ntrace_pd_rec *r)
+/* Is r an executable user mapping of a file? */
+static bool exec_mapping(const struct ntrace_pd_rec *r)
 {
-	const char *fn = r->u.mmap.filename, *base;
+	const char *fn = r->u.mmap.filename;
+
+	return (r->u.mmap.prot & PROT_EXEC_BIT) && (r->misc & MISC_CPUMODE_MASK) == MISC_USER &&
+	       ((fn[0] == '/' && strncmp(fn, "//anon", 6)) || !strcmp(fn, "[vdso]"));
+}
+
+/* Where the host has the mapped file fn. */
+static void host_path(const struct pd_dec *x, const char *fn, char *path, size_t size)
+{
+	const char *base = strrchr(fn, '/') ? strrchr(fn, '/') + 1 : fn;
+
+	if (!strcmp(fn, "[vdso]"))
+		snprintf(path, size, "%s", x->opts && x->opts->vdso ? x->opts->vdso : "");
+	else if (x->opts && x->opts->root)
+		snprintf(path, size, "%s%s", x->opts->root, fn);
+	else if (x->opts && x->opts->elf_dir)
+		snprintf(path, size, "%s/%s", x->opts->elf_dir, base);
+	else
+		snprintf(path, size, "%s", fn);
+}
+
+static void add_mmap_image(struct pd_dec *x, const struct mmaprec *m)
+{
+	const char *fn = m->filename;
 	char path[4096], key[4200];
 	uint64_t load;
 	size_t i;
 	char **na;
 	int t, rc;
 
-	if (!(r->u.mmap.prot & PROT_EXEC_BIT) || (r->misc & MISC_CPUMODE_MASK) != MISC_USER ||
-	    fn[0] == '[' || fn[0] != '/' || !strncmp(fn, "//anon", 6))
-		return;
-	base = strrchr(fn, '/') + 1;
-	if (x->opts && x->opts->root)
-		snprintf(path, sizeof(path), "%s%s", x->opts->root, fn);
-	else if (x->opts && x->opts->elf_dir)
-		snprintf(path, sizeof(path), "%s/%s", x->opts->elf_dir, base);
-	else
-		snprintf(path, sizeof(path), "%s", fn);
+	host_path(x, fn, path, sizeof(path));
 	t = elf_type(path);
 	if (t < 0) {
 		x->st->images_missing++;
 		notice(x, "no ELF file for mapping of %s at %#llx (looked for %s)", fn,
-		       (unsigned long long)r->u.mmap.addr, path);
+		       (unsigned long long)m->addr, path);
 		return;
 	}
-	load = t == 3 ? r->u.mmap.addr - r->u.mmap.pgoff : 0;
+	load = t == 3 ? m->addr - m->pgoff : 0;
 	snprintf(key, sizeof(key), "%s@%llx", path, (unsigned long long)load);
 	for (i = 0; i < x->nadded; i++)
 		if (!strcmp(x->added[i], key))
@@ -212,6 +293,100 @@ static void unpad_chunks(struct pd_dec *x)
 	}
 }
 
+#define GROW(arr, n) ({							\
+	void *na_ = realloc((arr), ((n) + 1) * sizeof(*(arr)));			\
+	if (na_)								\
+		(arr) = na_;							\
+	na_ ? &(arr)[(n)++] : NULL;						\
+})
+
+static int add_mmap(struct pd_dec *x, const struct ntrace_pd_rec *r)
+{
+	struct mmaprec *m;
+
+	if (!strcmp(r->u.mmap.filename, "[vdso]") && (!x->opts || !x->opts->vdso))
+		return 0;
+	m = GROW(x->mmaps, x->nmmaps);
+	if (!m)
+		return fail(x, "out of memory");
+	m->pid = r->u.mmap.pid;
+	m->time = r->sid.has_time ? r->sid.time : 0;
+	m->seq = x->nrec;
+	m->filename = r->u.mmap.filename;
+	m->addr = r->u.mmap.addr;
+	m->pgoff = r->u.mmap.pgoff;
+	return 0;
+}
+
+static int add_task_event(struct pd_dec *x, const struct ntrace_pd_rec *r)
+{
+	struct taskev e = { .time = r->sid.has_time ? r->sid.time : 0, .seq = x->nrec };
+	struct taskev *n;
+	struct swin *w;
+
+	switch (r->type) {
+	case NTRACE_PD_COMM:
+		e.pid = r->u.comm.pid;
+		e.comm = r->u.comm.comm;
+		n = GROW(x->comms, x->ncomms);
+		if (n)
+			*n = e;
+		if (n && (r->misc & NTRACE_PD_MISC_COMM_EXEC)) {
+			n = GROW(x->execs, x->nexecs);
+			if (n)
+				*n = e;
+		}
+		break;
+	case NTRACE_PD_FORK:
+		/* A new thread has the same images; time 0: perf's record of a
+		 * process that existed before (its mappings are recorded too). */
+		if (r->u.fork.pid == r->u.fork.ppid || !r->u.fork.time)
+			return 0;
+		e.pid = r->u.fork.pid;
+		e.ppid = r->u.fork.ppid;
+		e.time = r->u.fork.time;
+		n = GROW(x->forks, x->nforks);
+		if (n)
+			*n = e;
+		break;
+	case NTRACE_PD_SWITCH_CPU_WIDE:
+		if ((r->misc & NTRACE_PD_MISC_SWITCH_OUT) || !r->sid.has_cpu || !r->sid.has_tid ||
+		    !r->sid.has_time)
+			return 0;
+		w = GROW(x->swins, x->nswins);
+		if (!w)
+			return fail(x, "out of memory");
+		w->cpu = r->sid.cpu;
+		w->tid = r->sid.tid;
+		w->time = r->sid.time;
+		return 0;
+	default:
+		return 0;
+	}
+	return n ? 0 : fail(x, "out of memory");
+}
+
+static int add_aux(struct pd_dec *x, const struct ntrace_pd_rec *r)
+{
+	struct auxrec *a;
+
+	if (!r->sid.has_cpu || !r->sid.has_tid || !r->sid.has_time)
+		x->aux_keyed = false;
+	a = GROW(x->auxs, x->nauxs);
+	if (!a)
+		return fail(x, "out of memory");
+	a->cpu = r->sid.cpu;
+	a->pid = r->sid.pid;
+	a->tid = r->sid.tid;
+	a->time = r->sid.time;
+	a->off = r->u.aux.aux_offset;
+	a->size = r->u.aux.aux_size;
+	a->flags = r->u.aux.flags;
+	a->file_offset = r->offset;
+	a->t_start = 0;
+	return 0;
+}
+
 /* Pass 1: settings, images and the places where data may be missing. */
 static int scan(struct pd_dec *x)
 {
@@ -233,10 +408,19 @@ static int scan(struct pd_dec *x)
 			break;
 		case NTRACE_PD_MMAP:
 		case NTRACE_PD_MMAP2:
-			if (!x->opts || !x->opts->no_mmap_images)
-				add_mmap_image(x, &r);
+			if ((!x->opts || !x->opts->no_mmap_images) && exec_mapping(&r) &&
+			    add_mmap(x, &r))
+				return -1;
+			break;
+		case NTRACE_PD_COMM:
+		case NTRACE_PD_FORK:
+		case NTRACE_PD_SWITCH_CPU_WIDE:
+			if (add_task_event(x, &r))
+				return -1;
 			break;
 		case NTRACE_PD_AUX:
+			if (add_aux(x, &r))
+				return -1;
 			if (r.u.aux.flags & NTRACE_PD_AUX_TRUNCATED)
 				x->st->truncated++;
 			if (r.u.aux.flags & NTRACE_PD_AUX_PARTIAL)
@@ -276,6 +460,7 @@ static int scan(struct pd_dec *x)
 		default:
 			break;
 		}
+		x->nrec++;
 	}
 	if (rc < 0)
 		return fail(x, "%s", ntrace_pd_errmsg(x->pd));
@@ -508,6 +693,563 @@ static int decode_all(struct pd_dec *x)
 	return 0;
 }
 
+/* ---- Task mode: one AUX record = one task's trace ---------------------- */
+
+/* (t, seq) of a record is before the limit (lt, lseq)? */
+static bool before(uint64_t t, size_t seq, uint64_t lt, size_t lseq)
+{
+	return t < lt || (t == lt && seq < lseq);
+}
+
+/* The last event of pid in v[0..n) before the limit, or NULL. */
+static const struct taskev *last_ev(const struct taskev *v, size_t n, uint32_t pid,
+				    uint64_t lt, size_t lseq)
+{
+	const struct taskev *best = NULL;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (v[i].pid == pid && before(v[i].time, v[i].seq, lt, lseq) &&
+		    (!best || before(best->time, best->seq, v[i].time, v[i].seq)))
+			best = &v[i];
+	return best;
+}
+
+static int push_idx(size_t **v, size_t *n, size_t i)
+{
+	size_t *nv = realloc(*v, (*n + 1) * sizeof(**v));
+
+	if (!nv)
+		return -1;
+	*v = nv;
+	nv[(*n)++] = i;
+	return 0;
+}
+
+/*
+ * The mappings process pid had before the limit: its own since its last
+ * exec, or since its fork plus what the parent had then.
+ */
+static int collect_maps(const struct pd_dec *x, uint32_t pid, uint64_t lt, size_t lseq,
+			size_t **v, size_t *n, int depth)
+{
+	const struct taskev *e = last_ev(x->execs, x->nexecs, pid, lt, lseq);
+	const struct taskev *f = last_ev(x->forks, x->nforks, pid, lt, lseq);
+	const struct taskev *from = e;
+	size_t i;
+
+	if (f && (!e || before(e->time, e->seq, f->time, f->seq))) {
+		from = f;
+		if (depth < 64 && collect_maps(x, f->ppid, f->time, f->seq, v, n, depth + 1))
+			return -1;
+	}
+	for (i = 0; i < x->nmmaps; i++) {
+		const struct mmaprec *m = &x->mmaps[i];
+
+		if (m->pid == pid && before(m->time, m->seq, lt, lseq) &&
+		    (!from || before(from->time, from->seq, m->time, m->seq)) &&
+		    push_idx(v, n, i))
+			return -1;
+	}
+	return 0;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Add mapping m to set s; dup: the same file at the same place is there. */
+static void set_add(struct pd_dec *x, struct ntrace_images *img, const struct mmaprec *m,
+		    const struct mmaprec *const *done, size_t ndone)
+{
+	char path[4096];
+	uint64_t load;
+	size_t i;
+	int t;
+
+	host_path(x, m->filename, path, sizeof(path));
+	t = elf_type(path);
+	if (t < 0) {
+		x->st->images_missing++;
+		notice(x, "pid %u: no ELF file for mapping of %s at %#llx (looked for %s)", m->pid,
+		       m->filename, (unsigned long long)m->addr, path);
+		return;
+	}
+	load = t == 3 ? m->addr - m->pgoff : 0;
+	for (i = 0; i < ndone; i++)
+		if (!strcmp(done[i]->filename, m->filename) &&
+		    (t == 3 ? done[i]->addr - done[i]->pgoff : 0) == load)
+			return;
+	if (ntrace_images_add_elf(img, path, load, t == 3)) {
+		x->st->images_missing++;
+		notice(x, "pid %u: cannot use %s for mapping of %s: %s", m->pid, path, m->filename,
+		       ntrace_images_errmsg(img));
+		return;
+	}
+	x->st->images++;
+}
+
+/* The image set of process pid before the limit (built once per distinct set). */
+static struct ntrace_images *images_of(struct pd_dec *x, uint32_t pid, uint64_t lt, size_t lseq)
+{
+	const struct mmaprec **done;
+	size_t *v = NULL, n = 0, i, k;
+	struct imgset *set;
+
+	if (x->opts && x->opts->no_mmap_images)
+		return x->img;
+	if (collect_maps(x, pid, lt, lseq, &v, &n, 0)) {
+		free(v);
+		return NULL;
+	}
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_size);
+	for (i = 0; i < x->nsets; i++)
+		if (x->sets[i].n == n && (!n || !memcmp(x->sets[i].idx, v, n * sizeof(*v)))) {
+			free(v);
+			return x->sets[i].img;
+		}
+	set = GROW(x->sets, x->nsets);
+	if (!set) {
+		free(v);
+		return NULL;
+	}
+	set->idx = v;
+	set->n = n;
+	set->img = ntrace_images_new(x->opts ? x->opts->isa : NULL);
+	done = calloc(n + 1, sizeof(*done));
+	if (!set->img || !done) {
+		free(done);
+		return NULL;
+	}
+	/* Newest first: a later mapping of an address wins over an older one. */
+	for (i = n, k = 0; i-- > 0;) {
+		set_add(x, set->img, &x->mmaps[v[i]], done, k);
+		done[k++] = &x->mmaps[v[i]];
+	}
+	free(done);
+	x->st->image_sets++;
+	return set->img;
+}
+
+/*
+ * Entry points of the images process pid mapped after the exec e (and
+ * before the limit): the first instruction the new program runs in user
+ * mode is one of them (the dynamic linker's, or the static program's).
+ */
+static size_t exec_entries(struct pd_dec *x, uint32_t pid, const struct taskev *e,
+			   uint64_t lt, size_t lseq, uint64_t *out, size_t max)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < x->nmmaps && n < max; i++) {
+		const struct mmaprec *m = &x->mmaps[i];
+		unsigned char h[32];
+		char path[4096];
+		FILE *f;
+
+		if (m->pid != pid || m->pgoff || !strcmp(m->filename, "[vdso]") ||
+		    !before(e->time, e->seq, m->time, m->seq) ||
+		    !before(m->time, m->seq, lt, lseq))
+			continue;
+		host_path(x, m->filename, path, sizeof(path));
+		f = fopen(path, "rb");
+		if (!f)
+			continue;
+		if (fread(h, 1, sizeof(h), f) == sizeof(h) && !memcmp(h, "\177ELF", 4)) {
+			uint64_t entry = 0;
+			int j;
+
+			for (j = 7; j >= 0; j--)
+				entry = entry << 8 | h[24 + j];
+			out[n++] = entry + ((h[16] | h[17] << 8) == 3 ? m->addr : 0);
+		}
+		fclose(f);
+	}
+	return n;
+}
+
+/*
+ * Offset in buf[0..len) of the first sync message at one of the addresses
+ * in ent, at or after from; len when there is none.
+ */
+static uint64_t find_entry_sync(const struct ntrace_codec_cfg *codec, const uint8_t *buf,
+				uint64_t len, uint64_t from, const uint64_t *ent, size_t nent)
+{
+	struct ntrace_codec_cfg cc = *codec;
+	struct ntrace_msg m[64];
+	struct ntrace_parser p;
+	uint64_t pos = 0;
+	size_t n, used, i, j;
+
+	cc.wait_for_eom = false;
+	ntrace_parser_init(&p, &cc, 0);
+	while (pos < len) {
+		n = ntrace_parse(&p, buf + pos, (size_t)(len - pos), m, 64, &used);
+		pos += used;
+		for (i = 0; i < n; i++) {
+			uint64_t a;
+
+			if (m[i].err || m[i].offset < from || !ntrace_tcode_is_sync(m[i].tcode) ||
+			    !(m[i].flags & NTRACE_MSGF_ADDR))
+				continue;
+			a = ntrace_addr_from_faddr(m[i].addr, cc.xlen ? cc.xlen : 64);
+			for (j = 0; j < nent; j++)
+				if (ent[j] == a)
+					return m[i].offset;
+		}
+		if (!n && !used)
+			break;
+	}
+	return len;
+}
+
+static struct ntrace_pd_task *task_of(struct pd_dec *x, uint32_t pid)
+{
+	struct ntrace_pd_task *t;
+	size_t i;
+
+	for (i = 0; i < x->ntasks; i++)
+		if (x->tasks[i].pid == pid)
+			return &x->tasks[i];
+	t = GROW(x->tasks, x->ntasks);
+	if (!t)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	t->pid = pid;
+	t->comm = "";
+	for (i = 0; i < x->ncomms; i++)
+		if (x->comms[i].pid == pid)
+			t->comm = x->comms[i].comm;
+	return t;
+}
+
+static struct tcpu *tcpu_of(struct pd_dec *x, uint32_t cpu)
+{
+	struct tcpu *tc;
+	size_t i;
+
+	for (i = 0; i < x->ntcpus; i++)
+		if (x->tcpus[i].cpu == cpu)
+			return &x->tcpus[i];
+	tc = GROW(x->tcpus, x->ntcpus);
+	if (tc) {
+		memset(tc, 0, sizeof(*tc));
+		tc->cpu = cpu;
+	}
+	return tc;
+}
+
+/* Finish the CPU's decoder; its counters go to its task. */
+static int tcpu_end(struct pd_dec *x, struct tcpu *tc)
+{
+	struct ntrace_pd_task *t;
+	struct ntrace_dec_stats ds;
+	int rc;
+
+	if (!tc->d)
+		return 0;
+	if (x->last_fed != tc->d && x->ops->on_decoder)
+		x->ops->on_decoder(x->ctx, tc->d);
+	rc = ntrace_decoder_finish(tc->d);
+	ntrace_decoder_stats(tc->d, &ds);
+	add_stats(&x->st->dec, &ds);
+	t = task_of(x, tc->pid);
+	if (t) {
+		t->insns += ds.insns;
+		t->errors += ds.errors;
+		t->lost += ds.lost;
+	}
+	ntrace_decoder_free(tc->d);
+	if (x->last_fed == tc->d)
+		x->last_fed = NULL;
+	tc->d = NULL;
+	return rc;
+}
+
+/*
+ * Feed buf[off, off + len) of AUX record a, decoded with img. The CPU's
+ * decoder goes on when the data continues the same task's, with the same
+ * images and nothing lost in between (the ntrace driver starts each record
+ * with a sync message anyway; other producers need not); else a new one
+ * starts. cut: the data starts at a message boundary (an exec cut).
+ */
+static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_images *img,
+			const uint8_t *buf, uint64_t off, uint64_t len, bool cut,
+			struct ntrace_pd_task *t)
+{
+	const struct ntrace_pd_cpu *pcpu = ntrace_pd_info_cpu(&x->info, (int32_t)a->cpu);
+	struct tcpu *tc = tcpu_of(x, a->cpu);
+	uint64_t at = a->off + off;
+	struct ntrace_pd_chunk c;
+	bool gap, resync = false;
+	int rc;
+
+	if (!len)
+		return 0;
+	if (!tc)
+		return fail(x, "out of memory");
+	gap = tc->lossy_end || (tc->next_off != at && (tc->d || tc->next_off)) ||
+	      (!off && (a->flags & NTRACE_PD_AUX_PARTIAL));
+	if (!tc->d || cut || gap || tc->tid != a->tid || tc->img != img) {
+		struct ntrace_dec_cfg cfg = pcpu->cfg;
+		const char *why = NULL;
+
+		rc = tcpu_end(x, tc);
+		if (rc)
+			return rc;
+		/* The first data of a CPU starts a fresh trace only at offset 0. */
+		resync = !cut && (gap || (!tc->next_off && at));
+		if (gap) {
+			x->st->resyncs++;
+			notice(x, "CPU %u: trace data may be missing before AUX offset %#llx: resynchronising",
+			       a->cpu, (unsigned long long)at);
+		}
+		cfg.src = x->opts ? x->opts->src : -1;
+		cfg.enc.codec.wait_for_eom = resync;
+		tc->d = ntrace_decoder_new(&cfg, img, &x->ops->dec, x->ctx, &why);
+		if (!tc->d)
+			return fail(x, "cannot create a decoder for CPU %u: %s", a->cpu, why);
+		tc->tid = a->tid;
+		tc->pid = a->pid;
+		tc->img = img;
+	}
+	if (x->ops->on_chunk) {
+		memset(&c, 0, sizeof(c));
+		c.file_offset = a->file_offset;
+		c.aux_offset = at;
+		c.size = len;
+		c.tid = a->tid;
+		c.cpu = (int32_t)a->cpu;
+		c.resync = resync;
+		c.task = true;
+		c.pid = a->pid;
+		c.time = a->time;
+		c.img = img;
+		x->ops->on_chunk(x->ctx, &c);
+	}
+	x->st->chunks++;
+	x->st->chunk_bytes += len;
+	t = task_of(x, a->pid);
+	if (!t)
+		return fail(x, "out of memory");
+	t->bytes += len;
+	tc->next_off = at + len;
+	tc->lossy_end = false;
+	if (x->last_fed != tc->d && x->ops->on_decoder)
+		x->ops->on_decoder(x->ctx, tc->d);
+	x->last_fed = tc->d;
+	return ntrace_decoder_feed(tc->d, buf + off, (size_t)len);
+}
+
+/* Copy AUX bytes [a->off, a->off + a->size) of a's CPU into buf; bytes missing. */
+static uint64_t gather(const struct pd_dec *x, const struct auxrec *a, uint8_t *buf,
+		       uint64_t *first_missing)
+{
+	uint64_t covered = 0, lo = a->off, hi = a->off + a->size;
+	size_t i;
+
+	*first_missing = 0;
+	for (i = 0; i < x->nchunks; i++) {
+		const struct chunk_ref *c = &x->chunks[i];
+		uint64_t s, e;
+
+		if (c->per_thread || c->key != a->cpu)
+			continue;
+		s = c->offset > lo ? c->offset : lo;
+		e = c->offset + c->len < hi ? c->offset + c->len : hi;
+		if (s >= e)
+			continue;
+		memcpy(buf + (s - lo), c->data + (s - c->offset), (size_t)(e - s));
+		covered += e - s;
+		if (s == lo)
+			*first_missing = e - lo > *first_missing ? e - lo : *first_missing;
+	}
+	return a->size - (covered > a->size ? a->size : covered);
+}
+
+static int cmp_aux_cpu(const void *pa, const void *pb)
+{
+	const struct auxrec *a = pa, *b = pb;
+
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+static int cmp_aux_time(const void *pa, const void *pb)
+{
+	const struct auxrec *a = pa, *b = pb;
+
+	if (a->time != b->time)
+		return a->time < b->time ? -1 : 1;
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return a->off < b->off ? -1 : a->off > b->off;
+}
+
+static int cmp_task(const void *pa, const void *pb)
+{
+	const struct ntrace_pd_task *a = pa, *b = pb;
+
+	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/* Decode one AUX record: cut at execs, each part with its images. */
+static int task_record(struct pd_dec *x, const struct auxrec *a)
+{
+	const struct ntrace_pd_cpu *pcpu = ntrace_pd_info_cpu(&x->info, (int32_t)a->cpu);
+	uint64_t missing, whole, pos = 0, cut, ent[16];
+	struct ntrace_pd_task *t = task_of(x, a->pid);
+	const struct taskev *in[8];
+	struct ntrace_images *img;
+	size_t i, k, nent, nin = 0;
+	uint8_t *buf;
+	int rc = 0;
+
+	if (!t || a->size > SIZE_MAX)
+		return fail(x, "out of memory");
+	buf = malloc(a->size ? (size_t)a->size : 1);
+	if (!buf)
+		return fail(x, "out of memory");
+	missing = gather(x, a, buf, &whole);
+	if (missing) {
+		x->st->missing_bytes += missing;
+		notice(x, "CPU %u: %llu of the %llu bytes of the AUX record at file offset %llu are in no AUXTRACE record: decoding the first %llu",
+		       a->cpu, (unsigned long long)missing, (unsigned long long)a->size,
+		       (unsigned long long)a->file_offset, (unsigned long long)whole);
+	}
+	t->records++;
+	/* The execs of the process during this run, in order. */
+	for (i = 0; i < x->nexecs && nin < 8; i++)
+		if (x->execs[i].pid == a->pid && x->execs[i].time > a->t_start &&
+		    x->execs[i].time <= a->time)
+			in[nin++] = &x->execs[i];
+	/* Generation k (0: before the first exec) ends at exec k or the record. */
+#define LIM_T(k) ((k) < nin ? in[k]->time : a->time)
+#define LIM_S(k) ((k) < nin ? in[k]->seq : SIZE_MAX)
+	img = images_of(x, a->pid, LIM_T(0), LIM_S(0));
+	for (k = 0; img && k < nin; k++) {
+		nent = exec_entries(x, a->pid, in[k], LIM_T(k + 1), LIM_S(k + 1), ent, 16);
+		cut = find_entry_sync(&pcpu->cfg.enc.codec, buf, whole, pos, ent, nent);
+		if (cut >= whole)
+			break;	/* the new program ran no user code in this record */
+		rc = task_segment(x, a, img, buf, pos, cut - pos, pos > 0, t);
+		if (rc)
+			goto out;
+		pos = cut;
+		t->exec_splits++;
+		x->st->exec_splits++;
+		img = images_of(x, a->pid, LIM_T(k + 1), LIM_S(k + 1));
+	}
+#undef LIM_T
+#undef LIM_S
+	if (!img) {
+		rc = fail(x, "out of memory");
+		goto out;
+	}
+	rc = task_segment(x, a, img, buf, pos, whole - pos, pos > 0, t);
+	if (!rc && (missing || (a->flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
+					    NTRACE_PD_AUX_PARTIAL)))) {
+		struct tcpu *tc = tcpu_of(x, a->cpu);
+
+		if (tc)
+			tc->lossy_end = true;
+	}
+out:
+	free(buf);
+	return rc;
+}
+
+/* Pass 2 in task mode: the AUX records in time order. */
+static int task_decode(struct pd_dec *x)
+{
+	size_t i, j;
+	int rc = 0;
+
+	x->st->task_mode = true;
+	/* Where each record's run began: its CPU's previous record or the switch-in. */
+	qsort(x->auxs, x->nauxs, sizeof(*x->auxs), cmp_aux_cpu);
+	for (i = 0; i < x->nauxs; i++) {
+		struct auxrec *a = &x->auxs[i];
+
+		a->t_start = i && x->auxs[i - 1].cpu == a->cpu ? x->auxs[i - 1].time : 0;
+		for (j = 0; j < x->nswins; j++)
+			if (x->swins[j].cpu == a->cpu && x->swins[j].tid == a->tid &&
+			    x->swins[j].time <= a->time && x->swins[j].time > a->t_start)
+				a->t_start = x->swins[j].time;
+	}
+	/* AUX bytes outside every AUX record cannot be attributed. */
+	for (i = 0; i < x->nchunks; i++) {
+		const struct chunk_ref *c = &x->chunks[i];
+		uint64_t in = 0;
+
+		for (j = 0; j < x->nauxs; j++) {
+			const struct auxrec *a = &x->auxs[j];
+			uint64_t s = a->off > c->offset ? a->off : c->offset;
+			uint64_t e = a->off + a->size < c->offset + c->len ?
+				     a->off + a->size : c->offset + c->len;
+
+			if (a->cpu == c->key && s < e)
+				in += e - s;
+		}
+		if (in < c->len) {
+			x->st->unattributed_bytes += c->len - in;
+			notice(x, "CPU %u: %llu bytes of the AUXTRACE record at AUX offset %#llx belong to no AUX record: not decoded",
+			       c->key, (unsigned long long)(c->len - in),
+			       (unsigned long long)c->offset);
+		}
+	}
+	qsort(x->auxs, x->nauxs, sizeof(*x->auxs), cmp_aux_time);
+	for (i = 0; i < x->nauxs && !rc; i++) {
+		const struct auxrec *a = &x->auxs[i];
+
+		struct tcpu *tc;
+
+		if (!a->size || (x->opts && x->opts->cpu >= 0 && (int32_t)a->cpu != x->opts->cpu))
+			continue;
+		if (!x->opts || !x->opts->pid || a->pid == x->opts->pid) {
+			rc = task_record(x, a);
+			continue;
+		}
+		/* Another process's record: not decoded, and not a gap either. */
+		tc = tcpu_of(x, a->cpu);
+		if (!tc)
+			return fail(x, "out of memory");
+		if (tc->next_off == a->off) {
+			rc = tcpu_end(x, tc);
+			tc->next_off = a->off + a->size;
+			tc->lossy_end = a->flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
+						    NTRACE_PD_AUX_PARTIAL);
+		}
+	}
+	for (i = 0; i < x->ntcpus && !rc; i++)
+		rc = tcpu_end(x, &x->tcpus[i]);
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	qsort(x->tasks, x->ntasks, sizeof(*x->tasks), cmp_task);
+	x->st->tasks = x->ntasks;
+	for (i = 0; i < x->ntasks && x->ops->on_task; i++)
+		x->ops->on_task(x->ctx, &x->tasks[i]);
+	return 0;
+}
+
+static bool use_task_mode(const struct pd_dec *x)
+{
+	size_t i;
+
+	if ((x->opts && x->opts->no_task_mode) || (x->info.flags & NTRACE_PD_INFO_SNAPSHOT) ||
+	    !x->nauxs || !x->aux_keyed || !x->nchunks)
+		return false;
+	for (i = 0; i < x->nchunks; i++)
+		if (x->chunks[i].per_thread)
+			return false;
+	return true;
+}
+
 int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 		     const struct ntrace_pd_decode_opts *opts,
 		     const struct ntrace_pd_decode_ops *ops, void *ctx,
@@ -515,7 +1257,7 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 {
 	struct pd_dec x = {
 		.pd = pd, .img = img, .opts = opts, .ops = ops, .ctx = ctx, .st = st,
-		.err = err, .errlen = errlen,
+		.err = err, .errlen = errlen, .aux_keyed = true,
 	};
 	size_t i;
 	int rc;
@@ -524,8 +1266,13 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 	if (err && errlen)
 		err[0] = 0;
 	rc = scan(&x);
-	if (!rc)
+	if (!rc && use_task_mode(&x)) {
+		rc = task_decode(&x);
+	} else if (!rc) {
+		for (i = 0; i < x.nmmaps; i++)
+			add_mmap_image(&x, &x.mmaps[i]);
 		rc = decode_all(&x);
+	}
 	/* A sink stop value (rc > 0) ends decoding early, without an error. */
 	for (i = 0; i < x.nstreams; i++)
 		if (x.streams[i].d) {
@@ -535,6 +1282,21 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 	for (i = 0; i < x.nadded; i++)
 		free(x.added[i]);
 	free(x.added);
+	for (i = 0; i < x.nsets; i++) {
+		free(x.sets[i].idx);
+		ntrace_images_free(x.sets[i].img);
+	}
+	free(x.sets);
+	free(x.mmaps);
+	free(x.execs);
+	free(x.forks);
+	free(x.comms);
+	free(x.auxs);
+	free(x.swins);
+	free(x.tasks);
+	for (i = 0; i < x.ntcpus; i++)
+		ntrace_decoder_free(x.tcpus[i].d);
+	free(x.tcpus);
 	free(x.streams);
 	free(x.chunks);
 	free(x.loss);

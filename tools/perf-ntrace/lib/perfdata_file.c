@@ -486,6 +486,25 @@ static int parse_body(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r, const
 			return pd_fail(pd, "COMM record at offset %llu: name is not terminated",
 				       (unsigned long long)r->offset);
 		break;
+	case NTRACE_PD_FORK:
+	case NTRACE_PD_EXIT:
+		NEED(24);
+		parse_sid(pd, rec, r->size, 24, &r->sid);
+		r->u.fork.pid = get32(b);
+		r->u.fork.ppid = get32(b + 4);
+		r->u.fork.tid = get32(b + 8);
+		r->u.fork.ptid = get32(b + 12);
+		r->u.fork.time = get64(b + 16);
+		break;
+	case NTRACE_PD_SWITCH:
+		parse_sid(pd, rec, r->size, 0, &r->sid);
+		break;
+	case NTRACE_PD_SWITCH_CPU_WIDE:
+		NEED(8);
+		parse_sid(pd, rec, r->size, 8, &r->sid);
+		r->u.swtch.next_prev_pid = get32(b);
+		r->u.swtch.next_prev_tid = get32(b + 4);
+		break;
 	case NTRACE_PD_AUX:
 		NEED(24);
 		parse_sid(pd, rec, r->size, 24, &r->sid);

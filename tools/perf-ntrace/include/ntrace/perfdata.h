@@ -55,6 +55,10 @@ enum {
 #define NTRACE_PD_AUX_PARTIAL		0x04
 #define NTRACE_PD_AUX_COLLISION		0x08
 
+/* header.misc bits */
+#define NTRACE_PD_MISC_COMM_EXEC	0x2000	/* COMM: the name changed by exec */
+#define NTRACE_PD_MISC_SWITCH_OUT	0x2000	/* SWITCH*: the task was switched out */
+
 /* One event attribute (the fields the reader uses). */
 struct ntrace_pd_attr {
 	uint32_t type;		/* perf_event_attr.type (the PMU type for ntrace) */
@@ -94,6 +98,13 @@ struct ntrace_pd_rec {
 			uint32_t pid, tid;
 			const char *comm;
 		} comm;
+		struct {	/* FORK, EXIT */
+			uint32_t pid, ppid, tid, ptid;
+			uint64_t time;
+		} fork;
+		struct {	/* SWITCH_CPU_WIDE (SWITCH: sid only) */
+			uint32_t next_prev_pid, next_prev_tid;
+		} swtch;
 		struct {	/* AUX */
 			uint64_t aux_offset, aux_size, flags;
 		} aux;
@@ -195,14 +206,32 @@ const struct ntrace_pd_cpu *ntrace_pd_info_cpu(const struct ntrace_pd_info *info
 
 /* ---- decoding a whole file ---- */
 
-/* One AUXTRACE chunk as announced to ntrace_pd_decode_ops.on_chunk. */
+/*
+ * One AUXTRACE chunk as announced to ntrace_pd_decode_ops.on_chunk. In
+ * task mode (see ntrace_pd_decode()) it is one AUX record's data instead,
+ * or the part of it before or after an exec: one task's trace.
+ */
 struct ntrace_pd_chunk {
-	uint64_t file_offset;	/* of the AUXTRACE record */
+	uint64_t file_offset;	/* of the AUXTRACE record (task mode: of the AUX record) */
 	uint64_t aux_offset;	/* position in the AUX area (AUXTRACE offset) */
 	uint64_t size;		/* trace bytes in the chunk */
-	uint32_t idx, tid;	/* AUX mmap index, thread (per-thread mode) */
+	uint32_t idx, tid;	/* AUX mmap index, thread (per-thread mode; task mode: the task) */
 	int32_t cpu;		/* -1 in per-thread mode */
 	bool resync;		/* decoding restarted here (gap or loss before it) */
+	bool task;		/* task mode: pid, tid, time and img are set */
+	uint32_t pid;		/* task mode: the process whose trace this is */
+	uint64_t time;		/* task mode: perf time of the AUX record (end of the data) */
+	struct ntrace_images *img;	/* task mode: the images it is decoded with */
+};
+
+/* One process of a task-mode decode, as reported to on_task at the end. */
+struct ntrace_pd_task {
+	uint32_t pid;
+	const char *comm;	/* last COMM name of the process ("" if none) */
+	uint64_t records;	/* AUX records (pieces) decoded for it */
+	uint64_t bytes, insns;	/* trace bytes, instructions decoded */
+	uint64_t errors, lost;	/* decode errors, Error (lost trace) messages */
+	uint64_t exec_splits;	/* AUX records cut at an exec */
 };
 
 /* Callbacks of ntrace_pd_decode(); ctx is passed to each. */
@@ -214,6 +243,8 @@ struct ntrace_pd_decode_ops {
 	void (*on_chunk)(void *ctx, const struct ntrace_pd_chunk *c);
 	/* Optional: a notice (loss, AUXTRACE_ERROR, missing image...). */
 	void (*on_notice)(void *ctx, const char *text);
+	/* Optional, task mode: each process's counters at the end, by pid. */
+	void (*on_task)(void *ctx, const struct ntrace_pd_task *t);
 };
 
 /* Options of ntrace_pd_decode(); the strings are borrowed for the call. */
@@ -222,7 +253,12 @@ struct ntrace_pd_decode_opts {
 	int32_t cpu;		/* decode only this CPU's chunks (-1: all) */
 	const char *root;	/* prefix for MMAP file names (host copy of the guest fs) */
 	const char *elf_dir;	/* else look for the file's basename here */
+	const char *vdso;	/* the kernel's vDSO (vdso.so) for [vdso] mappings */
 	bool no_mmap_images;	/* only the images the caller added */
+	uint32_t pid;		/* task mode: decode only this process (0: all) */
+	bool no_task_mode;	/* decode per AUX stream even when task mode is possible */
+	const struct ntrace_isa_cfg *isa;	/* ISA of the per-process image sets
+						 * (NULL: RV64GC) */
 };
 
 /*
@@ -235,10 +271,31 @@ struct ntrace_pd_decode_stats {
 	struct ntrace_dec_stats dec;	/* summed over every decoder */
 	uint64_t chunks, chunk_bytes, resyncs, truncated, partial, collisions;
 	uint64_t lost_records, auxtrace_errors, itrace_starts, images, images_missing;
+	/* task mode */
+	bool task_mode;		/* decoded per AUX record and process */
+	uint64_t tasks;		/* processes with trace */
+	uint64_t image_sets;	/* distinct per-process image sets built */
+	uint64_t exec_splits;	/* AUX records cut at an exec */
+	uint64_t unattributed_bytes;	/* AUX bytes no AUX record covers (not decoded) */
+	uint64_t missing_bytes;	/* bytes AUX records announce that no AUXTRACE holds */
 };
 
 /*
- * Decode every AUXTRACE chunk of the file in file order, one decoder per
+ * Task mode, chosen for files whose AUX data is per CPU (perf record -a,
+ * -C, or a workload on per-CPU mmaps) and whose PERF_RECORD_AUX records
+ * carry cpu, tid and time in their sample_id, unless snapshot mode or
+ * opts->no_task_mode: the ntrace driver ends an AUX record at every
+ * context switch and each record starts with a sync message, so each AUX
+ * record is one task's trace, written in that task's context. Every AUX
+ * record is decoded on its own, in time order across CPUs, with the images
+ * its process had mapped at that time (MMAP/MMAP2 of that pid since its
+ * last exec or fork; a fork inherits the parent's). When the process
+ * exec'd during the record (COMM with the exec flag between the task's
+ * switch-in and the record), the data is cut at the first sync message
+ * at an entry point of an image mapped by the new program: before it the
+ * old images, after it the new ones.
+ *
+ * Otherwise: decode every AUXTRACE chunk of the file in file order, one decoder per
  * AUX stream (CPU in per-CPU mode, mmap index in per-thread mode), each
  * configured from AUXTRACE_INFO. Decoding restarts (waiting for a sync
  * message) where data may be missing: a gap between chunks of a stream,

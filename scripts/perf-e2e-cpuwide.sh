@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# End to end (TAP), CPU-wide: "perf record -a -e ntrace//u" and
+# "perf record -C 0 -e ntrace//u" on the 2-hart N-Trace QEMU model while
+# two different programs run at the same time (free, and both pinned to
+# CPU 0 so that one CPU's trace interleaves processes), the perf.data files
+# carried out on the export disk and decoded on the host by perf-ntrace,
+# each process with its own program images.
+#
+# Truth: each program's flow recorded by QEMU user mode
+# (tools/perf-ntrace/tests/gt). The flow decoded for the process (selected
+# by pid) must start at _start, end in _exit, and from main to exit be
+# instruction for instruction QEMU's; the whole file (perf itself, the
+# launcher, both programs) must decode with 0 errors given the guest's
+# binaries; output lines carry cpu/pid/tid/time and are in time order.
+# Also measures the cost of draining the trace at every context switch
+# (a pipe ping-pong with the driver's switch_drain on and off).
+# Set NTRACE_CPUWIDE_OUT=DIR to reuse the guest output of an earlier run.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pass() { echo "ok - perf-e2e-cpuwide: $*"; }
+fail() { echo "not ok - perf-e2e-cpuwide: $*"; }
+
+progs=(loop-O2-g switch-O2-g)
+names=(ntloop ntswitch)
+gt=$NTRACE_TOP/build/gt
+pn=$NTRACE_TOP/tools/perf-ntrace
+B=$NTRACE_TOP/build/perf-ntrace
+mkdir -p "$NTRACE_TOP/build/perf-e2e"
+tmp=$(mktemp -d "$NTRACE_TOP/build/perf-e2e/cpuwide.XXXXXX") || exit 1
+[ -n "${NTRACE_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+
+for p in "${progs[@]}"; do
+	[ -f "$gt/$p.pcs" ] && continue
+	bash "$pn/tests/gt/build-suite.sh" >"$tmp/gt.log" 2>&1 ||
+		{ fail "ground truth (tests/gt/build-suite.sh): $(tail -3 "$tmp/gt.log")"; exit 0; }
+	break
+done
+make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { fail "perf-ntrace builds"; exit 0; }
+cp "$B/perf-ntrace" "$tmp/" &&
+	cc -O2 -std=c11 -D_GNU_SOURCE -I"$pn/include" -o "$tmp/rt-tool" \
+		"$pn/tests/roundtrip/rt-tool.c" "$B/libntrace.a" ||
+	{ fail "test tools build"; exit 0; }
+# root: the guest's programs as the host sees them (for the MMAP records)
+mkdir -p "$tmp/root/usr/bin"
+for i in "${!progs[@]}"; do
+	cp "$gt/${progs[$i]}" "$tmp/root/usr/bin/${names[$i]}"
+done
+${CROSS_COMPILE}gcc -O2 -static -Wall -Wextra -o "$tmp/root/usr/bin/ntcpuwide" \
+	"$pn/tests/cpuwide/ntcpuwide.c" 2>"$tmp/cc.log" ||
+	{ fail "ntcpuwide builds: $(head -3 "$tmp/cc.log")"; exit 0; }
+perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/perf.log") ||
+	{ fail "guest perf builds: $(tail -2 "$tmp/perf.log")"; exit 0; }
+cp "$perf" "$tmp/root/usr/bin/perf"
+
+out=${NTRACE_CPUWIDE_OUT:-$tmp/out}
+if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
+	spawn="/usr/bin/ntcpuwide spawn"
+	both="/usr/bin/ntloop /usr/bin/ntswitch"
+	cat >"$tmp/run.list" <<EOF2
+# scripts/perf-e2e-cpuwide.sh
+/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both
+/usr/bin/perf record -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both
+/usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-none.txt
+/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-drain.data -- /usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-drain.txt
+write /sys/module/ntrace/parameters/switch_drain 0
+/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-nodrain.data -- /usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-nodrain.txt
+/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a-nodrain.data -- $spawn -p 0 $both
+write /sys/module/ntrace/parameters/switch_drain 1
+EOF2
+	adds=(--add "$tmp/run.list=/etc/ntrace/run.list")
+	for f in ntloop ntswitch ntcpuwide; do
+		adds+=(--add "$tmp/root/usr/bin/$f=/usr/bin/$f")
+	done
+	if ! bash "$NTRACE_TOP/scripts/initramfs.sh" "${adds[@]}" -o "$tmp/initrd.gz" \
+		>"$tmp/initrd.log" 2>&1; then
+		fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/initrd.log")"
+		exit 0
+	fi
+	start=$SECONDS
+	bash "$NTRACE_TOP/scripts/guest.sh" --config ntrace-smp2 --mode run \
+		--initrd "$tmp/initrd.gz" --export "$out" --timeout 900 \
+		--console "$tmp/console.log" >"$tmp/guest.log" 2>&1
+	st=$?
+	if [ $st -eq 0 ] && [ -s "$out/a.data" ] && [ -s "$out/c0.data" ]; then
+		pass "guest (2 harts) recorded perf record -a and -C 0 -e ntrace//u of two programs at once ($((SECONDS - start)) s)"
+	else
+		fail "guest run (exit $st): $(grep -E 'run end|error|No such' "$tmp/guest.log" | head -5 | tr '\n' ' ')"
+		exit 0
+	fi
+fi
+
+vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" guest 2>/dev/null)"/arch/riscv/kernel/vdso/vdso.so 2>/dev/null)
+[ -f "$vdso" ] || { fail "guest kernel's vdso.so"; exit 0; }
+cp "$NTRACE_TOP/build/guest/init" "$tmp/root/init" 2>/dev/null
+dec() { "$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" "$@"; }
+
+# Ground truth (QEMU user mode) and symbols of each program.
+for i in "${!progs[@]}"; do
+	"$tmp/rt-tool" expect "$gt/${progs[$i]}.pcs" "$tmp/truth.${names[$i]}" --priv u \
+		"$tmp/root/usr/bin/${names[$i]}" || { fail "ground-truth PC list of ${progs[$i]}"; exit 0; }
+done
+sym() { riscv64-linux-gnu-nm "$tmp/root/usr/bin/$1" |
+	awk -v s="$2" '$3 == s { print "0x" substr($1, match($1, /[1-9a-f]/)) }'; }
+# instruction addresses of the launcher; 1: in __execve (li a7; ecall: the
+# ecall itself traps to the kernel and so does not retire in user mode)
+${CROSS_COMPILE}objdump -d "$tmp/root/usr/bin/ntcpuwide" |
+	awk '/^[0-9a-f]+ <.*>:$/ { f = $2 } /^ *[0-9a-f]+:\t/ { a = $1; sub(":", "", a); print "0x" a, (f == "<__execve>:") }' \
+	>"$tmp/launcher.insns"
+seg() {	# main .. exit of program $1 in PC list $2
+	awk -v a="$(sym "$1" main)" -v b="$(sym "$1" exit)" \
+		'$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$2"
+}
+
+for data in a c0; do
+	what="perf record $([ $data = a ] && echo -a || echo '-C 0 (both programs on CPU 0)')"
+	dec --format=stats -o "$tmp/$data.st" "$out/$data.data" 2>"$tmp/$data.st.err"
+	dst=$?
+	errs=$(sed -n 's/^errors: //p' "$tmp/$data.st")
+	if [ $dst -eq 0 ] && grep -q '^task_mode: 1$' "$tmp/$data.st" && [ "$errs" = 0 ] &&
+	   grep -q '^lost: 0$' "$tmp/$data.st" && grep -q '^images_missing: 0$' "$tmp/$data.st" &&
+	   grep -q '^unattributed_bytes: 0$' "$tmp/$data.st" && [ ! -s "$tmp/$data.st.err" ]; then
+		pass "$what: every process decodes with its own images, 0 errors: $(grep -E '^(instructions|tasks|exec_splits):' "$tmp/$data.st" | tr '\n' ' ')"
+	else
+		fail "$what: exit $dst, errors ${errs:-?}: $(head -c 300 "$tmp/$data.st.err")"
+	fi
+	grep '^process' "$tmp/$data.st" | sed "s/^/# $data: /"
+	# time order across CPUs; on -C 0 one CPU's trace holds both programs
+	dec --show-task -o "$tmp/$data.tpc" "$out/$data.data" 2>/dev/null
+	order=$(awk 'NR > 1 && $4 < t { bad++ } { t = $4; cpu[$1] = 1 } END { print bad + 0, length(cpu) }' "$tmp/$data.tpc")
+	runs=$(awk '{ k = $1 " " $2 } k != last { n[$1]++; last = k } END { for (c in n) s = s " cpu" c ":" n[c]; print s }' "$tmp/$data.tpc")
+	want_cpus=$([ $data = a ] && echo 2 || echo 1)
+	if [ -s "$tmp/$data.tpc" ] && [ "${order% *}" = 0 ] && [ "${order#* }" = "$want_cpus" ]; then
+		pass "$what: $(wc -l <"$tmp/$data.tpc") instructions from ${order#* } CPU(s) in time order (task runs per CPU:$runs)"
+	else
+		fail "$what: time order / CPUs: '$order' (want 0 $want_cpus)"
+	fi
+	for i in "${!names[@]}"; do
+		n=${names[$i]}
+		pid=$(awk -v n="$n" '$1 == "process" && $3 == n { print $2 }' "$tmp/$data.st")
+		if [ -z "$pid" ]; then
+			fail "$what: no process $n in the trace"
+			continue
+		fi
+		dec --pid "$pid" -o "$tmp/$data.$n.all" "$out/$data.data" 2>"$tmp/$data.$n.err"
+		dst=$?
+		# the forked launcher up to its execve, then the program from _start
+		st0=$(sym "$n" _start)
+		awk -v s="$st0" '$1 == s { on = 1 } !on' "$tmp/$data.$n.all" >"$tmp/$data.$n.pre"
+		awk -v s="$st0" '$1 == s { on = 1 } on' "$tmp/$data.$n.all" >"$tmp/$data.$n.pc"
+		pre=$(awk 'NR == FNR { ok[$1] = 1; ec[$1] = $2; next }
+			!ok[$1] { bad++ } { last = $1; n++ }
+			END { print n + 0, bad + 0, (last == "" ? 1 : ec[last]) }' \
+			"$tmp/launcher.insns" "$tmp/$data.$n.pre")
+		seg "$n" "$tmp/$data.$n.pc" >"$tmp/$data.$n.seg"
+		seg "$n" "$tmp/truth.$n" >"$tmp/truth.$n.seg"
+		# on its own CPU streams the process is interleaved with others
+		recs=$(awk -v p="$pid" '$2 == p { print $1 " " $4 }' "$tmp/$data.tpc" | sort -u | wc -l)
+		cnt=$(wc -l <"$tmp/$data.$n.pc")
+		if [ $dst -eq 0 ] && [ ! -s "$tmp/$data.$n.err" ] && [ -s "$tmp/truth.$n.seg" ] &&
+		   [ "$(echo "$pre" | cut -d' ' -f2,3)" = "0 1" ] &&
+		   [ "$(grep -c -x "$st0" "$tmp/$data.$n.all")" = 1 ] &&
+		   cmp -s "$tmp/$data.$n.seg" "$tmp/truth.$n.seg" &&
+		   [ "$(head -1 "$tmp/$data.$n.pc")" = "$(sym "$n" _start)" ] &&
+		   grep -qx "$(sym "$n" _exit)" <(tail -5 "$tmp/$data.$n.pc"); then
+			pass "$what: pid $pid ($n, ${progs[$i]}): ${pre%% *} instructions of the forked launcher ending in __execve, then $cnt of the program from _start to _exit in $recs AUX records; main..exit ($(wc -l <"$tmp/$data.$n.seg")) = QEMU's ground truth"
+		else
+			fail "$what: pid $pid ($n): exit $dst, launcher part '$pre' (instructions, outside the launcher, ends in __execve), $cnt instructions, main..exit $(wc -l <"$tmp/$data.$n.seg") vs $(wc -l <"$tmp/truth.$n.seg"), first $(head -1 "$tmp/$data.$n.pc") (_start $(sym "$n" _start)): $(head -c 200 "$tmp/$data.$n.err")"
+		fi
+	done
+done
+# The same program traced CPU-wide decodes to the same flow on both runs.
+if cmp -s "$tmp/a.ntloop.pc" "$tmp/c0.ntloop.pc" && cmp -s "$tmp/a.ntswitch.pc" "$tmp/c0.ntswitch.pc"; then
+	pass "each program decodes to the same flow, free or pinned to one CPU"
+else
+	fail "the flows of perf record -a and -C 0 differ"
+fi
+
+# Cost of draining at every context switch: a pipe ping-pong on CPU 0.
+if [ -s "$out/pp-none.txt" ] && [ -s "$out/pp-drain.txt" ] && [ -s "$out/pp-nodrain.txt" ]; then
+	read -r _ _ none <"$out/pp-none.txt"
+	read -r _ _ drain <"$out/pp-drain.txt"
+	read -r _ _ nodrain <"$out/pp-nodrain.txt"
+	nrec() { dec --format=stats "$1" 2>/dev/null | sed -n 's/^chunks: //p'; }
+	echo "# context switch (TCG wall time, ns): untraced $none, traced with switch drain $drain, without $nodrain; extra per switch $((drain - nodrain)); AUX records $(nrec "$out/pp-drain.data") vs $(nrec "$out/pp-nodrain.data")"
+	pass "context-switch cost measured: +$((drain - nodrain)) ns per switch for the drain ($drain vs $nodrain ns, untraced $none)"
+else
+	fail "ping-pong figures missing"
+fi
+exit 0

@@ -262,13 +262,16 @@ ablations() {
 
 # Checks on one hart's ground truth, printed as TAP lines:
 #   check_gt.py PREFIX GT PCS|- KIND PRESCALE|- REFGT|- FIB-LO:FIB-HI:SPIN:CLASSIFY STORES
-# (STORES: a file with the addresses of trace.elf's sw instructions)
+#               SINK.bin REENCODED.bin ENCODE-OPTIONS DECODED DECODE-OPTIONS USER_EXIT|-
+# (STORES: a file with the addresses of trace.elf's sw instructions;
+# USER_EXIT: with implicit-return count mode, see 4. below)
 # KIND: plain, toggle (a gap), priv (U-mode only), or an address filter:
 # range, two (fib() only), out (all but fib()), latch (fib() entry to spin()
 # entry), mask (classify()'s 64-byte block).
 cat >"$work/check_gt.py" <<'PY'
 import struct, sys
-pre, gtf, pcsf, kind, ps, reff, syms, storesf = sys.argv[1:9]
+(pre, gtf, pcsf, kind, ps, reff, syms, storesf,
+ binf, reencf, encopts, decf, decopts, user_exit) = sys.argv[1:15]
 lo, hi, spin, classify = (int(x, 0) for x in syms.split(':'))
 filters = {
     'range': lambda a: lo <= a < hi,
@@ -301,6 +304,14 @@ for line in open(gtf):
         recs.append((int(f[0], 0), int(f[1]), int(f[2]), int(f[3]), int(f[5]), int(f[6])))
 insn = [r for r in recs if r[1]]
 addrs = [r[0] for r in insn]
+
+# 0. the sink bytes are the ground truth re-encoded, plus idle bytes (0xFF)
+# padding the last word
+a, b = open(binf, 'rb').read(), open(reencf, 'rb').read()
+pad = a[len(b):]
+tap(a[:len(b)] == b and len(pad) < 4 and all(x == 0xff for x in pad) and len(b) > 0,
+    "sink bytes equal the ground truth re-encoded (perf-ntrace encode %s)" % encopts,
+    "sink %d bytes, re-encoded %d bytes" % (len(a), len(b)))
 
 # 1. a consistent stream: after a record that neither branches, traps nor
 # stops trace, the next record follows it; trace start/stop marks; traps
@@ -415,7 +426,29 @@ if ps != '-':
     tap(ok, "timestamps rise by one per 4^%s executed instructions (trTsPrescale=%s)" % (ps, ps),
         "%d ticks (x%d = %d) over %d records" % (span, p, span * p, n))
 
-# 4. another hart, or another run: the same instructions as the reference
+# 4. decoding the sink bytes with the ELF gives the ground truth. With
+# trTeInstImplicitReturnMode=1 (call counting, no address compare) the
+# return of user_work() (U-mode) goes to user_exit, not to a call site, and
+# is still taken as implicit, so decoding must follow the ground truth up to
+# exactly that return and then part from it.
+dec = [int(l.split()[0], 16) for l in open(decf) if l.strip() and not l.startswith('#')]
+if user_exit == '-':
+    tap(dec == addrs and len(dec) > 0,
+        "perf-ntrace decode %s of the sink bytes gives the ground truth" % decopts,
+        "decoded %d instructions, ground truth %d" % (len(dec), len(addrs)))
+else:
+    ue = int(user_exit, 0)
+    n = 0
+    while n < min(len(addrs), len(dec)) and addrs[n] == dec[n]:
+        n += 1
+    ok = n > 1000 and n < len(addrs) and addrs[n] == ue and (n >= len(dec) or dec[n] != ue)
+    tap(ok, "perf-ntrace decode %s gives the ground truth up to the return to user_exit "
+        "(count mode compares no address, as the spec says)" % decopts,
+        "decoded %d, ground truth %d, equal for %d, then 0x%x (decoded 0x%x; user_exit 0x%x)"
+        % (len(dec), len(addrs), n, addrs[n] if n < len(addrs) else 0,
+           dec[n] if n < len(dec) else 0, ue))
+
+# 5. another hart, or another run: the same instructions as the reference
 if reff != '-':
     ref = [int(l.split()[0], 0) for l in open(reff)
            if not l.startswith('#') and l.split()[1] != '0']
@@ -428,26 +461,6 @@ dec_match() {
 	[ -s "$2" ] && diff <(gt_addrs "$1" | python3 -c 'import sys; [print(hex(int(l, 0))) for l in sys.stdin]') \
 		<(grep -v '^#' "$2" | awk '{ print $1 }' | python3 -c 'import sys; [print(hex(int(l, 16))) for l in sys.stdin if l.strip()]') \
 		>/dev/null
-}
-# trTeInstImplicitReturnMode=1 counts calls and compares no address: the
-# return of user_work() (U-mode) goes to user_exit, not to a call site, and
-# is still taken as implicit, so decoding must follow the ground truth up
-# to exactly that return and then part from it.
-dec_match_count() {
-	python3 - "$1" "$2" "$(nm "$BM/trace.elf" | awk '$3 == "user_exit" { print "0x" $1 }')" <<'PY'
-import sys
-g = [int(l.split()[0], 0) for l in open(sys.argv[1])
-     if not l.startswith('#') and l.split()[1] != '0']
-d = [int(l.split()[0], 16) for l in open(sys.argv[2]) if l.strip() and not l.startswith('#')]
-ue = int(sys.argv[3], 0)
-p = 0
-while p < min(len(g), len(d)) and g[p] == d[p]:
-    p += 1
-ok = p > 1000 and p < len(g) and g[p] == ue and (p >= len(d) or d[p] != ue)
-print("# decoded %d, ground truth %d, equal for %d, then 0x%x (decoded 0x%x; user_exit 0x%x)"
-      % (len(d), len(g), p, g[p] if p < len(g) else 0, d[p] if p < len(d) else 0, ue))
-sys.exit(0 if ok else 1)
-PY
 }
 gt_addrs() {
 	grep -v '^#' "$1" | awk '$2 != 0 { print $1 }'
@@ -469,6 +482,7 @@ PY
 # addresses the filters use (check_gt.py)
 syms=$(nm "$BM/trace.elf" | awk '{ a[$3] = "0x" $1 } END {
 	print a["__start_ntfilt"] ":" a["__stop_ntfilt"] ":" a["spin"] ":" a["classify"] }')
+user_exit=$(nm "$BM/trace.elf" | awk '$3 == "user_exit" { print "0x" $1 }')
 riscv64-linux-gnu-objdump -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
 	tr -d ' ' >"$work/stores"
 declare -A ref_gt	# one-hart ground truth per kind of traced region
@@ -517,8 +531,6 @@ run_variant() {
 			"$p: sink bytes parse as N-Trace messages (perf-ntrace dump $mopts)"
 		# shellcheck disable=SC2086
 		"$PERF_NTRACE" encode $opts -o "$work/$name.$h.re" "$gt" 2>"$work/$name.$h.re.err"
-		t "same_bytes '$bin' '$work/$name.$h.re'" \
-			"$p: sink bytes equal the ground truth re-encoded (perf-ntrace encode $opts)"
 		# every option changes the bytes: encoding without it differs
 		failed='' bug=''
 		while IFS='|' read -r abl w; do
@@ -546,19 +558,15 @@ run_variant() {
 		else
 			ref=${ref_gt[$w]:--}
 		fi
-		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms" "$work/stores"
-		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
-		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
 		# shellcheck disable=SC2086
 		"$PERF_NTRACE" decode --elf "$BM/trace.elf" $dopts -o "$work/$name.$h.dec" "$bin" \
 			2>"$work/$name.$h.dec.err"
-		if [[ " $opts " == *" --implicit-return count "* ]]; then
-			t "dec_match_count '$gt' '$work/$name.$h.dec'" \
-				"$p: perf-ntrace decode $dopts gives the ground truth up to the return to user_exit (count mode compares no address, as the spec says)"
-		else
-			t "dec_match '$gt' '$work/$name.$h.dec'" \
-				"$p: perf-ntrace decode $dopts of the sink bytes gives the ground truth"
-		fi
+		w=-
+		[[ " $opts " == *" --implicit-return count "* ]] && w=$user_exit
+		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms" \
+			"$work/stores" "$bin" "$work/$name.$h.re" "$opts" "$work/$name.$h.dec" "$dopts" "$w"
+		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
+		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
 		sed 's/^/# decode: /' "$work/$name.$h.dec.err" | head -5
 		variant_extra "$p" "$h" "$work/$name.$h.dump" "${hw[@]}"
 	done

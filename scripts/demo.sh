@@ -3,7 +3,8 @@
 #
 # The main job on the default platform: boot the riscv64 guest on QEMU with
 # the N-Trace hardware model (encoder + RAM sink) and CTR, load the modules
-# and print what they discovered (SBI PMU, perf PMUs, the ntrace PMU's caps),
+# and print what they discovered (SBI PMU, perf PMUs, the ntrace PMU's caps,
+# and "perf ntrace info": the components and the E-Trace discovery names),
 # then record a program twice in the guest --
 #   perf record -e ntrace/htm=1,iret=1/u   (instruction trace, AUX area)
 #   perf record -b -e cycles:u             (CTR branch stacks)
@@ -29,6 +30,7 @@ prog=$out/root/usr/bin/fdo_bench
 
 cat >"$out/run.list" <<EOF
 # scripts/demo.sh
+/usr/bin/perf ntrace info >/tmp/export/info.out
 /usr/bin/perf record -e ntrace/htm=1,iret=1/u -o /tmp/export/ntrace.data -- /usr/bin/fdo_bench $iters >/tmp/export/ntrace.out
 /usr/bin/perf record -b -e cycles:u -c 20011 -o /tmp/export/ctr.data -- /usr/bin/fdo_bench $ctr_iters >/tmp/export/ctr.out
 /usr/bin/perf script -F ip,brstack -i /tmp/export/ctr.data >/tmp/export/ctr.script
@@ -60,6 +62,10 @@ symbolize() {	# FIELD: column of stdin holding a hex address -> counts per funct
 }
 
 x=$out/export
+if [ -s "$x/info.out" ]; then
+	echo "== N-Trace discovery: perf ntrace info, in the guest"
+	cat "$x/info.out"
+fi
 if [ -s "$x/ntrace.data" ]; then
 	echo "== N-Trace: perf record -e ntrace/htm=1,iret=1/u -- fdo_bench $iters, decoded on the host"
 	cat "$x/ntrace.out" 2>/dev/null || true

@@ -7,6 +7,7 @@
 #                              this variant's kernel
 #   /selftests/<area>/...      the kselftests and settings files (make -C selftests)
 #   /usr/bin/perf              scripts/perf.sh (static riscv64 perf)
+#   /usr/bin/perf-ntrace       tools/perf-ntrace (static riscv64 build)
 # Usage: scripts/initramfs.sh [--kernel guest|debug] [--add HOST=GUEST]...
 #        [-o FILE]
 # --add copies an extra host file or directory into the image (repeatable).
@@ -53,6 +54,11 @@ log "building selftests and init"
 make -s -C "$NTRACE_TOP/selftests" O="$NTRACE_TOP/build/selftests" -j"$jobs" >&2 || die "selftests build failed"
 make -s -C "$NTRACE_TOP/guest" O="$NTRACE_TOP/build/guest" >&2 || die "guest init build failed"
 perf=$(bash "$NTRACE_TOP/scripts/perf.sh") || die "perf build failed"
+# perf-ntrace for the guest (info reads sysfs there; perf ntrace finds it
+# next to perf): static, no libraries needed.
+pnt=$NTRACE_TOP/build/perf-ntrace-riscv64
+make -s -C "$NTRACE_TOP/tools/perf-ntrace" CC="${CROSS_COMPILE}gcc" AR="${CROSS_COMPILE}ar" \
+	B="$pnt" LDFLAGS=-static -j"$jobs" tool >&2 || die "riscv64 perf-ntrace build failed"
 
 # gen_init_cpio from the kernel source: device nodes without root, and
 # reproducible owners (0:0).
@@ -72,6 +78,7 @@ list=$work/initramfs.list
 	done
 	echo "file /init $NTRACE_TOP/build/guest/init 0755 0 0"
 	echo "file /usr/bin/perf $perf 0755 0 0"
+	echo "file /usr/bin/perf-ntrace $pnt/perf-ntrace 0755 0 0"
 	# Modules actually built now (modules.order), not stale objects.
 	if [ -f "$msrc/modules.order" ]; then
 		while IFS= read -r m; do

@@ -22,6 +22,7 @@ static const struct subcmd subcmds[] = {
 	{ "dump", cmd_dump, "print the N-Trace messages of a raw trace, one per line" },
 	{ "encode", cmd_encode, "run the encoder model on retired instructions (text, PC list, tandem trace)" },
 	{ "decode", cmd_decode, "decode N-Trace messages with program images into instruction flow" },
+	{ "info", cmd_info, "print what the ntrace driver discovered (sysfs)" },
 };
 
 static void usage(FILE *f)

@@ -16,7 +16,14 @@
 # binaries; output lines carry cpu/pid/tid/time and are in time order.
 # Also measures the cost of draining the trace at every context switch
 # (a pipe ping-pong with the driver's switch_drain on and off).
-# Set NTRACE_CPUWIDE_OUT=DIR to reuse the guest output of an earlier run.
+# Truth 2, exact: the model's ground-truth log (gt=PREFIX, one file per
+# hart, every record its encoder received): for each CPU, the instructions
+# decoded from that CPU's AUX records, all processes together in time
+# order, must be the hart's log, instruction for instruction.
+# NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
+# Set NTRACE_CPUWIDE_OUT=DIR to reuse the guest output of an earlier run
+# (with its ground-truth logs DIR/gt.hart*.txt and console DIR/console.log).
+variant=${NTRACE_KVARIANT:-guest}
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -56,43 +63,64 @@ perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/perf.log") ||
 cp "$perf" "$tmp/root/usr/bin/perf"
 
 out=${NTRACE_CPUWIDE_OUT:-$tmp/out}
-if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
-	spawn="/usr/bin/ntcpuwide spawn"
-	both="/usr/bin/ntloop /usr/bin/ntswitch"
-	cat >"$tmp/run.list" <<EOF2
-# scripts/perf-e2e-cpuwide.sh
-/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both
-/usr/bin/perf record -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both
-/usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-none.txt
-/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-drain.data -- /usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-drain.txt
-write /sys/module/ntrace/parameters/switch_drain 0
-/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-nodrain.data -- /usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-nodrain.txt
-/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a-nodrain.data -- $spawn -p 0 $both
-write /sys/module/ntrace/parameters/switch_drain 1
-EOF2
-	adds=(--add "$tmp/run.list=/etc/ntrace/run.list")
+spawn="/usr/bin/ntcpuwide spawn"
+both="/usr/bin/ntloop /usr/bin/ntswitch"
+# boot NAME GT COMMAND...: one guest boot running the commands (one per
+# argument); GT=1 keeps the model's ground-truth logs as $out/NAME.gt.hart*.txt
+boot() {
+	local name=$1 gtlog=$2 f st margs=()
+	shift 2
+	printf '%s\n' "# scripts/perf-e2e-cpuwide.sh: $name" "$@" >"$tmp/$name.list"
+	adds=(--add "$tmp/$name.list=/etc/ntrace/run.list")
 	for f in ntloop ntswitch ntcpuwide; do
 		adds+=(--add "$tmp/root/usr/bin/$f=/usr/bin/$f")
 	done
-	if ! bash "$NTRACE_TOP/scripts/initramfs.sh" "${adds[@]}" -o "$tmp/initrd.gz" \
-		>"$tmp/initrd.log" 2>&1; then
-		fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/initrd.log")"
-		exit 0
+	if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant" "${adds[@]}" \
+		-o "$tmp/$name.initrd.gz" >"$tmp/$name.initrd.log" 2>&1; then
+		fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/$name.initrd.log")"
+		return 1
 	fi
-	start=$SECONDS
-	bash "$NTRACE_TOP/scripts/guest.sh" --config ntrace-smp2 --mode run \
-		--initrd "$tmp/initrd.gz" --export "$out" --timeout 900 \
-		--console "$tmp/console.log" >"$tmp/guest.log" 2>&1
+	[ "$gtlog" = 1 ] && margs=(--model-args "gt=$tmp/$name.gt")
+	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace-smp2 --mode run \
+		--initrd "$tmp/$name.initrd.gz" --export "$tmp/$name.out" --timeout 900 "${margs[@]}" \
+		--console "$out/$name.console.log" >"$tmp/$name.guest.log" 2>&1
 	st=$?
-	if [ $st -eq 0 ] && [ -s "$out/a.data" ] && [ -s "$out/c0.data" ]; then
-		pass "guest (2 harts) recorded perf record -a and -C 0 -e ntrace//u of two programs at once ($((SECONDS - start)) s)"
+	for f in "$tmp/$name".gt.hart*.txt "$tmp/$name.out"/*; do
+		[ -f "$f" ] && mv "$f" "$out/"
+	done
+	[ $st = 0 ] || fail "guest run $name (exit $st): $(grep -E 'run end|error|No such' "$tmp/$name.guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
+	return $st
+}
+if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
+	mkdir -p "$out"
+	start=$SECONDS
+	boot a 1 "/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both" &&
+	boot c0 1 "/usr/bin/perf record -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both" &&
+	boot pp 0 "/usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-none.txt" \
+		"/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-drain.data -- /usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-drain.txt" \
+		"write /sys/module/ntrace/parameters/switch_drain 0" \
+		"/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-nodrain.data -- /usr/bin/ntcpuwide pingpong 3000 >/tmp/export/pp-nodrain.txt" \
+		"/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a-nodrain.data -- $spawn -p 0 $both" \
+		"write /sys/module/ntrace/parameters/switch_drain 1" || exit 0
+	if [ -s "$out/a.data" ] && [ -s "$out/c0.data" ]; then
+		pass "guest (2 harts, $variant kernel) recorded perf record -a and -C 0 -e ntrace//u of two programs at once (3 boots, $((SECONDS - start)) s)"
 	else
-		fail "guest run (exit $st): $(grep -E 'run end|error|No such' "$tmp/guest.log" | head -5 | tr '\n' ' ')"
+		fail "guest runs left no a.data / c0.data"
 		exit 0
 	fi
 fi
 
-vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" guest 2>/dev/null)"/arch/riscv/kernel/vdso/vdso.so 2>/dev/null)
+# no kernel warnings, KASAN or lockdep reports while recording
+for name in a c0 pp; do
+	clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$out/$name.console.log" 2>/dev/null |
+		grep 'kernel log clean')
+	case $clean in
+	"ok "*) pass "$variant kernel log clean while recording CPU-wide (boot $name)" ;;
+	*) fail "$variant kernel log (boot $name): ${clean#*: }" ;;
+	esac
+done
+
+vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)"/arch/riscv/kernel/vdso/vdso.so 2>/dev/null)
 [ -f "$vdso" ] || { fail "guest kernel's vdso.so"; exit 0; }
 cp "$NTRACE_TOP/build/guest/init" "$tmp/root/init" 2>/dev/null
 dec() { "$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" "$@"; }
@@ -136,6 +164,29 @@ for data in a c0; do
 		pass "$what: $(wc -l <"$tmp/$data.tpc") instructions from ${order#* } CPU(s) in time order (task runs per CPU:$runs)"
 	else
 		fail "$what: time order / CPUs: '$order' (want 0 $want_cpus)"
+	fi
+	# Truth 2: per CPU, every process's decoded instructions in time order =
+	# the hart's ground-truth log (U-mode records; size 0: a trap, no
+	# instruction). Linux CPU numbers and hart ids are matched by the data:
+	# one of the two assignments must fit exactly.
+	for c in 0 1; do
+		awk -v c=$c '$1 == c { print $5 }' "$tmp/$data.tpc" >"$tmp/$data.cpu$c"
+	done
+	for h in 0 1; do
+		awk '!/^#/ && $4 == 0 && $2 != 0 { print $1 }' "$out/$data.gt.hart$h.txt" \
+			>"$tmp/$data.hart$h" 2>/dev/null
+	done
+	gtok=
+	for m in "0 1" "1 0"; do
+		read -r h0 h1 <<<"$m"
+		if cmp -s "$tmp/$data.cpu0" "$tmp/$data.hart$h0" && cmp -s "$tmp/$data.cpu1" "$tmp/$data.hart$h1"; then
+			gtok="cpu0=hart$h0 cpu1=hart$h1"
+		fi
+	done
+	if [ -n "$gtok" ] && [ -s "$tmp/$data.cpu0" ]; then
+		pass "$what: per CPU, all processes' decoded instructions = the model's ground truth ($gtok: $(wc -l <"$tmp/$data.cpu0") + $(wc -l <"$tmp/$data.cpu1") instructions)"
+	else
+		fail "$what: decoded per CPU ($(wc -l <"$tmp/$data.cpu0"), $(wc -l <"$tmp/$data.cpu1")) != ground truth per hart ($(wc -l <"$tmp/$data.hart0" 2>/dev/null), $(wc -l <"$tmp/$data.hart1" 2>/dev/null)); first difference cpu0/hart0: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart0" 2>&1 | head -1)"
 	fi
 	for i in "${!names[@]}"; do
 		n=${names[$i]}

@@ -5,7 +5,8 @@
  * encoder, wait for trTeEmpty, then the sink. The workload has direct and
  * indirect calls, returns, a jump table, loops, four ECALLs, a U-mode
  * excursion (MRET to U, ECALL back), a long run of one taken branch
- * (identical HTM history registers) and a machine timer interrupt. The
+ * (identical HTM history registers), a return to 64 KiB past its call site
+ * (retprobe.S) and a machine timer interrupt. The
  * trace stays in RAM; "TRACE hart=N start=... wp=..." lines tell the host
  * harness where (it extracts the bytes from the shared RAM file).
  *
@@ -71,6 +72,7 @@ static volatile struct hart_result res[MAX_HARTS];
 
 void run_user(int (*fn)(void));
 void user_resume(void);
+void ret_probe(void);
 
 static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
 {
@@ -201,6 +203,7 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	__asm__ volatile("csrw satp, %0" : : "r"(5UL << 44));
 	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
 	__asm__ volatile("csrw satp, zero");
+	ret_probe();		/* a return 64 KiB past its call site */
 	/*
 	 * Timer interrupt: due now (pending as soon as mtimecmp is written),
 	 * taken when mstatus.MIE is set, so at the same instruction on every

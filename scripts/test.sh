@@ -20,7 +20,7 @@ SUITES=(
 	"autofdo|scripts/autofdo.sh --test"
 	"model|make -s -C qemu/ntrace-model test"
 	"perf|scripts/check-perf.sh"
-	"perf-e2e|scripts/perf-e2e.sh"
+	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-cpuwide.sh"
 )
 
 bash scripts/deps.sh || die "dependency installation failed"

@@ -98,6 +98,8 @@ t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the mode
 #   --inhibit-src      trTeInhibitSrc=1 (messages carry no SRC despite
 #                      --src-bits; the encoder options then drop them)
 #   --ts-prescale N    trTsPrescale (with --ts)
+#   --ts-mode-none     timestamp unit counting and trTsEnable=1, but
+#                      trTsMode=0 (none): messages carry no timestamp
 #   --filter-range     filter 0 + comparator 0: only fib() is traced
 #   --filter-priv      filter 1, MatchPrivilege: only U-mode is traced
 #   --filter-out       comparator 1, match mode 2 (!(P && S)): all but fib()
@@ -132,6 +134,7 @@ variants=(
 	"ext-addr-btm: --mode btm --ext-addr"
 	"sync-msgs: --mode btm --sync-mode msgs --sync-max 1"
 	"sync-cycles: --mode htm --sync-mode cycles --sync-max 6 --ts --ts-prescale 1"
+	"ts-mode-none: --mode htm --ts-mode-none"
 	"src: --mode btm --src-bits 4 --src-id 9"
 	"inhibit-src: --mode btm --src-bits 4 --src-id 9 --inhibit-src"
 	"everything: --mode htm --seq-jump --implicit-return full --repeated-history --all-jumps --context --ts --src-bits 3 --src-id 5 --sync-mode msgs --sync-max 4"
@@ -171,6 +174,7 @@ cfg_words() {
 		--src-bits) feat=$((feat | $2 << 28)); shift ;;
 		--ts) tson=1 ;;
 		--ts-prescale) ps=$2; shift ;;
+		--ts-mode-none) ts=$((1 | 2 | 1 << 15)) ;;
 		--filter-range) flags=$((flags | 1)) ;;
 		--toggle-inst) flags=$((flags | 2)) ;;
 		--toggle-enable) flags=$((flags | 4)) ;;
@@ -196,7 +200,7 @@ enc_opts() {
 	[[ " $* " == *" --inhibit-src "* ]] && inhibit=1
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--inhibit-src | --filter-* | --toggle-inst | --toggle-enable) ;;
+		--inhibit-src | --ts-mode-none | --filter-* | --toggle-inst | --toggle-enable) ;;
 		--ts-prescale | --harts) shift ;;
 		--src-id) id=$2; shift ;;
 		--src-bits) bits=$2; shift ;;
@@ -577,14 +581,14 @@ run_variant() {
 		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
 		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
 		sed 's/^/# decode: /' "$work/$name.$h.dec.err" | head -5
-		variant_extra "$p" "$h" "$work/$name.$h.dump" "${hw[@]}"
+		variant_extra "$p" "$h" "$work/$name.$h.dump" "$bin" "$gt" "$opts" "${hw[@]}"
 	done
 }
 
 # Checks specific to options, on the dump of one hart's trace.
 variant_extra() {
-	local p=$1 h=$2 dump=$3 id=0
-	shift 3
+	local p=$1 h=$2 dump=$3 bin=$4 gt=$5 enc=$6 id=0
+	shift 6
 	local args=" $* "
 	if [[ $args == *" --context "* ]] && [[ $args != *" --filter-"* ]]; then
 		t "[ \$(grep -c ' Ownership .*prv=0' '$dump') -ge 1 ] && grep -q ' Ownership .*context=0x5 ' '$dump'" \
@@ -599,6 +603,12 @@ variant_extra() {
 		t "awk -v s=$((id + h)) '{ v = match(\$0, / src=[0-9]+ /) ? substr(\$0, RSTART + 5, RLENGTH - 6) : 0
 			if (v != s) bad++ } END { exit bad > 0 || NR == 0 }' '$dump'" \
 			"$p: every message carries SRC=$((id + h)) (trTeSrcID+hart, trTeSrcBits)"
+	fi
+	if [[ $args == *" --ts-mode-none "* ]]; then
+		# shellcheck disable=SC2086
+		"$PERF_NTRACE" encode $enc --ts -o "$bin.ts" "$gt" 2>/dev/null
+		t "! grep -q ' tstamp=' '$dump' && [ -s '$bin.ts' ] && ! cmp -s '$bin' '$bin.ts'" \
+			"$p: trTsMode=0: no message carries a timestamp (encoding with --ts differs)"
 	fi
 	if [[ $args == *" --inhibit-src "* ]]; then
 		t "! grep -q ' src=' '$dump'" "$p: trTeInhibitSrc=1: no message carries a SRC field"

@@ -70,6 +70,7 @@ void ntrace_register_sink(struct ntrace_sink *sink);
 void ntrace_unregister_sink(struct ntrace_sink *sink);
 struct ntrace_sink *ntrace_sink_of_encoder(struct ntrace_encoder *te);
 int ntrace_paths_build(void);
+void ntrace_paths_set_live(bool live);
 struct ntrace_encoder *ntrace_path_encoder(int cpu);
 struct ntrace_sink *ntrace_path_sink(int cpu);
 const struct cpumask *ntrace_path_cpus(void);

@@ -4,7 +4,8 @@
  * "ntrace" perf AUX PMU (Documentation/admin-guide/perf/ntrace.rst).
  * Module init binds the components found in the device tree, pairs each
  * CPU's encoder with its sink and registers the PMU; with no components
- * it fails with -ENODEV.
+ * it fails with -ENODEV. Components can be unbound and bound through sysfs
+ * at any time; the paths follow (ntrace_path.c).
  */
 #include <linux/module.h>
 #include <linux/of.h>
@@ -34,9 +35,12 @@ static int __init ntrace_init(void)
 		err = -ENODEV;
 		goto out_encoder;
 	}
+	/* from here a sysfs unbind must stop events on the path's CPU */
+	ntrace_paths_set_live(true);
 	err = ntrace_pmu_register();
 	if (err) {
 		pr_err("ntrace: cannot register the PMU: %d\n", err);
+		ntrace_paths_set_live(false);
 		goto out_encoder;
 	}
 	pr_info("ntrace: %d CPU(s) with N-Trace, %zu KiB sink buffer each\n",
@@ -54,6 +58,7 @@ module_init(ntrace_init);
 static void __exit ntrace_exit(void)
 {
 	ntrace_pmu_unregister();
+	ntrace_paths_set_live(false);
 	/* each component's remove ends its paths */
 	platform_driver_unregister(&ntrace_encoder_driver);
 	platform_driver_unregister(&ntrace_sink_driver);

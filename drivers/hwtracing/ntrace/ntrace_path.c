@@ -33,6 +33,8 @@ static DEFINE_PER_CPU(struct ntrace_path, next_paths);
 static struct cpumask path_cpus, next_cpus;
 static struct ntrace_caps path_caps, next_caps;
 static size_t path_buf_size;
+/* the PMU is registered: events may use the paths */
+static bool paths_live;
 
 static int paths_rebuild(void);
 
@@ -199,8 +201,12 @@ static int paths_rebuild(void)
 				   next->sink->buf_size;
 		if (old->te == next->te && old->sink == next->sink)
 			continue;
-		/* An offline CPU runs no event: change it from here. */
-		if (!cpu_online(cpu) ||
+		/*
+		 * No event can use the path before the PMU is registered
+		 * (module load) or after (unload), nor on an offline CPU:
+		 * change it from here. Otherwise on its CPU.
+		 */
+		if (!paths_live || !cpu_online(cpu) ||
 		    smp_call_function_single(cpu, path_set_local, next, 1))
 			*old = *next;
 	}
@@ -208,6 +214,17 @@ static int paths_rebuild(void)
 	path_caps = next_caps;
 	path_buf_size = buf_size;
 	return n;
+}
+
+/*
+ * The PMU is (live) or is not registered. Without it, paths change with no
+ * cross-CPU call: module load and unload stay cheap on many CPUs.
+ */
+void ntrace_paths_set_live(bool live)
+{
+	mutex_lock(&registry_lock);
+	paths_live = live;
+	mutex_unlock(&registry_lock);
 }
 
 int ntrace_paths_build(void)

@@ -4,7 +4,8 @@
 # Benchmarks (numbers only, never pass/fail): the perf-ntrace benchmarks
 # (tools/perf-ntrace/bench/*.c: codec, encoder model, flow decoder), CTR
 # branch-stack sampling overhead in the guest, and the N-Trace QEMU model's
-# guest MIPS with tracing off and on. The
+# guest MIPS with tracing off and on, and the ntrace driver in the guest
+# (throughput without loss, instructions per context switch). The
 # decoder benchmark needs recorded ground truth; the round-trip test
 # records it when build/gt has none, so run it first if it is missing.
 set -eu
@@ -25,3 +26,9 @@ bash scripts/autofdo.sh --bench
 
 echo "# N-Trace QEMU hardware model: guest MIPS plain, model loaded, tracing on (qemu/ntrace-model/bench.sh)"
 bash qemu/ntrace-model/bench.sh
+
+# The ntrace driver in the guest on the model: trace throughput without
+# loss (perf's default AUX area), and guest instructions per context
+# switch with an ntrace event against the baseline without one.
+echo "# ntrace driver: throughput without loss, cost per context switch (scripts/ntrace-bench.sh)"
+bash scripts/ntrace-bench.sh

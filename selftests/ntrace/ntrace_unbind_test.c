@@ -12,6 +12,9 @@
  *    address in code that runs only after the unbind), and after binding
  *    again the same kind of recording works; once for the encoder and once
  *    for the sink, whose bounce buffer is freed by the unbind;
+ *  - with two CPUs, the same with a per-CPU event on the component's CPU
+ *    while the unbind runs on another CPU (the driver stops the trace on
+ *    the traced CPU through a cross-CPU call);
  *  - the kernel logged no warning, BUG (KASAN, lockdep) or oops meanwhile.
  * Leaves every component bound. Skips without the PMU.
  */
@@ -21,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "kselftest.h"
@@ -301,6 +306,75 @@ static void test_tracing(const char *drv, const char *dev, int cpu,
 			 drv, m, c.msgs, err ? strerror(-err) : c.why);
 }
 
+struct remote_work {
+	const char *drv, *dev;
+	int cpu, other;
+	int err;
+	volatile int *phase;	/* shared with the child: 1 = unbound */
+};
+
+/*
+ * A child on the traced CPU spins until the parent, on another CPU, has
+ * unbound the component, then spins in spin_after().
+ */
+static void remote_work(void *arg)
+{
+	struct remote_work *w = arg;
+	pid_t pid;
+
+	*w->phase = 0;
+	pid = fork();
+	if (pid == 0) {
+		cpu_pin(w->cpu);
+		while (!*w->phase)
+			spin_before(20000);
+		spin_after(600000);
+		_exit(0);
+	}
+	cpu_pin(w->other);
+	usleep(200000);
+	w->err = pid < 0 ? -errno : drv_write(w->drv, "unbind", w->dev);
+	*w->phase = 1;
+	if (pid > 0)
+		waitpid(pid, NULL, 0);
+}
+
+static void test_remote(const char *drv, const char *dev, int cpu,
+			unsigned long long all)
+{
+	static struct nt_rec rec;
+	struct remote_work w = { .drv = drv, .dev = dev, .cpu = cpu };
+	struct perf_event_attr attr;
+	struct rec_check c;
+	int err;
+
+	w.other = only_cpu(all & ~(1ull << cpu) & -(all & ~(1ull << cpu)));
+	w.phase = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (w.phase == MAP_FAILED) {
+		err = -errno;
+		memset(&rec, 0, sizeof(rec));
+	} else {
+		nt_attr(&attr, nt_pmu_type(), 0);
+		err = nt_record(&attr, cpu, 1024, remote_work, &w, &rec);
+		munmap((void *)w.phase, 4096);
+	}
+	check_rec(&rec, err, &c);
+	nt_rec_free(&rec);
+	cpu_pin(0);
+	ksft_test_result(!err && !w.err && (cpumask_bits() & (1ull << cpu)) == 0,
+			 "unbind %s %s from CPU %d while a per-CPU event traces CPU %d succeeds (%s)\n",
+			 drv, dev, w.other, cpu, err ? strerror(-err) :
+			 w.err ? strerror(-w.err) : "ok");
+	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION,
+			 "%s unbound from another CPU: the trace before it frames and ends flushed: %u records, %lu messages, last TCODE %d (%s)\n",
+			 drv, c.nr_aux, c.msgs, c.last_tcode, c.why);
+	ksft_test_result(!c.err && !c.after,
+			 "%s unbound from another CPU: nothing traced after the unbind (%u records in the code after it)\n",
+			 drv, c.after);
+	drv_write(drv, "bind", dev);
+}
+
 /* Bind every device that was bound at the start and is not any more. */
 static void rebind_all(const char *drv, char names[][64], int n)
 {
@@ -327,7 +401,7 @@ int main(void)
 			       ne, ns, all);
 	nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
 	kmsg = kmsg_open();
-	ksft_set_plan(17);
+	ksft_set_plan(23);
 
 	/* the last ones: on two harts, CPU 1's (the test runs on CPU 0) */
 	cpu_e = test_idle(ENCODER, encs[ne - 1], all, impl);
@@ -347,6 +421,16 @@ int main(void)
 		for (int i = 0; i < 4; i++)
 			ksft_test_result_skip("sink unbind while tracing: its CPU is unknown\n");
 	rebind_all(SINK, sinks, ns);
+
+	if (cpu_e >= 0 && cpu_s >= 0 && (all & (all - 1))) {
+		test_remote(ENCODER, encs[ne - 1], cpu_e, all);
+		rebind_all(ENCODER, encs, ne);
+		test_remote(SINK, sinks[ns - 1], cpu_s, all);
+		rebind_all(SINK, sinks, ns);
+	} else {
+		for (int i = 0; i < 6; i++)
+			ksft_test_result_skip("unbind from another CPU: needs two traced CPUs\n");
+	}
 
 	splats = kmsg < 0 ? kmsg : kmsg_count_splats(kmsg);
 	ksft_test_result(splats == 0 && cpumask_bits() == all,

@@ -24,9 +24,9 @@ PERF_NTRACE=${PERF_NTRACE:-$top/build/perf-ntrace/perf-ntrace}
 work=$(mktemp -d /tmp/ntrace-model-test.XXXXXX)
 # NTRACE_MODEL_KEEP=1 keeps the work directory (traces, logs) for a look
 if [ -n "${NTRACE_MODEL_KEEP:-}" ]; then
-	trap 'rm -f /dev/shm/ntrace-model-test.$$; echo "# kept $work"' EXIT
+	trap 'rm -f /dev/shm/ntrace-model-test.$$*; echo "# kept $work"' EXIT
 else
-	trap 'rm -rf "$work"; rm -f /dev/shm/ntrace-model-test.$$' EXIT
+	trap 'rm -rf "$work"; rm -f /dev/shm/ntrace-model-test.$$*' EXIT
 fi
 ram=/dev/shm/ntrace-model-test.$$
 
@@ -35,29 +35,40 @@ nok() { echo "not ok - model: $*"; }
 t() { if eval "$1"; then ok "$2"; else nok "$2"; fi; }
 
 # Run a bare-metal program; its TAP lines are forwarded with a prefix.
-# Extra QEMU arguments come from the array qextra.
+# Extra QEMU arguments come from the array qextra; the guest RAM file is
+# $ram unless exec_bm is given another (parallel runs).
 qextra=()
-run_bm() {
-	local name=$1 elf=$2; shift 2
-	timeout 120 "$here/run-qemu.sh" -r "$ram" "$@" -- -bios none -kernel "$elf" "${qextra[@]}" \
+exec_bm() {
+	local name=$1 elf=$2 rf=$3; shift 3
+	timeout 120 "$here/run-qemu.sh" -r "$rf" "$@" -- -bios none -kernel "$elf" "${qextra[@]}" \
 		>"$work/$name.out" 2>"$work/$name.err"
-	local rc=$?
+	echo $? >"$work/$name.rc"
+}
+show_bm() {
+	local name=$1 rc
+	rc=$(cat "$work/$name.rc" 2>/dev/null || echo 1)
 	sed -E "s/^(not )?ok - /&model: $name: /" "$work/$name.out" | grep -E '^(not )?ok ' || true
 	grep -v -E '^(not )?ok ' "$work/$name.out" | sed 's/^/# /'
 	sed 's/^/# stderr: /' "$work/$name.err"
-	if [ $rc -ne 0 ] && ! grep -q '^not ok' "$work/$name.out"; then
+	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$work/$name.out"; then
 		nok "$name: program exited with status $rc"
 	fi
-	return $rc
+	return "$rc"
+}
+run_bm() {
+	local name=$1 elf=$2; shift 2
+	exec_bm "$name" "$elf" "$ram" "$@"
+	show_bm "$name"
 }
 
-# Extract [start, wp) of hart $3's sink buffer from the RAM file to $1.
+# Extract [start, wp) of hart $3's sink buffer from the RAM file ($4, else
+# $ram) to $1.
 extract() {
 	local out=$1 line start wp
 	line=$(grep "^TRACE hart=${3:-0} " "$2") || return 1
 	start=$(sed -E 's/.*start=(0x[0-9a-f]+).*/\1/' <<<"$line")
 	wp=$(sed -E 's/.*wp=(0x[0-9a-f]+).*/\1/' <<<"$line")
-	dd if="$ram" of="$out" bs=4096 iflag=skip_bytes,count_bytes \
+	dd if="${4:-$ram}" of="$out" bs=4096 iflag=skip_bytes,count_bytes \
 		skip=$((start - 0x80000000)) count=$((wp - start)) status=none
 }
 
@@ -503,18 +514,18 @@ declare -A ref_gt	# one-hart ground truth per kind of traced region
 # [option-name]="why" (e.g. [seq-jump]=... until 8e8a769 marked
 # sequentially inferable jumps).
 declare -A known_bug=()
-run_variant() {
-	local name=$1 kind=plain prescale=- harts=1 h words w i q=() opts dopts mopts
-	local gt pcs bin ref abl failed
+harts_of() {
+	local all=" $* "
+	if [[ $all == *" --harts "* ]]; then sed -E 's/.*--harts ([0-9]+).*/\1/' <<<"$all"; else echo 1; fi
+}
+
+# Run one configuration in QEMU with its own RAM file and keep each hart's
+# sink bytes in $work/NAME.H.bin (runs in the background, two at a time).
+variant_run() {
+	local name=$1 harts words w i=0 q=() rf=$ram.$1
 	shift
-	local -a hw=("$@")
-	words=$(cfg_words "${hw[@]}") || { nok "$name: configuration"; return; }
-	[[ " ${hw[*]} " == *" --toggle-"* ]] && kind=toggle
-	[[ " ${hw[*]} " == *" --filter-"* ]] && kind=$(sed -E 's/.*--filter-([a-z]+).*/\1/' <<<"${hw[*]}")
-	[[ " ${hw[*]} " == *" --ts "* ]] &&
-		prescale=$(sed -nE 's/.*--ts-prescale ([0-9]+).*/\1/p' <<<"${hw[*]}") && prescale=${prescale:-0}
-	[[ " ${hw[*]} " == *" --harts "* ]] && harts=$(sed -E 's/.*--harts ([0-9]+).*/\1/' <<<"${hw[*]}")
-	i=0
+	harts=$(harts_of "$@")
+	words=$(cfg_words "$@") || return
 	for w in $words; do
 		q+=(-device "loader,addr=$(printf 0x%x $((TRACE_CFG + 4 * i))),data=$(printf 0x%x "$w"),data-len=4")
 		i=$((i + 1))
@@ -523,14 +534,32 @@ run_variant() {
 	qextra=("${q[@]}")
 	[ -n "$GTP" ] && [ "$harts" = 1 ] &&
 		qextra+=(-plugin "$GTP,out=$work/$name.pcs,start=0x80000000")
+	exec_bm "$name" "$BM/trace.elf" "$rf" -s "$harts" -p "gt=$work/gt-$name"
+	for ((i = 0; i < harts; i++)); do
+		extract "$work/$name.$i.bin" "$work/$name.out" $i "$rf" || rm -f "$work/$name.$i.bin"
+	done
+	rm -f "$rf"
+}
+
+# Check one configuration's run (in order, after variant_run).
+run_variant() {
+	local name=$1 kind=plain prescale=- harts h words w opts dopts mopts
+	local gt pcs bin ref abl failed
+	shift
+	local -a hw=("$@")
+	words=$(cfg_words "${hw[@]}") || { nok "$name: configuration"; return; }
+	[[ " ${hw[*]} " == *" --toggle-"* ]] && kind=toggle
+	[[ " ${hw[*]} " == *" --filter-"* ]] && kind=$(sed -E 's/.*--filter-([a-z]+).*/\1/' <<<"${hw[*]}")
+	[[ " ${hw[*]} " == *" --ts "* ]] &&
+		prescale=$(sed -nE 's/.*--ts-prescale ([0-9]+).*/\1/p' <<<"${hw[*]}") && prescale=${prescale:-0}
+	harts=$(harts_of "${hw[@]}")
 	echo "# $name: ${hw[*]}"
-	run_bm "$name" "$BM/trace.elf" -s "$harts" -p "gt=$work/gt-$name"
-	qextra=()
+	show_bm "$name"
 	for ((h = 0; h < harts; h++)); do
 		local p="$name: hart $h"
 		gt=$work/gt-$name.hart$h.txt
 		bin=$work/$name.$h.bin
-		if ! extract "$bin" "$work/$name.out" $h || [ ! -s "$gt" ]; then
+		if [ ! -s "$bin" ] || [ ! -s "$gt" ]; then
 			nok "$p: program reported where the trace is"
 			continue
 		fi
@@ -621,8 +650,19 @@ variant_extra() {
 }
 
 # NTRACE_MODEL_VARIANTS="btm smp2" runs only those configurations
+selected=()
 for v in "${variants[@]}"; do
 	[ -n "${NTRACE_MODEL_VARIANTS:-}" ] && [[ " $NTRACE_MODEL_VARIANTS " != *" ${v%%:*} "* ]] && continue
+	selected+=("$v")
+done
+# the QEMU runs, two at a time (each has its own RAM file), then the checks
+for v in "${selected[@]}"; do
+	[ "$(jobs -rp | wc -l)" -ge 2 ] && wait -n
+	# shellcheck disable=SC2086
+	variant_run ${v%%:*} ${v#*:} &
+done
+wait
+for v in "${selected[@]}"; do
 	# shellcheck disable=SC2086
 	run_variant ${v%%:*} ${v#*:}
 done

@@ -17,7 +17,13 @@
  *    trapped are exact;
  *  - privilege: the gdbstub "priv" pseudo-register, read at trace start
  *    and after every trap and xRET;
- *  - context: satp.ASID, re-read after any CSR instruction naming satp.
+ *  - context: satp.ASID, re-read after any CSR instruction naming satp;
+ *  - addresses: QEMU translates RISC-V code position-independently
+ *    (CF_PCREL), so a block translated at one virtual address runs at every
+ *    address that maps the same code page (shared libraries, the vDSO, a
+ *    program run twice). Addresses of a run are the translation's plus the
+ *    run's delta (hart.delta): 0 when the block starts where the previous
+ *    one led, else the "pc" register read at block entry.
  * Records are held one behind, so a trap can still mark the last retired
  * instruction with itype EXCEPTION/INTERRUPT, as on a hardware ingress
  * port; when that instruction already has an itype (a taken branch, a
@@ -32,7 +38,7 @@
 static struct {
 	struct qemu_plugin_register *gpr[32];
 	struct qemu_plugin_register *priv, *mepc, *sepc, *mcause, *scause;
-	struct qemu_plugin_register *mtval, *stval, *satp;
+	struct qemu_plugin_register *mtval, *stval, *satp, *pc;
 } R;
 
 static const char *const gpr_names[32] = {
@@ -69,9 +75,10 @@ void ingress_vcpu_init(unsigned int vcpu)
 		if (!strcmp(n, "mtval")) R.mtval = d[i].handle;
 		if (!strcmp(n, "stval")) R.stval = d[i].handle;
 		if (!strcmp(n, "satp")) R.satp = d[i].handle;
+		if (!strcmp(n, "pc")) R.pc = d[i].handle;
 	}
 	g_array_free(regs, 1);
-	if (!R.priv || !R.mepc || !R.mcause || !R.gpr[1])
+	if (!R.priv || !R.mepc || !R.mcause || !R.gpr[1] || !R.pc)
 		fprintf(stderr, "ntrace-model: warning: QEMU exposes no priv/mepc/mcause "
 			"registers; privilege and trap causes will be wrong\n");
 }
@@ -97,6 +104,12 @@ static uint64_t rd(struct qemu_plugin_register *r)
 static uint8_t read_priv(void)
 {
 	return (uint8_t)(rd(R.priv) & 7);
+}
+
+/* Where this run of a block (or an instruction of it) really is. */
+static inline uint64_t rt_pc(const struct hart *h, const struct tb_insn *ti)
+{
+	return ti->pc + h->delta;
 }
 
 static uint64_t read_context(void)
@@ -166,7 +179,7 @@ static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
 
 	if (h->te.inst_filters) {
 		struct ntrace_insn r = {
-			.addr = ti->pc,
+			.addr = rt_pc(h, ti),
 			.size = ti->d.size,
 			.itype = itype,
 			.priv = h->prev_priv,
@@ -182,7 +195,7 @@ static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
 	if (h->nrec == MODEL_BATCH)
 		flush_records(h, false);
 	d = &h->rec[h->nrec++];
-	d->addr = ti->pc;
+	d->addr = rt_pc(h, ti);
 	d->context = h->context;
 	d->tstamp = tstamp(h, icount);
 	d->cause = 0;
@@ -228,9 +241,16 @@ static void put_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval
 
 /* ---- outcome of a finished block -------------------------------------- */
 
+/* itype of ti given where control went; both in translation addresses. */
 static uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
 {
 	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
+}
+
+/* The same for a run, next being a run-time address. */
+static uint8_t itype_at(const struct hart *h, const struct tb_insn *ti, uint64_t next)
+{
+	return itype_for(ti, next - h->delta);
 }
 
 /*
@@ -243,7 +263,7 @@ static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int fro
 	struct ntrace_insn *d;
 	unsigned int i, last = from + nret - 1;
 
-	if (last > from && last <= tb->plain_n && !h->start_pending) {
+	if (last > from && last <= tb->plain_n && !h->start_pending && !h->delta) {
 		/*
 		 * The records before the block's last are plain: hand them to
 		 * the encoder as one run, straight from the template; hold the
@@ -264,7 +284,7 @@ static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int fro
 		d = &h->rec[h->nrec++];
 		*d = tb->tmpl[last];
 		if (last == tb->n - 1)
-			d->itype = itype_for(&tb->insn[last], succ);
+			d->itype = itype_at(h, &tb->insn[last], succ);
 		d->priv = h->prev_priv;
 		d->context = h->context;
 		d->tstamp = a.tstamp + (last - from) * a.tstamp_step;
@@ -277,7 +297,10 @@ static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int fro
 	memcpy(d, &tb->tmpl[from], nret * sizeof(*d));
 	h->nrec += nret;
 	if (from + nret == tb->n)
-		d[nret - 1].itype = itype_for(&tb->insn[tb->n - 1], succ);
+		d[nret - 1].itype = itype_at(h, &tb->insn[tb->n - 1], succ);
+	if (h->delta)
+		for (i = 0; i < nret; i++)
+			d[i].addr += h->delta;
 	if (h->prev_priv != tb->tmpl_priv || h->context)
 		for (i = 0; i < nret; i++) {
 			d[i].priv = h->prev_priv;
@@ -292,13 +315,14 @@ static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int fro
 	h->in_filter = true;
 }
 
-/* Index of the instruction at pc in tb, searching from index from, or -1. */
-static int find_insn(const struct tb_desc *tb, unsigned int from, uint64_t pc)
+/* Index of the instruction at run-time pc in tb, searching from index from, or -1. */
+static int find_insn(const struct hart *h, const struct tb_desc *tb, unsigned int from,
+		     uint64_t pc)
 {
 	unsigned int i;
 
 	for (i = from; i < tb->n; i++)
-		if (tb->insn[i].pc == pc)
+		if (rt_pc(h, &tb->insn[i]) == pc)
 			return (int)i;
 	return -1;
 }
@@ -312,25 +336,33 @@ static int find_insn(const struct tb_desc *tb, unsigned int from, uint64_t pc)
  */
 static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *t)
 {
+	bool ok = true;
+
+	/* read once per block boundary (next_block_pc, successor_ok) */
+	if (h->tgt_cached) {
+		*t = h->tgt;
+		return h->tgt_ok;
+	}
 	if (!ti->target_known)
-		return false;
-	if (ti->d.kind == NTRACE_IK_TRAP_RETURN) {
+		ok = false;
+	else if (ti->d.kind == NTRACE_IK_TRAP_RETURN)
 		*t = rd(ti->xret_m ? R.mepc : R.sepc);
-		return true;
-	}
-	if (ti->read_early) {
-		*t = h->next_target;
-		return h->next_target_valid;
-	}
-	*t = ((ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0) + (uint64_t)(int64_t)ti->imm) & ~1ull;
-	return true;
+	else if (ti->read_early)
+		ok = h->next_target_valid, *t = h->next_target;
+	else
+		*t = ((ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0) +
+		      (uint64_t)(int64_t)ti->imm) & ~1ull;
+	h->tgt_cached = true;
+	h->tgt_ok = ok;
+	h->tgt = ok ? *t : 0;
+	return ok;
 }
 
 /* Can control leave instruction ti for next_pc without a trap? */
 static bool successor_ok(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
 {
-	uint64_t fall = ti->pc + ti->d.size;
-	uint64_t target = ti->pc + (int64_t)ti->d.off;
+	uint64_t fall = rt_pc(h, ti) + ti->d.size;
+	uint64_t target = rt_pc(h, ti) + (int64_t)ti->d.off;
 
 	switch (ti->d.kind) {
 	case NTRACE_IK_NONE:
@@ -368,7 +400,7 @@ static void ras_update(struct hart *h, const struct tb_insn *ti)
 		/* fall through */
 	case NTRACE_ITYPE_IND_CALL:
 	case NTRACE_ITYPE_DIR_CALL:
-		h->ras[h->ras_n++ % MODEL_RAS] = ti->pc + ti->d.size;
+		h->ras[h->ras_n++ % MODEL_RAS] = rt_pc(h, ti) + ti->d.size;
 		break;
 	}
 }
@@ -395,7 +427,7 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 	nret = n - from;
 	if (reached && successor_ok(h, last, next_pc)) {
 		/* ran to its end, left it the way its last instruction says */
-	} else if (!reached && (j = find_insn(tb, from + 1, next_pc)) >= 0) {
+	} else if (!reached && (j = find_insn(h, tb, from + 1, next_pc)) >= 0) {
 		/*
 		 * Stopped early without a trap: QEMU re-ran the instruction before
 		 * j alone (an MMIO access not at the end of the block is redone
@@ -422,10 +454,10 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 		 * interrupt after its last instruction, wherever xEPC points.
 		 */
 		if (!reached) {
-			j = find_insn(tb, from, epc);
+			j = find_insn(h, tb, from, epc);
 			if (j >= 0)
 				nret = j - from;
-		} else if (!(cause >> 63) && epc == last->pc && n - 1 >= from) {
+		} else if (!(cause >> 63) && epc == rt_pc(h, last) && n - 1 >= from) {
 			nret = n - 1 - from;
 		}
 	}
@@ -435,7 +467,8 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 	 */
 	l = last_rec(h);
 	seq0 = from == 0 && nret && tb->insn[0].seq_jump && l && l->itype == NTRACE_ITYPE_NONE &&
-	       l->size && l->addr + l->size == tb->pc && h->last_seq_rd == tb->insn[0].d.reg;
+	       l->size && l->addr + l->size == rt_pc(h, &tb->insn[0]) &&
+	       h->last_seq_rd == tb->insn[0].d.reg;
 	if (nret)
 		h->last_seq_rd = tb->insn[from + nret - 1].seq_rd;
 	if (!h->te.inst_filters && !h->te.ts_running && nret) {
@@ -443,12 +476,12 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 	} else {
 		for (i = from; i < from + nret; i++) {
 			const struct tb_insn *ti = &tb->insn[i];
-			uint64_t next = i + 1 < n ? tb->insn[i + 1].pc : succ;
+			uint64_t next = i + 1 < n ? rt_pc(h, &tb->insn[i + 1]) : succ;
 
-			put_insn(h, ti, itype_for(ti, next), h->prev_icount + i + 1);
+			put_insn(h, ti, itype_at(h, ti, next), h->prev_icount + i + 1);
 		}
 	}
-	if (seq0 && (l = last_rec(h)) && l->addr == tb->pc)
+	if (seq0 && (l = last_rec(h)) && l->addr == rt_pc(h, &tb->insn[0]))
 		l->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	if (from + nret == n && last->d.kind != NTRACE_IK_NONE)
 		ras_update(h, last);
@@ -456,9 +489,52 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
 }
 
+/*
+ * Run-time address of block d, about to run: its translation's address when
+ * that is where the previous block leads (no register read in the common
+ * case), else the "pc" register (a trap, a block translated at another
+ * address mapping the same code, the first block after trace start).
+ */
+static uint64_t next_block_pc(struct hart *h, const struct tb_desc *d, bool reached)
+{
+	const struct tb_desc *p = h->prev;
+	const struct tb_insn *last;
+	uint64_t lpc, t;
+
+	if (!p || !reached)
+		return rd(R.pc);
+	last = &p->insn[p->n - 1];
+	lpc = rt_pc(h, last);
+	switch (last->d.kind) {
+	case NTRACE_IK_NONE:
+		if (d->pc == lpc + last->d.size)
+			return d->pc;
+		break;
+	case NTRACE_IK_BRANCH:
+		if (d->pc == lpc + last->d.size || d->pc == lpc + (int64_t)last->d.off)
+			return d->pc;
+		break;
+	case NTRACE_IK_JUMP:
+		if (d->pc == lpc + (int64_t)last->d.off)
+			return d->pc;
+		break;
+	case NTRACE_IK_INDIRECT:
+		if (last->d.itype == NTRACE_ITYPE_RETURN && h->ras_n &&
+		    h->ras[(h->ras_n - 1) % MODEL_RAS] == d->pc)
+			return d->pc;
+		/* fall through */
+	case NTRACE_IK_TRAP_RETURN:
+		if (indirect_target(h, last, &t) && t == d->pc)
+			return d->pc;
+		break;
+	}
+	return rd(R.pc);
+}
+
 /* ---- callbacks --------------------------------------------------------- */
 
-static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount_before)
+static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount_before,
+			uint64_t pc)
 {
 	if (h->priv_stale) {
 		h->priv = read_priv();
@@ -469,6 +545,7 @@ static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount
 		h->context_stale = false;
 	}
 	h->prev = d;
+	h->delta = pc - d->pc;
 	h->prev_from = 0;
 	h->prev_icount = icount_before;
 	h->prev_priv = h->priv;
@@ -494,6 +571,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	const struct tb_desc *d = udata;
 	struct hart *h = vcpu < M.nharts ? &M.harts[vcpu] : NULL;
 	struct vcpu_sb *s = qemu_plugin_scoreboard_find(M.sb, vcpu);
+	uint64_t pc;
 	bool reached;
 
 	if (s->active & ACTIVE_SERVICE)
@@ -506,13 +584,15 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	if (h->tracing) {
 		reached = s->reached;
 		s->reached = 0;
+		h->tgt_cached = false;
+		pc = next_block_pc(h, d, reached);
 		if (h->prev)
-			finish_block(h, h->prev, d->pc, reached, h->prev->n);
+			finish_block(h, h->prev, pc, reached, h->prev->n);
 		if (h->pending & PEND_TE_STOP) {
 			h->pending &= ~PEND_TE_STOP;
 			stop_now(h);
 		} else {
-			begin_block(h, d, s->icount - d->n);
+			begin_block(h, d, s->icount - d->n, pc);
 			flush_records(h, false);
 		}
 	}
@@ -751,6 +831,12 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 		h->context = read_context();
 		h->priv_stale = h->context_stale = false;
 		h->prev = at->tb;
+		/*
+		 * The store's block runs at its translation's address: a trace
+		 * started from code mapped at two addresses at once (not a
+		 * kernel driver) would be mislabelled.
+		 */
+		h->delta = 0;
 		h->prev_from = at->idx + 1;
 		h->prev_priv = h->priv;
 		h->prev_icount = s->icount - at->tb->n;
@@ -765,7 +851,7 @@ void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 		return;
 	if (at && vcpu == h->idx) {
 		/* the store that stops trace is the last traced instruction */
-		int j = h->prev ? find_insn(h->prev, h->prev_from, at->pc) : -1;
+		int j = h->prev ? find_insn(h, h->prev, h->prev_from, rt_pc(h, at)) : -1;
 
 		if (j >= 0)
 			finish_block(h, h->prev, 0, true, j);

@@ -114,10 +114,13 @@ struct hart {
 	/* ingress derivation */
 	bool tracing;		/* records are being produced */
 	const struct tb_desc *prev;	/* block whose outcome is still open */
+	uint64_t delta;		/* prev's run-time address - its translation's */
 	unsigned int prev_from;	/* first instruction of prev inside the trace */
 	uint64_t prev_icount;	/* instructions retired before prev started */
 	uint8_t prev_priv;
 	uint8_t last_seq_rd;	/* seq_rd of the last instruction handed on */
+	uint64_t tgt;		/* indirect_target() read at this block boundary */
+	bool tgt_cached, tgt_ok;
 	uint64_t next_target;	/* target of an indirect jump / trap return */
 	bool next_target_valid;
 	uint64_t ras[MODEL_RAS];	/* shadow return stack (prediction only) */

@@ -32,16 +32,13 @@
 # on main..exit. It guards against what truth 1 cannot see: the model's
 # ingress and so its log and its trace both wrong in the same way.
 #
-# Not covered by default, because they fail today: NTRACE_E2E_MORE=1 adds
-#  - "callsys 200 signals": the handlers return through the vDSO's
-#    __vdso_rt_sigreturn. perf-ntrace decode loads no image for [vdso];
-#  - callsys-dyn twice: the same program, dynamically linked and PIE, so
-#    ld.so, libc and the program sit at other addresses in the second run.
-#    The model reports code at the virtual address it had when QEMU
-#    translated it, and QEMU shares a translation between address spaces
-#    that map the same physical page: the second run's log and trace carry
-#    the first run's addresses (the vDSO trampoline of the first case too;
-#    a trap record at the ECALL, from xEPC, has the right one).
+# callsys-dyn runs twice: the same program, dynamically linked and PIE, so
+# ld.so, libc and the program sit at other addresses in the second run,
+# while QEMU reuses the first run's translations of the same physical pages
+# (the model must report where code runs, not where it was translated).
+# Not covered by default, because it fails today: NTRACE_E2E_MORE=1 adds
+# "callsys 200 signals": the handlers return through the vDSO's
+# __vdso_rt_sigreturn, and perf-ntrace decode loads no image for [vdso].
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
 # reader.
@@ -86,18 +83,17 @@ if [ ! -x "$cs_bin" ] || [ "$cs_src" -nt "$cs_bin" ]; then
 		{ fail "callsys builds: $(head -3 "$tmp/cs.log")"; exit 0; }
 fi
 cp "$cs_bin" "$tmp/root/usr/bin/callsys"
+# a dynamically linked PIE build and the cross C library it loads
 more=()
-if [ -n "${NTRACE_E2E_MORE:-}" ]; then
-	"${CROSS_COMPILE}gcc" -fPIE -pie -O2 -g -o "$tmp/root/usr/bin/callsys-dyn" "$cs_src" ||
-		{ fail "callsys-dyn builds"; exit 0; }
-	mkdir -p "$tmp/root/lib/riscv64-linux-gnu"
-	cp "/usr/${CROSS_COMPILE%-}/lib/ld-linux-riscv64-lp64d.so.1" "$tmp/root/lib/" &&
-		cp "/usr/${CROSS_COMPILE%-}/lib/libc.so.6" "$tmp/root/lib/riscv64-linux-gnu/" ||
-		{ fail "the cross C library"; exit 0; }
-	for f in usr/bin/callsys-dyn lib/ld-linux-riscv64-lp64d.so.1 lib/riscv64-linux-gnu/libc.so.6; do
-		more+=(--add "$tmp/root/$f=/$f")
-	done
-fi
+"${CROSS_COMPILE}gcc" -fPIE -pie -O2 -g -o "$tmp/root/usr/bin/callsys-dyn" "$cs_src" ||
+	{ fail "callsys-dyn builds"; exit 0; }
+mkdir -p "$tmp/root/lib/riscv64-linux-gnu"
+cp "/usr/${CROSS_COMPILE%-}/lib/ld-linux-riscv64-lp64d.so.1" "$tmp/root/lib/" &&
+	cp "/usr/${CROSS_COMPILE%-}/lib/libc.so.6" "$tmp/root/lib/riscv64-linux-gnu/" ||
+	{ fail "the cross C library"; exit 0; }
+for f in usr/bin/callsys-dyn lib/ld-linux-riscv64-lp64d.so.1 lib/riscv64-linux-gnu/libc.so.6; do
+	more+=(--add "$tmp/root/$f=/$f")
+done
 
 # The recordings, in run order: name; perf record options; program [args].
 recs=(
@@ -108,12 +104,12 @@ recs=(
 	"cs-htm;-e ntrace/htm=1,iret=1/u;callsys"
 	"cs-rep;-e ntrace/htm=1,iret=1,rephist=1,seqjump=1,sync_period=3/u;callsys"
 	"cs-all;-e ntrace/alljumps=1,ts=1,ctx=1/u;callsys"
+	"dyn1;-e ntrace//u;callsys-dyn"
+	"dyn2;-e ntrace//u;callsys-dyn"
 )
 # What fails today (see the header).
 [ -z "${NTRACE_E2E_MORE:-}" ] || recs+=(
 	"cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals"
-	"dyn1;-e ntrace//u;callsys-dyn"
-	"dyn2;-e ntrace//u;callsys-dyn"
 )
 {
 	echo "# scripts/perf-e2e.sh"

@@ -236,6 +236,8 @@ if [ -s "$out/pp-none.txt" ] && [ -s "$out/pp-drain.txt" ] && [ -s "$out/pp-nodr
 	read -r _ _ nodrain <"$out/pp-nodrain.txt"
 	nrec() { dec --format=stats "$1" 2>/dev/null | sed -n 's/^chunks: //p'; }
 	echo "# context switch (TCG wall time, ns): untraced $none, traced with switch drain $drain, without $nodrain; extra per switch $((drain - nodrain)); AUX records $(nrec "$out/pp-drain.data") vs $(nrec "$out/pp-nodrain.data")"
+	[ -s "$out/a-nodrain.data" ] &&
+		echo "# switch_drain=0, two programs on CPU 0: $(dec -q --format=stats "$out/a-nodrain.data" 2>/dev/null | grep -E '^(instructions|errors|tasks):' | tr '\n' ' ')(with the drain: 0 errors above)"
 	pass "context-switch cost measured: +$((drain - nodrain)) ns per switch for the drain ($drain vs $nodrain ns, untraced $none)"
 else
 	fail "ping-pong figures missing"

@@ -408,9 +408,12 @@ static void ras_update(struct hart *h, const struct tb_insn *ti)
 /*
  * Emit the records of block tb (from h->prev_from on), now that the next
  * block starts at next_pc. upto < n stops early (trace stop mid-block).
+ * Returns how many of tb's instructions did not execute although the
+ * block's inline counter counted them: it stopped at a trap, or at an MMIO
+ * access that QEMU runs again alone, in a block of its own that counts it.
  */
-static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next_pc,
-			 bool reached, unsigned int upto)
+static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next_pc,
+				 bool reached, unsigned int upto)
 {
 	unsigned int from = h->prev_from, n = tb->n, nret, i;
 	const struct tb_insn *last = &tb->insn[n - 1];
@@ -422,7 +425,7 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 	if (upto < n) {
 		for (i = from; i <= upto; i++)
 			put_insn(h, &tb->insn[i], NTRACE_ITYPE_NONE, h->prev_icount + i + 1);
-		return;
+		return 0;
 	}
 	nret = n - from;
 	if (reached && successor_ok(h, last, next_pc)) {
@@ -487,6 +490,10 @@ static void finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next
 		ras_update(h, last);
 	if (trap)
 		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
+	if (reached)
+		return 0;
+	/* a faulting instruction took its cycle: only the ones after it did not run */
+	return n - from - nret - (trap && !(cause >> 63) && from + nret < n);
 }
 
 /*
@@ -586,8 +593,9 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		s->reached = 0;
 		h->tgt_cached = false;
 		pc = next_block_pc(h, d, reached);
+		/* what the previous block did not retire is not counted */
 		if (h->prev)
-			finish_block(h, h->prev, pc, reached, h->prev->n);
+			s->icount -= finish_block(h, h->prev, pc, reached, h->prev->n);
 		if (h->pending & PEND_TE_STOP) {
 			h->pending &= ~PEND_TE_STOP;
 			stop_now(h);

@@ -84,6 +84,13 @@ struct tcpu {
 	bool lossy_end;		/* data may be missing after it */
 };
 
+/* Task mode: a chunk's place in the CPU/offset order. */
+struct corder {
+	uint32_t key;
+	uint64_t offset;
+	size_t idx;
+};
+
 /* A per-process image set: the mappings it was built from. */
 struct imgset {
 	size_t *idx;		/* struct mmaprec indexes, ascending */
@@ -126,6 +133,7 @@ struct pd_dec {
 	size_t ntasks;
 	struct tcpu *tcpus;
 	size_t ntcpus;
+	struct corder *corder;	/* chunks by CPU and AUX offset */
 	char *err;
 	size_t errlen;
 };
@@ -1045,6 +1053,23 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	return ntrace_decoder_feed(tc->d, buf + off, (size_t)len);
 }
 
+/* First position in x->corder of a chunk of cpu that ends after AUX offset lo. */
+static size_t chunk_from(const struct pd_dec *x, uint32_t cpu, uint64_t lo)
+{
+	size_t l = 0, h = x->nchunks;
+
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		const struct chunk_ref *c = &x->chunks[x->corder[m].idx];
+
+		if (c->key < cpu || (c->key == cpu && c->offset + c->len <= lo))
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
+}
+
 /* Copy AUX bytes [a->off, a->off + a->size) of a's CPU into buf; bytes missing. */
 static uint64_t gather(const struct pd_dec *x, const struct auxrec *a, uint8_t *buf,
 		       uint64_t *first_missing)
@@ -1053,12 +1078,12 @@ static uint64_t gather(const struct pd_dec *x, const struct auxrec *a, uint8_t *
 	size_t i;
 
 	*first_missing = 0;
-	for (i = 0; i < x->nchunks; i++) {
-		const struct chunk_ref *c = &x->chunks[i];
+	for (i = chunk_from(x, a->cpu, lo); i < x->nchunks; i++) {
+		const struct chunk_ref *c = &x->chunks[x->corder[i].idx];
 		uint64_t s, e;
 
-		if (c->per_thread || c->key != a->cpu)
-			continue;
+		if (c->key != a->cpu || c->offset >= hi)
+			break;
 		s = c->offset > lo ? c->offset : lo;
 		e = c->offset + c->len < hi ? c->offset + c->len : hi;
 		if (s >= e)
@@ -1069,6 +1094,41 @@ static uint64_t gather(const struct pd_dec *x, const struct auxrec *a, uint8_t *
 			*first_missing = e - lo > *first_missing ? e - lo : *first_missing;
 	}
 	return a->size - (covered > a->size ? a->size : covered);
+}
+
+static int cmp_corder(const void *pa, const void *pb)
+{
+	const struct corder *a = pa, *b = pb;
+
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->offset < b->offset ? -1 : a->offset > b->offset;
+}
+
+static int cmp_swin(const void *pa, const void *pb)
+{
+	const struct swin *a = pa, *b = pb;
+
+	if (a->cpu != b->cpu)
+		return a->cpu < b->cpu ? -1 : 1;
+	return a->time < b->time ? -1 : a->time > b->time;
+}
+
+/* First AUX record (sorted by CPU and offset) of cpu that ends after lo. */
+static size_t aux_from(const struct pd_dec *x, uint32_t cpu, uint64_t lo)
+{
+	size_t l = 0, h = x->nauxs;
+
+	while (l < h) {
+		size_t m = l + (h - l) / 2;
+		const struct auxrec *a = &x->auxs[m];
+
+		if (a->cpu < cpu || (a->cpu == cpu && a->off + a->size <= lo))
+			l = m + 1;
+		else
+			h = m;
+	}
+	return l;
 }
 
 static int cmp_aux_cpu(const void *pa, const void *pb)
@@ -1173,27 +1233,47 @@ static int task_decode(struct pd_dec *x)
 	x->st->task_mode = true;
 	/* Where each record's run began: its CPU's previous record or the switch-in. */
 	qsort(x->auxs, x->nauxs, sizeof(*x->auxs), cmp_aux_cpu);
-	for (i = 0; i < x->nauxs; i++) {
+	qsort(x->swins, x->nswins, sizeof(*x->swins), cmp_swin);
+	x->corder = malloc((x->nchunks ? x->nchunks : 1) * sizeof(*x->corder));
+	if (!x->corder)
+		return fail(x, "out of memory");
+	for (i = 0; i < x->nchunks; i++) {
+		x->corder[i].key = x->chunks[i].key;
+		x->corder[i].offset = x->chunks[i].offset;
+		x->corder[i].idx = i;
+	}
+	qsort(x->corder, x->nchunks, sizeof(*x->corder), cmp_corder);
+	for (i = 0, j = 0; i < x->nauxs; i++) {
 		struct auxrec *a = &x->auxs[i];
+		const struct swin *last = NULL;
 
 		a->t_start = i && x->auxs[i - 1].cpu == a->cpu ? x->auxs[i - 1].time : 0;
-		for (j = 0; j < x->nswins; j++)
-			if (x->swins[j].cpu == a->cpu && x->swins[j].tid == a->tid &&
-			    x->swins[j].time <= a->time && x->swins[j].time > a->t_start)
-				a->t_start = x->swins[j].time;
+		/* the last switch-in on the CPU before the record: its task's */
+		while (j < x->nswins && (x->swins[j].cpu < a->cpu ||
+					 (x->swins[j].cpu == a->cpu && x->swins[j].time <= a->time))) {
+			if (x->swins[j].cpu == a->cpu)
+				last = &x->swins[j];
+			j++;
+		}
+		if (!last && j && x->swins[j - 1].cpu == a->cpu)
+			last = &x->swins[j - 1];
+		if (last && last->tid == a->tid && last->time > a->t_start)
+			a->t_start = last->time;
 	}
 	/* AUX bytes outside every AUX record cannot be attributed. */
 	for (i = 0; i < x->nchunks; i++) {
 		const struct chunk_ref *c = &x->chunks[i];
 		uint64_t in = 0;
 
-		for (j = 0; j < x->nauxs; j++) {
+		for (j = aux_from(x, c->key, c->offset); j < x->nauxs; j++) {
 			const struct auxrec *a = &x->auxs[j];
 			uint64_t s = a->off > c->offset ? a->off : c->offset;
 			uint64_t e = a->off + a->size < c->offset + c->len ?
 				     a->off + a->size : c->offset + c->len;
 
-			if (a->cpu == c->key && s < e)
+			if (a->cpu != c->key || a->off >= c->offset + c->len)
+				break;
+			if (s < e)
 				in += e - s;
 		}
 		if (in < c->len) {
@@ -1294,6 +1374,7 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 	free(x.auxs);
 	free(x.swins);
 	free(x.tasks);
+	free(x.corder);
 	for (i = 0; i < x.ntcpus; i++)
 		ntrace_decoder_free(x.tcpus[i].d);
 	free(x.tcpus);

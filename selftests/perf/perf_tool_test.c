@@ -116,8 +116,16 @@ static void test_record_report(const char *event, const char *period)
 
 	ok = run_ok(rep);
 	p = strstr(out, "# Samples: ");
-	if (ok && p)
-		samples = strtoul(p + strlen("# Samples: "), NULL, 10);
+	if (ok && p) {
+		char *end;
+
+		/* perf prints "1K" from 1000 samples on, "1M" from a million */
+		samples = strtoul(p + strlen("# Samples: "), &end, 10);
+		if (*end == 'K')
+			samples *= 1000;
+		else if (*end == 'M')
+			samples *= 1000000;
+	}
 	/* The workload runs for far more than 10 sampling periods. */
 	ok = ok && samples >= 10 && strstr(out, "perf_tool_test");
 	if (!ok)

@@ -145,11 +145,9 @@ int main(void)
 	int st;
 
 	ksft_print_header();
+	if (nt_pmu_type() < 0)
+		ksft_exit_skip("no ntrace PMU in this boot configuration\n");
 	ksft_set_plan(6);
-	if (nt_pmu_type() < 0) {
-		ksft_test_result_skip("no ntrace PMU in this boot configuration\n");
-		ksft_finished();
-	}
 	st = run_capture(info, out, sizeof(out), 60);
 	if (!(st >= 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0)) {
 		ksft_print_msg("%s", out);

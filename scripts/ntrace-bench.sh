@@ -16,6 +16,7 @@
 #    an ntrace//u event on both processes.
 # Usage: scripts/ntrace-bench.sh [--kernel guest|debug] [--insns N] [--rounds N]
 #                               [--ipb "18 10 6 4 3 2"]  (instructions per branch)
+# NTRACE_BENCH_RUNS="tp sw" selects the boots (tp: throughput, sw: switches).
 # Prints a table; the raw lines stay in build/ntrace-bench/{tp,sw}.console.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -301,12 +301,26 @@ static void unpad_chunks(struct pd_dec *x)
 	}
 }
 
-#define GROW(arr, n) ({							\
-	void *na_ = realloc((arr), ((n) + 1) * sizeof(*(arr)));			\
-	if (na_)								\
-		(arr) = na_;							\
-	na_ ? &(arr)[(n)++] : NULL;						\
-})
+/*
+ * Room for one more element of size bytes at the end of the array *arr of
+ * *n elements: the new element (zeroed), or NULL when out of memory.
+ */
+static void *grow(void *parr, size_t *n, size_t size)
+{
+	void *old;
+	char *na;
+
+	/* parr points to a T * (not a void *): copy its bytes, do not alias it */
+	memcpy(&old, parr, sizeof(old));
+	na = realloc(old, (*n + 1) * size);
+	if (!na)
+		return NULL;
+	memcpy(parr, &na, sizeof(na));
+	memset(na + *n * size, 0, size);
+	return na + (*n)++ * size;
+}
+
+#define GROW(arr, n) grow(&(arr), &(n), sizeof(*(arr)))
 
 static int add_mmap(struct pd_dec *x, const struct ntrace_pd_rec *r)
 {

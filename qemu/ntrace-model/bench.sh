@@ -49,20 +49,28 @@ for w in loops mixed; do
 	plain=$(cpu_seconds "$B/baremetal/$p.elf" -n)
 	qextra=(-plugin "$B/tbcall.so")
 	tbcall=$(cpu_seconds "$B/baremetal/$p.elf" -n)
+	blocks=$(sed -nE 's/^tbcall: [0-9]+ instructions in ([0-9]+) blocks.*/\1/p' "$tmp/err")
 	qextra=()
 	off=$(cpu_seconds "$B/baremetal/$p.elf")
 	btm=$(cpu_seconds "$B/baremetal/$p-btm.elf")
 	htm=$(cpu_seconds "$B/baremetal/$p-htm.elf")
 	read -r _ brec bbytes < <(stats $p-btm)
 	read -r _ hrec hbytes < <(stats $p-htm)
-	echo "workload $w: $insns guest instructions (best of $reps runs, CPU time)"
-	awk -v n="$insns" -v p="$plain" -v c="$tbcall" -v o="$off" -v b="$btm" -v h="$htm" \
-	    -v br="$brec" -v bb="$bbytes" -v hr="$hrec" -v hb="$hbytes" 'BEGIN {
-		printf "  %-34s %7s %8s %9s %10s\n", "case", "cpu s", "MIPS", "slowdown", "bits/insn"
-		printf "  %-34s %7.2f %8.1f %8.2fx\n", "plain QEMU (baseline)", p, n / p / 1e6, 1
-		printf "  %-34s %7.2f %8.1f %8.2fx\n", "empty per-block callback plugin", c, n / c / 1e6, c / p
-		printf "  %-34s %7.2f %8.1f %8.2fx\n", "model loaded, tracing off", o, n / o / 1e6, o / p
-		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f\n", "tracing on, BTM", b, n / b / 1e6, b / p, bb * 8 / br
-		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f\n", "tracing on, HTM", h, n / h / 1e6, h / p, hb * 8 / hr
+	echo "workload $w: $insns guest instructions in $blocks blocks (best of $reps runs, CPU time)"
+	awk -v n="$insns" -v k="$blocks" -v p="$plain" -v c="$tbcall" -v o="$off" -v b="$btm" \
+	    -v h="$htm" -v br="$brec" -v bb="$bbytes" -v hr="$hrec" -v hb="$hbytes" 'BEGIN {
+		printf "  %-34s %7s %8s %9s %10s %9s\n", "case", "cpu s", "MIPS", "slowdown",
+			"bits/insn", "ns/block"
+		printf "  %-34s %7.2f %8.1f %8.2fx %10s %9.1f\n", "plain QEMU (baseline)", p,
+			n / p / 1e6, 1, "", p / k * 1e9
+		printf "  %-34s %7.2f %8.1f %8.2fx %10s %9.1f\n", "empty per-block callback plugin",
+			c, n / c / 1e6, c / p, "", (c - p) / k * 1e9
+		printf "  %-34s %7.2f %8.1f %8.2fx %10s %9.1f\n", "model loaded, tracing off", o,
+			n / o / 1e6, o / p, "", (o - p) / k * 1e9
+		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f %9.1f\n", "tracing on, BTM", b, n / b / 1e6,
+			b / p, bb * 8 / br, (b - p) / k * 1e9
+		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f %9.1f\n", "tracing on, HTM", h, n / h / 1e6,
+			h / p, hb * 8 / hr, (h - p) / k * 1e9
+		print "  (ns/block: CPU time over plain QEMU per executed block)"
 	}'
 done

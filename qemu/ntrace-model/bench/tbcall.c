@@ -11,11 +11,12 @@
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = NTRACE_PLUGIN_API_VERSION;
 
-static uint64_t count[64];
+static uint64_t count[64], blocks[64];
 
 static void tb_exec(unsigned int vcpu, void *udata)
 {
 	count[vcpu & 63] += (uintptr_t)udata;
+	blocks[vcpu & 63]++;
 }
 
 static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
@@ -29,7 +30,8 @@ static void at_exit(qemu_plugin_id_t id, void *p)
 {
 	(void)id;
 	(void)p;
-	fprintf(stderr, "tbcall: %llu instructions\n", (unsigned long long)count[0]);
+	fprintf(stderr, "tbcall: %llu instructions in %llu blocks\n",
+		(unsigned long long)count[0], (unsigned long long)blocks[0]);
 }
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info,

@@ -59,12 +59,7 @@ void gt_run(struct hart *h, const struct ntrace_insn *r, size_t n,
 	if (!h->gt)
 		return;
 	for (i = 0; i < n; i++) {
-		t = r[i];
-		t.itype = NTRACE_ITYPE_NONE;
-		t.flags = 0;
-		t.priv = a->priv;
-		t.context = a->context;
-		t.tstamp = a->tstamp + i * a->tstamp_step;
+		ntrace_run_record(&t, r, i, a);
 		gt_record(h, &t);
 	}
 }

@@ -620,12 +620,7 @@ int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *i
 			e->records += n - i;
 			return 0;
 		}
-		r = insn[i];
-		r.itype = NTRACE_ITYPE_NONE;
-		r.flags = 0;
-		r.priv = a->priv;
-		r.context = a->context;
-		r.tstamp = a->tstamp + i * a->tstamp_step;
+		ntrace_run_record(&r, insn, i, a);
 		rc = put_one(e, &r);
 		if (rc)
 			return rc;

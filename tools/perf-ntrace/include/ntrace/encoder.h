@@ -15,6 +15,7 @@
 #define NTRACE_ENCODER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -228,6 +229,18 @@ struct ntrace_run_attr {
 	uint64_t tstamp;
 	uint64_t tstamp_step;
 };
+
+/* Record i of a run as ntrace_encoder_put_run() takes it. */
+static inline void ntrace_run_record(struct ntrace_insn *r, const struct ntrace_insn *insn,
+				     size_t i, const struct ntrace_run_attr *a)
+{
+	*r = insn[i];
+	r->itype = NTRACE_ITYPE_NONE;
+	r->flags = 0;
+	r->priv = a->priv;
+	r->context = a->context;
+	r->tstamp = a->tstamp + i * a->tstamp_step;
+}
 
 /*
  * Feed n sequential records that all have itype NONE and no flags, taking

@@ -96,6 +96,7 @@ struct decode_ctx {
 	struct ntrace_pd_chunk chunk;	/* the record being decoded */
 	struct task_sink *sinks;
 	size_t nsinks;
+	struct ntrace_sink *first;	/* the sink of the caller's images */
 	int werr;
 };
 
@@ -206,6 +207,23 @@ static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 	c->sink = c->sinks[i].sink;
 }
 
+/* Task mode: flush and free the record sinks before their image sets go. */
+static void pd_on_end(void *ctx)
+{
+	struct decode_ctx *c = ctx;
+	size_t i;
+
+	for (i = 0; i < c->nsinks; i++) {
+		if (ntrace_sink_flush(c->sinks[i].sink))
+			c->werr = 1;
+		ntrace_sink_free(c->sinks[i].sink);
+	}
+	free(c->sinks);
+	c->sinks = NULL;
+	c->nsinks = 0;
+	c->sink = c->first;
+}
+
 static void pd_on_task(void *ctx, const struct ntrace_pd_task *t)
 {
 	struct decode_ctx *c = ctx;
@@ -250,10 +268,8 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 	struct ntrace_pd_decode_ops ops = {
 		.dec = { c->stats_only ? NULL : on_runs, on_event },
 		.on_decoder = pd_on_decoder, .on_notice = pd_on_notice,
-		.on_chunk = pd_on_chunk, .on_task = pd_on_task,
+		.on_chunk = pd_on_chunk, .on_task = pd_on_task, .on_end = pd_on_end,
 	};
-	struct ntrace_sink *first = c->sink;
-	size_t i;
 	struct ntrace_pd_decode_stats st;
 	struct ntrace_perfdata *pd;
 	char err[512];
@@ -264,17 +280,10 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		fprintf(stderr, "perf-ntrace decode: %s\n", err);
 		return 2;
 	}
+	c->first = c->sink;
 	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st, err, sizeof(err));
 	ntrace_pd_close(pd);
-	/* Task mode: flush the record sinks, go back to the caller's. */
-	if (c->sink != first && ntrace_sink_flush(c->sink))
-		c->werr = 1;
-	for (i = 0; i < c->nsinks; i++)
-		ntrace_sink_free(c->sinks[i].sink);
-	free(c->sinks);
-	c->sinks = NULL;
-	c->nsinks = 0;
-	c->sink = first;
+	pd_on_end(c);	/* if the library did not call it (an error, or not task mode) */
 	if (rc) {
 		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, err);
 		return 2;

@@ -82,6 +82,7 @@ struct tcpu {
 	uint32_t pid;		/* whose counters the decoder adds to */
 	uint64_t next_off;	/* AUX offset after the last byte fed */
 	bool lossy_end;		/* data may be missing after it */
+	struct ntrace_pd_chunk chunk;	/* the last data fed, as announced */
 };
 
 /* Task mode: a chunk's place in the CPU/offset order. */
@@ -522,6 +523,7 @@ static int stream_end(struct pd_dec *x, struct stream *s)
 		return 0;
 	if (x->last_fed != s->d && x->ops->on_decoder)
 		x->ops->on_decoder(x->ctx, s->d);
+	x->last_fed = s->d;	/* so that the next feed announces its decoder */
 	rc = ntrace_decoder_finish(s->d);
 	ntrace_decoder_stats(s->d, &ds);
 	add_stats(&x->st->dec, &ds);
@@ -974,8 +976,14 @@ static int tcpu_end(struct pd_dec *x, struct tcpu *tc)
 
 	if (!tc->d)
 		return 0;
-	if (x->last_fed != tc->d && x->ops->on_decoder)
-		x->ops->on_decoder(x->ctx, tc->d);
+	/* What finish flushes belongs to this decoder's last data. */
+	if (x->last_fed != tc->d) {
+		if (x->ops->on_chunk)
+			x->ops->on_chunk(x->ctx, &tc->chunk);
+		if (x->ops->on_decoder)
+			x->ops->on_decoder(x->ctx, tc->d);
+		x->last_fed = tc->d;
+	}
 	rc = ntrace_decoder_finish(tc->d);
 	ntrace_decoder_stats(tc->d, &ds);
 	add_stats(&x->st->dec, &ds);
@@ -1039,20 +1047,20 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 		tc->pid = a->pid;
 		tc->img = img;
 	}
-	if (x->ops->on_chunk) {
-		memset(&c, 0, sizeof(c));
-		c.file_offset = a->file_offset;
-		c.aux_offset = at;
-		c.size = len;
-		c.tid = a->tid;
-		c.cpu = (int32_t)a->cpu;
-		c.resync = resync;
-		c.task = true;
-		c.pid = a->pid;
-		c.time = a->time;
-		c.img = img;
+	memset(&c, 0, sizeof(c));
+	c.file_offset = a->file_offset;
+	c.aux_offset = at;
+	c.size = len;
+	c.tid = a->tid;
+	c.cpu = (int32_t)a->cpu;
+	c.resync = resync;
+	c.task = true;
+	c.pid = a->pid;
+	c.time = a->time;
+	c.img = img;
+	tc->chunk = c;
+	if (x->ops->on_chunk)
 		x->ops->on_chunk(x->ctx, &c);
-	}
 	x->st->chunks++;
 	x->st->chunk_bytes += len;
 	t = task_of(x, a->pid);
@@ -1247,7 +1255,8 @@ static int task_decode(struct pd_dec *x)
 	x->st->task_mode = true;
 	/* Where each record's run began: its CPU's previous record or the switch-in. */
 	qsort(x->auxs, x->nauxs, sizeof(*x->auxs), cmp_aux_cpu);
-	qsort(x->swins, x->nswins, sizeof(*x->swins), cmp_swin);
+	if (x->nswins)
+		qsort(x->swins, x->nswins, sizeof(*x->swins), cmp_swin);
 	x->corder = malloc((x->nchunks ? x->nchunks : 1) * sizeof(*x->corder));
 	if (!x->corder)
 		return fail(x, "out of memory");
@@ -1324,7 +1333,8 @@ static int task_decode(struct pd_dec *x)
 		rc = tcpu_end(x, &x->tcpus[i]);
 	if (rc)
 		return rc < 0 ? -1 : 0;
-	qsort(x->tasks, x->ntasks, sizeof(*x->tasks), cmp_task);
+	if (x->ntasks)
+		qsort(x->tasks, x->ntasks, sizeof(*x->tasks), cmp_task);
 	x->st->tasks = x->ntasks;
 	for (i = 0; i < x->ntasks && x->ops->on_task; i++)
 		x->ops->on_task(x->ctx, &x->tasks[i]);
@@ -1362,6 +1372,8 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 	rc = scan(&x);
 	if (!rc && use_task_mode(&x)) {
 		rc = task_decode(&x);
+		if (ops->on_end)
+			ops->on_end(ctx);
 	} else if (!rc) {
 		for (i = 0; i < x.nmmaps; i++)
 			add_mmap_image(&x, &x.mmaps[i]);

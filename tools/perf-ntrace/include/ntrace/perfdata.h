@@ -245,6 +245,9 @@ struct ntrace_pd_decode_ops {
 	void (*on_notice)(void *ctx, const char *text);
 	/* Optional, task mode: each process's counters at the end, by pid. */
 	void (*on_task)(void *ctx, const struct ntrace_pd_task *t);
+	/* Optional, task mode: the last data was decoded; the image sets given
+	 * to on_chunk are freed after this returns (flush what uses them). */
+	void (*on_end)(void *ctx);
 };
 
 /* Options of ntrace_pd_decode(); the strings are borrowed for the call. */

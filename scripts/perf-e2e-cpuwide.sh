@@ -9,7 +9,7 @@
 # carried out on the export disk and decoded on the host by perf-ntrace,
 # each process with its own program images.
 #
-# Truth: each program's flow recorded by QEMU user mode
+# Truth 1: each program's flow recorded by QEMU user mode
 # (tools/perf-ntrace/tests/gt). The flow decoded for the process (selected
 # by pid) must start at _start, end in _exit, and from main to exit be
 # instruction for instruction QEMU's; the whole file (perf itself, the
@@ -27,7 +27,8 @@
 # NTRACE_CPUWIDE_NODRAIN=1 records a and c0 with the driver's switch_drain
 # off: the checks must then fail.
 # Set NTRACE_CPUWIDE_OUT=DIR to reuse the guest output of an earlier run
-# (with its ground-truth logs DIR/gt.hart*.txt and console DIR/console.log).
+# (NAME.data, NAME.gt.hart*.txt, NAME.console.log for NAME = a, c0, h, pp;
+# NTRACE_KEEP=1 keeps a run's files under build/perf-e2e/cpuwide.*).
 variant=${NTRACE_KVARIANT:-guest}
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"

@@ -36,9 +36,8 @@
 # ld.so, libc and the program sit at other addresses in the second run,
 # while QEMU reuses the first run's translations of the same physical pages
 # (the model must report where code runs, not where it was translated).
-# Not covered by default, because it fails today: NTRACE_E2E_MORE=1 adds
 # "callsys 200 signals": the handlers return through the vDSO's
-# __vdso_rt_sigreturn, and perf-ntrace decode loads no image for [vdso].
+# __vdso_rt_sigreturn, decoded with the guest kernel's vdso.so (--vdso).
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
 # reader.
@@ -106,9 +105,6 @@ recs=(
 	"cs-all;-e ntrace/alljumps=1,ts=1,ctx=1/u;callsys"
 	"dyn1;-e ntrace//u;callsys-dyn"
 	"dyn2;-e ntrace//u;callsys-dyn"
-)
-# What fails today (see the header).
-[ -z "${NTRACE_E2E_MORE:-}" ] || recs+=(
 	"cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals"
 )
 {
@@ -177,14 +173,17 @@ else
 	fail "host perf builds: $(tail -2 "$tmp/hp.err" | tr '\n' ' ')"
 fi
 
-# Decode every recording on the host.
+# Decode every recording on the host, with the guest kernel's vDSO image
+# (signal handlers return through its __vdso_rt_sigreturn).
+vdso=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)/arch/riscv/kernel/vdso/vdso.so
+[ -f "$vdso" ] || fail "the guest kernel's vdso.so ($vdso)"
 for r in "${recs[@]}"; do
 	name=${r%%;*}
-	"$tmp/perf-ntrace" decode --root "$tmp/root" -o "$tmp/$name.pc" "$tmp/out/$name.data" \
-		2>"$tmp/$name.err"
+	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" -o "$tmp/$name.pc" \
+		"$tmp/out/$name.data" 2>"$tmp/$name.err"
 	echo $? >"$tmp/$name.rc"
-	"$tmp/perf-ntrace" decode --root "$tmp/root" --format=stats -o "$tmp/$name.st" \
-		"$tmp/out/$name.data" 2>/dev/null
+	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" --format=stats \
+		-o "$tmp/$name.st" "$tmp/out/$name.data" 2>/dev/null
 done
 sym() { riscv64-linux-gnu-nm "$tmp/root/usr/bin/$1" | awk -v s="$2" '$3 == s { print "0x" substr($1, match($1, /[1-9a-f]/)) }'; }
 decoded_ok() {	# NAME: decoder exit 0, no warnings, no errors

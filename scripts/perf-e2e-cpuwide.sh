@@ -162,22 +162,9 @@ seg() {	# main .. exit of program $1 in PC list $2
 }
 
 for data in a c0 h; do
-	# Known model issue (qemu/ntrace-model): an ECALL whose S-mode handler
-	# is interrupted at its first instruction by an M-mode interrupt (an
-	# IPI through OpenSBI, cause 0x8000000000000003) is logged as retired
-	# (size 4, itype 1, no cause) and followed by a size-0 interrupt record
-	# at the handler; the decoder rightly refuses an ECALL that retires.
-	# Failures of a recording whose log shows that are TODO, not passes.
-	todo=$(awk '!/^#/ { if (prev3 == 1 && prevc == 0 && $2 == 0 && $3 == 2 && $1 ~ /^0xffffffff/ &&
-			/cause=0x8000000000000003/) { print p1; exit }
-		p1 = $1; prev3 = ($2 != 0 && $3 == 1); prevc = /cause=/ }' "$out/$data".gt.hart*.txt 2>/dev/null | head -1)
 	fail() {
 		failed=1
-		if [ -n "$todo" ]; then
-			echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ') # TODO model logs the ECALL at $todo as retired (an M-mode interrupt at its handler)"
-		else
-			echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"
-		fi
+		echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"
 	}
 	case $data in
 	a) what="perf record -a" ;;

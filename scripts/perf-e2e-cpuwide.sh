@@ -107,9 +107,14 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 	# (switch_drain=0), to see the checks fail without it
 	pre="# drain at every switch"
 	[ -z "${NTRACE_CPUWIDE_NODRAIN:-}" ] || pre="write /sys/module/ntrace/parameters/switch_drain 0"
-	boot a 1 "$pre" "/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both" &&
-	boot c0 1 "$pre" "/usr/bin/perf record -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both" &&
-	boot h 1 "$pre" "/usr/bin/perf record -a -e ntrace/htm=1,iret=1,ctx=1/u -o /tmp/export/h.data -- $spawn $both" ||
+	# A sideband ring of 4 MiB per CPU (-m 1024): every context switch adds
+	# a switch and an AUX record, and perf on the debug kernel reads them
+	# too slowly for the default 512 KiB (PERF_RECORD_LOST, then AUX bytes
+	# no record describes, which the decoder reports and skips).
+	rec="/usr/bin/perf record -m 1024"
+	boot a 1 "$pre" "$rec -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both" &&
+	boot c0 1 "$pre" "$rec -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both" &&
+	boot h 1 "$pre" "$rec -a -e ntrace/htm=1,iret=1,ctx=1/u -o /tmp/export/h.data -- $spawn $both" ||
 		exit 0
 	[ -n "${NTRACE_CPUWIDE_NODRAIN:-}" ] ||
 	# each ping-pong twice, alternating; the faster of the two counts

@@ -4,7 +4,7 @@
  * retired instruction, in program order, with itype, privilege, context,
  * timestamp and trap cause.
  *
- * How each signal is obtained (see Documentation/ntrace/qemu-model.rst):
+ * How each signal is obtained (see Documentation/trace/ntrace-qemu-model.rst):
  *  - address, size, instruction kind: from the translated block's bytes,
  *    classified by the shared ISA decoder (ntrace/isa.h);
  *  - taken/not-taken and jump targets: from the next block's address;
@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model.h"
+#include "ingress.h"
 #include "tci_regs.h"
 
 static struct {
@@ -46,10 +46,6 @@ static const char *const gpr_names[32] = {
 	"a1", "a2", "a3", "a4", "a5", "a6", "a7", "s2", "s3", "s4", "s5",
 	"s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
 };
-
-static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct tb_desc *alloc_list;
-static const struct ntrace_isa_cfg isa_cfg = NTRACE_ISA_CFG_RV64GC;
 
 void ingress_vcpu_init(unsigned int vcpu)
 {
@@ -101,15 +97,9 @@ static uint64_t rd(struct qemu_plugin_register *r)
 }
 
 /* QEMU's priv register: bits 1:0 level, bit 2 V; same as enum ntrace_priv. */
-static uint8_t read_priv(void)
+uint8_t ingress_read_priv(void)
 {
 	return (uint8_t)(rd(R.priv) & 7);
-}
-
-/* Where this run of a block (or an instruction of it) really is. */
-static inline uint64_t rt_pc(const struct hart *h, const struct tb_insn *ti)
-{
-	return ti->pc + h->delta;
 }
 
 static uint64_t read_context(void)
@@ -117,203 +107,7 @@ static uint64_t read_context(void)
 	return (rd(R.satp) >> 44) & 0xffff;	/* satp.ASID (RV64) */
 }
 
-/* ---- record output ---------------------------------------------------- */
-
-/* Hand the buffered records to the encoder, all or all but the last. */
-static void flush_records(struct hart *h, bool all)
-{
-	unsigned int n = all || !h->nrec ? h->nrec : h->nrec - 1;
-
-	if (!n)
-		return;
-	h->records += n;
-	gt_records(h, h->rec, n);
-	trace_out_records(h, h->rec, n);
-	if (n < h->nrec)
-		h->rec[0] = h->rec[n];
-	h->nrec -= n;
-}
-
-static struct ntrace_insn *last_rec(struct hart *h)
-{
-	return h->nrec ? &h->rec[h->nrec - 1] : NULL;
-}
-
-/* One retired instruction (or size-0 trap record), after filtering. */
-static void put(struct hart *h, const struct ntrace_insn *r)
-{
-	struct ntrace_insn *d;
-
-	if (h->te.inst_filters && !filter_match(h, r->addr, r->priv)) {
-		if (h->in_filter && h->nrec)
-			h->rec[h->nrec - 1].flags |= NTRACE_INSN_TRACE_STOP;
-		flush_records(h, true);
-		h->in_filter = false;
-		return;
-	}
-	if (h->nrec == MODEL_BATCH)
-		flush_records(h, false);
-	d = &h->rec[h->nrec++];
-	*d = *r;
-	if (!h->in_filter || h->start_pending)
-		d->flags |= NTRACE_INSN_TRACE_START;
-	h->in_filter = true;
-	h->start_pending = false;
-}
-
-/*
- * Record timestamp: the timestamp unit's count while it runs, else the core
- * clock (instructions) when trTeInstSyncMode=2 counts it, else 0.
- */
-static uint64_t tstamp(struct hart *h, uint64_t icount)
-{
-	if (h->te.ts_running)
-		return ts_value(h, icount);
-	return h->clock_tstamp ? icount : 0;
-}
-
-static void put_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype,
-		     uint64_t icount)
-{
-	struct ntrace_insn *d;
-
-	if (h->te.inst_filters) {
-		struct ntrace_insn r = {
-			.addr = rt_pc(h, ti),
-			.size = ti->d.size,
-			.itype = itype,
-			.priv = h->prev_priv,
-			.context = h->context,
-			.tstamp = tstamp(h, icount),
-			.flags = ti->tb->tmpl[ti->idx].flags,
-		};
-
-		put(h, &r);
-		return;
-	}
-	/* no filter: write the record in place, the common fast path */
-	if (h->nrec == MODEL_BATCH)
-		flush_records(h, false);
-	d = &h->rec[h->nrec++];
-	d->addr = rt_pc(h, ti);
-	d->context = h->context;
-	d->tstamp = tstamp(h, icount);
-	d->cause = 0;
-	d->tval = 0;
-	d->size = ti->d.size;
-	d->itype = itype;
-	d->priv = h->prev_priv;
-	d->flags = ti->tb->tmpl[ti->idx].flags | (h->start_pending ? NTRACE_INSN_TRACE_START : 0);
-	h->start_pending = false;
-	h->in_filter = true;
-}
-
-static void put_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval,
-		     uint64_t icount)
-{
-	uint8_t itype = cause >> 63 ? NTRACE_ITYPE_INTERRUPT : NTRACE_ITYPE_EXCEPTION;
-
-	struct ntrace_insn *l = last_rec(h);
-
-	if (l && l->itype == NTRACE_ITYPE_NONE) {
-		l->itype = itype;
-		l->cause = cause;
-		l->tval = tval;
-		l->flags |= NTRACE_INSN_CAUSE_VALID;
-		return;
-	}
-	{
-		struct ntrace_insn r = {
-			.addr = epc,
-			.size = 0,
-			.itype = itype,
-			.priv = h->prev_priv,
-			.context = h->context,
-			.tstamp = tstamp(h, icount),
-			.cause = cause,
-			.tval = tval,
-			.flags = NTRACE_INSN_CAUSE_VALID,
-		};
-
-		put(h, &r);
-	}
-}
-
 /* ---- outcome of a finished block -------------------------------------- */
-
-/* itype of ti given where control went; both in translation addresses. */
-static uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
-{
-	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
-}
-
-/* The same for a run, next being a run-time address. */
-static uint8_t itype_at(const struct hart *h, const struct tb_insn *ti, uint64_t next)
-{
-	return itype_for(ti, next - h->delta);
-}
-
-/*
- * Fast path (no filter, no timestamps): copy the block's record template,
- * made at translation, and patch what varies per run.
- */
-static void put_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
-		      unsigned int nret, uint64_t succ)
-{
-	struct ntrace_insn *d;
-	unsigned int i, last = from + nret - 1;
-
-	if (last > from && last <= tb->plain_n && !h->start_pending && !h->delta) {
-		/*
-		 * The records before the block's last are plain: hand them to
-		 * the encoder as one run, straight from the template; hold the
-		 * last one back, a trap may still mark it.
-		 */
-		struct ntrace_run_attr a = {
-			.priv = h->prev_priv,
-			.context = h->context,
-			.tstamp = h->clock_tstamp ? h->prev_icount + from + 1 : 0,
-			.tstamp_step = h->clock_tstamp,
-		};
-
-		flush_records(h, true);
-		h->records += last - from;
-		gt_run(h, &tb->tmpl[from], last - from, &a);
-		trace_out_run(h, &tb->tmpl[from], last - from,
-			      tb->insn[last].hw_before - tb->insn[from].hw_before, &a);
-		d = &h->rec[h->nrec++];
-		*d = tb->tmpl[last];
-		if (last == tb->n - 1)
-			d->itype = itype_at(h, &tb->insn[last], succ);
-		d->priv = h->prev_priv;
-		d->context = h->context;
-		d->tstamp = a.tstamp + (last - from) * a.tstamp_step;
-		h->in_filter = true;
-		return;
-	}
-	if (h->nrec + nret > MODEL_BATCH)
-		flush_records(h, false);
-	d = &h->rec[h->nrec];
-	memcpy(d, &tb->tmpl[from], nret * sizeof(*d));
-	h->nrec += nret;
-	if (from + nret == tb->n)
-		d[nret - 1].itype = itype_at(h, &tb->insn[tb->n - 1], succ);
-	if (h->delta)
-		for (i = 0; i < nret; i++)
-			d[i].addr += h->delta;
-	if (h->prev_priv != tb->tmpl_priv || h->context)
-		for (i = 0; i < nret; i++) {
-			d[i].priv = h->prev_priv;
-			d[i].context = h->context;
-		}
-	if (h->clock_tstamp)
-		for (i = 0; i < nret; i++)
-			d[i].tstamp = h->prev_icount + from + i + 1;
-	if (h->start_pending)
-		d[0].flags |= NTRACE_INSN_TRACE_START;
-	h->start_pending = false;
-	h->in_filter = true;
-}
 
 /* Index of the instruction at run-time pc in tb, searching from index from, or -1. */
 static int find_insn(const struct hart *h, const struct tb_desc *tb, unsigned int from,
@@ -450,7 +244,7 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 
 	if (upto < n) {
 		for (i = from; i <= upto; i++)
-			put_insn(h, &tb->insn[i], NTRACE_ITYPE_NONE, h->prev_icount + i + 1);
+			rec_insn(h, &tb->insn[i], NTRACE_ITYPE_NONE, h->prev_icount + i + 1);
 		return 0;
 	}
 	nret = n - from;
@@ -466,7 +260,7 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 		succ = next_pc;
 	} else {
 		trap = true;
-		h->priv = read_priv();
+		h->priv = ingress_read_priv();
 		if ((h->priv & 3) == 3) {
 			cause = rd(R.mcause);
 			epc = rd(R.mepc);
@@ -500,33 +294,33 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 	 * A block that is just an indirect jump: whether LUI/AUIPC set up its
 	 * target is known from the instruction handed on before it.
 	 */
-	l = last_rec(h);
+	l = rec_last(h);
 	seq0 = from == 0 && nret && tb->insn[0].seq_jump && l && l->itype == NTRACE_ITYPE_NONE &&
 	       l->size && l->addr + l->size == rt_pc(h, &tb->insn[0]) &&
 	       h->last_seq_rd == tb->insn[0].d.reg;
 	if (nret)
 		h->last_seq_rd = tb->insn[from + nret - 1].seq_rd;
 	if (!h->te.inst_filters && !h->te.ts_running && nret) {
-		put_block(h, tb, from, nret, succ);
+		rec_block(h, tb, from, nret, succ);
 	} else {
 		for (i = from; i < from + nret; i++) {
 			const struct tb_insn *ti = &tb->insn[i];
 			uint64_t next = i + 1 < n ? rt_pc(h, &tb->insn[i + 1]) : succ;
 
-			put_insn(h, ti, itype_at(h, ti, next), h->prev_icount + i + 1);
+			rec_insn(h, ti, itype_at(h, ti, next), h->prev_icount + i + 1);
 		}
 	}
-	if (seq0 && (l = last_rec(h)) && l->addr == rt_pc(h, &tb->insn[0]))
+	if (seq0 && (l = rec_last(h)) && l->addr == rt_pc(h, &tb->insn[0]))
 		l->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	if (from + nret == n && last->d.kind != NTRACE_IK_NONE)
 		ras_update(h, last);
 	if (nested) {
 		/* the exception, then the M-mode trap at its S-mode handler */
-		put_trap(h, epc1, cause1, tval1, h->prev_icount + from + nret);
+		rec_trap(h, epc1, cause1, tval1, h->prev_icount + from + nret);
 		h->prev_priv = NTRACE_PRIV_S;
 	}
 	if (trap)
-		put_trap(h, epc, cause, tval, h->prev_icount + from + nret);
+		rec_trap(h, epc, cause, tval, h->prev_icount + from + nret);
 	if (reached)
 		return 0;
 	/* a faulting instruction took its cycle: only the ones after it did not run */
@@ -581,7 +375,7 @@ static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount
 			uint64_t pc)
 {
 	if (h->priv_stale) {
-		h->priv = read_priv();
+		h->priv = ingress_read_priv();
 		h->priv_stale = false;
 	}
 	if (h->context_stale) {
@@ -599,7 +393,7 @@ static void stop_now(struct hart *h)
 {
 	if (h->nrec)
 		h->rec[h->nrec - 1].flags |= NTRACE_INSN_TRACE_STOP;
-	flush_records(h, true);
+	rec_flush(h, true);
 	trace_out_stop(h);
 	gt_flush(h);
 	h->tracing = false;
@@ -610,7 +404,7 @@ static void stop_now(struct hart *h)
 	ram_publish(h);
 }
 
-static void tb_exec(unsigned int vcpu, void *udata)
+void ingress_tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_desc *d = udata;
 	struct hart *h = vcpu < M.nharts ? &M.harts[vcpu] : NULL;
@@ -638,7 +432,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 			stop_now(h);
 		} else {
 			begin_block(h, d, s->icount - d->n, pc);
-			flush_records(h, false);
+			rec_flush(h, false);
 		}
 	}
 	if (h->ram_dirty) {
@@ -648,7 +442,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	hart_unlock(h);
 }
 
-static void indirect_exec(unsigned int vcpu, void *udata)
+void ingress_indirect_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_insn *ti = udata;
 	struct hart *h;
@@ -662,21 +456,21 @@ static void indirect_exec(unsigned int vcpu, void *udata)
 	h->next_target_valid = ti->target_known;
 }
 
-static void xret_exec(unsigned int vcpu, void *udata)
+void ingress_xret_exec(unsigned int vcpu, void *udata)
 {
 	(void)udata;
 	if (vcpu < M.nharts && M.harts[vcpu].tracing)
 		M.harts[vcpu].priv_stale = true;
 }
 
-static void csr_exec(unsigned int vcpu, void *udata)
+void ingress_csr_exec(unsigned int vcpu, void *udata)
 {
 	(void)udata;
 	if (vcpu < M.nharts)
 		M.harts[vcpu].context_stale = true;
 }
 
-static void store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
+void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
 	struct qemu_plugin_hwaddr *hw = qemu_plugin_get_hwaddr(info, vaddr);
@@ -689,164 +483,6 @@ static void store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	if (pa + size <= M.reg_base || pa >= M.reg_base + MODEL_REGION_SIZE)
 		return;
 	regs_store(vcpu, pa, size, udata);
-}
-
-/* ---- translation -------------------------------------------------------- */
-
-static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
-{
-	uint32_t w = 0;
-
-	memcpy(&w, raw, len < 4 ? len : 4);
-	ntrace_isa_decode_bytes(raw, len, &isa_cfg, &ti->d);
-	ti->target_known = true;
-	if (ti->d.kind == NTRACE_IK_INDIRECT) {
-		if ((w & 0x7f) == 0x67 && ti->d.size == 4) {
-			ti->imm = (int32_t)w >> 20;	/* JALR */
-			ti->read_early = ((w >> 7) & 31) == ((w >> 15) & 31) && ((w >> 7) & 31);
-		}
-		if (ti->d.size == 2 && (w & 0xf07f) == 0x9002 && ((w >> 7) & 31) == 1)
-			ti->read_early = true;		/* C.JALR ra: rd = rs1 = ra */
-		else if ((w & 3) != 0 && ti->d.size == 2)
-			ti->imm = 0;			/* C.JR, C.JALR */
-		if (ti->d.size == 2 && (w & 0xe003) != 0x8002)
-			ti->target_known = false;	/* CM.POPRET*: from the stack */
-	}
-	if (ti->d.kind == NTRACE_IK_TRAP_RETURN) {
-		ti->xret_m = w == 0x30200073;		/* MRET */
-		ti->target_known = w == 0x30200073 || w == 0x10200073;
-	}
-	/* sequential jump: LUI/AUIPC/C.LUI set up a jump's rs1 */
-	if (ti->d.size == 4 && ((w & 0x7f) == 0x17 || (w & 0x7f) == 0x37))
-		ti->seq_rd = (w >> 7) & 31;
-	else if (ti->d.size == 2 && (w & 0xe003) == 0x6001 && ((w >> 7) & 31) != 2)
-		ti->seq_rd = (w >> 7) & 31;	/* C.LUI (rd 2 is C.ADDI16SP) */
-	ti->seq_jump = ti->d.kind == NTRACE_IK_INDIRECT && ti->d.reg &&
-		       (ti->d.itype == NTRACE_ITYPE_IND_CALL || ti->d.itype == NTRACE_ITYPE_IND_JUMP ||
-			ti->d.itype == NTRACE_ITYPE_OTHER_IND_JUMP);
-	/* CSR instructions naming satp (0x180) change the context */
-	if ((w & 0x7f) == 0x73 && ((w >> 12) & 7) != 0 && ((w >> 12) & 7) != 4 &&
-	    (w >> 20) == 0x180)
-		ti->csr_watch = CSRW_SATP;
-}
-
-/* A block descriptor: header, instructions, then the record template. */
-static size_t desc_size(unsigned int n)
-{
-	return sizeof(struct tb_desc) + n * sizeof(struct tb_insn) +
-	       n * sizeof(struct ntrace_insn);
-}
-
-void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
-{
-	size_t n = qemu_plugin_tb_n_insns(tb), i;
-	struct tb_desc *d;
-
-	(void)id;
-	if (!n)
-		return;
-	d = calloc(1, desc_size(n));
-	if (!d) {
-		fprintf(stderr, "ntrace-model: out of memory\n");
-		abort();
-	}
-	d->pc = qemu_plugin_tb_vaddr(tb);
-	d->n = n;
-	d->tmpl = (struct ntrace_insn *)&d->insn[n];
-	/* QEMU keys blocks by privilege level: it is fixed for this block */
-	d->tmpl_priv = read_priv();
-	pthread_mutex_lock(&alloc_lock);
-	d->next_alloc = alloc_list;
-	alloc_list = d;
-	pthread_mutex_unlock(&alloc_lock);
-
-	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
-							  M.sb_icount, n);
-	qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, tb_exec, QEMU_PLUGIN_CB_NO_REGS,
-						  QEMU_PLUGIN_COND_NE, M.sb_active, 0, d);
-	for (i = 0; i < n; i++) {
-		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
-		struct tb_insn *ti = &d->insn[i];
-		uint8_t raw[8] = { 0 };
-		size_t len = qemu_plugin_insn_data(insn, raw, sizeof(raw));
-
-		ti->pc = qemu_plugin_insn_vaddr(insn);
-		ti->tb = d;
-		ti->idx = i;
-		classify(ti, raw, len);
-		ti->d.size = qemu_plugin_insn_size(insn);
-
-		qemu_plugin_register_vcpu_mem_cb(insn, store_exec, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_W, ti);
-		if (ti->read_early)
-			qemu_plugin_register_vcpu_insn_exec_cond_cb(
-				insn, indirect_exec, QEMU_PLUGIN_CB_R_REGS,
-				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
-		else if (ti->d.kind == NTRACE_IK_TRAP_RETURN)
-			qemu_plugin_register_vcpu_insn_exec_cond_cb(
-				insn, xret_exec, QEMU_PLUGIN_CB_NO_REGS,
-				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
-		if (ti->csr_watch)
-			qemu_plugin_register_vcpu_insn_exec_cond_cb(
-				insn, csr_exec, QEMU_PLUGIN_CB_NO_REGS,
-				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
-		if (i == n - 1)
-			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
-				insn, QEMU_PLUGIN_INLINE_STORE_U64, M.sb_reached, 1);
-	}
-	for (i = 0; i < n; i++) {
-		struct ntrace_insn *r = &d->tmpl[i];
-
-		r->addr = d->insn[i].pc;
-		r->size = d->insn[i].d.size;
-		r->priv = d->tmpl_priv;
-		d->insn[i].hw_before = i ? d->insn[i - 1].hw_before + d->insn[i - 1].d.size / 2 : 0;
-		/* the last instruction's itype depends on where it went */
-		if (i + 1 < n)
-			r->itype = itype_for(&d->insn[i], d->insn[i + 1].pc);
-		if (i + 1 < n && d->plain_n == i && r->itype == NTRACE_ITYPE_NONE)
-			d->plain_n = i + 1;
-		if (i && d->insn[i].seq_jump && d->insn[i - 1].seq_rd == d->insn[i].d.reg)
-			r->flags |= NTRACE_INSN_SEQ_INFERABLE;
-	}
-}
-
-/*
- * QEMU flushed its translation cache: every block descriptor can go,
- * except the ones harts still wait on, which are copied first.
- */
-void ingress_flush(qemu_plugin_id_t id)
-{
-	struct tb_desc *d, *next, *keep = NULL;
-	unsigned int i;
-
-	(void)id;
-	pthread_mutex_lock(&alloc_lock);
-	for (i = 0; i < M.nharts; i++) {
-		struct hart *h = &M.harts[i];
-		size_t sz;
-		struct tb_desc *c;
-
-		if (!h->prev)
-			continue;
-		sz = desc_size(h->prev->n);
-		c = malloc(sz);
-		if (!c)
-			abort();
-		memcpy(c, h->prev, sz);
-		for (unsigned int k = 0; k < c->n; k++)
-			c->insn[k].tb = c;
-		c->tmpl = (struct ntrace_insn *)&c->insn[c->n];
-		c->next_alloc = keep;
-		keep = c;
-		h->prev = c;
-	}
-	for (d = alloc_list; d; d = next) {
-		next = d->next_alloc;
-		free(d);
-	}
-	alloc_list = keep;
-	pthread_mutex_unlock(&alloc_lock);
 }
 
 /* ---- trace on/off from the register model --------------------------------- */
@@ -872,7 +508,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	if (at && vcpu == h->idx) {
 		/* this hart started its own trace: go on right after the store */
 		s = qemu_plugin_scoreboard_find(M.sb, vcpu);
-		h->priv = read_priv();
+		h->priv = ingress_read_priv();
 		h->context = read_context();
 		h->priv_stale = h->context_stale = false;
 		h->prev = at->tb;

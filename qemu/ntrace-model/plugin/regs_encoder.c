@@ -5,7 +5,7 @@
  * the N-Trace specific controls chapter of N-Trace 1.0.
  *
  * Choices where the specification leaves room (documented in
- * Documentation/ntrace/qemu-model.rst):
+ * Documentation/trace/ntrace-qemu-model.rst):
  *  - release from reset (trTeActive 0->1) completes at the writer's next
  *    block boundary; until then trTeActive reads 0 and writes to the
  *    component are ignored, so a driver must poll as the spec says;

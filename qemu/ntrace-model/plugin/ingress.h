@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Internal to the ingress port (ingress.c: outcome of each block and the
+ * callbacks; ingress_records.c: records to the encoder and the log;
+ * ingress_translate.c: block descriptors made at translation).
+ */
+#ifndef NTRACE_MODEL_INGRESS_H
+#define NTRACE_MODEL_INGRESS_H
+
+#include "model.h"
+
+/* Where this run of a block (or an instruction of it) really is. */
+static inline uint64_t rt_pc(const struct hart *h, const struct tb_insn *ti)
+{
+	return ti->pc + h->delta;
+}
+
+/* itype of ti given where control went; both in translation addresses. */
+static inline uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
+{
+	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
+}
+
+/* The same for a run, next being a run-time address. */
+static inline uint8_t itype_at(const struct hart *h, const struct tb_insn *ti, uint64_t next)
+{
+	return itype_for(ti, next - h->delta);
+}
+
+/* ingress_records.c */
+void rec_flush(struct hart *h, bool all);
+struct ntrace_insn *rec_last(struct hart *h);
+void rec_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype, uint64_t icount);
+void rec_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval, uint64_t icount);
+void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
+	       unsigned int nret, uint64_t succ);
+
+/* ingress.c: what translation registers */
+uint8_t ingress_read_priv(void);
+void ingress_tb_exec(unsigned int vcpu, void *udata);
+void ingress_indirect_exec(unsigned int vcpu, void *udata);
+void ingress_xret_exec(unsigned int vcpu, void *udata);
+void ingress_csr_exec(unsigned int vcpu, void *udata);
+void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr,
+			void *udata);
+
+#endif /* NTRACE_MODEL_INGRESS_H */

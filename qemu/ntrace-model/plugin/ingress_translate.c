@@ -1,0 +1,171 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Translation side of the ingress port: a descriptor per translated block
+ * (each instruction classified once, with its record template and the
+ * facts the outcome needs), the callbacks and inline counters that block
+ * carries, and the descriptors' lifetime across QEMU's cache flushes.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "ingress.h"
+
+static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct tb_desc *alloc_list;
+static const struct ntrace_isa_cfg isa_cfg = NTRACE_ISA_CFG_RV64GC;
+
+static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
+{
+	uint32_t w = 0;
+
+	memcpy(&w, raw, len < 4 ? len : 4);
+	ntrace_isa_decode_bytes(raw, len, &isa_cfg, &ti->d);
+	ti->target_known = true;
+	if (ti->d.kind == NTRACE_IK_INDIRECT) {
+		if ((w & 0x7f) == 0x67 && ti->d.size == 4) {
+			ti->imm = (int32_t)w >> 20;	/* JALR */
+			ti->read_early = ((w >> 7) & 31) == ((w >> 15) & 31) && ((w >> 7) & 31);
+		}
+		if (ti->d.size == 2 && (w & 0xf07f) == 0x9002 && ((w >> 7) & 31) == 1)
+			ti->read_early = true;		/* C.JALR ra: rd = rs1 = ra */
+		else if ((w & 3) != 0 && ti->d.size == 2)
+			ti->imm = 0;			/* C.JR, C.JALR */
+		if (ti->d.size == 2 && (w & 0xe003) != 0x8002)
+			ti->target_known = false;	/* CM.POPRET*: from the stack */
+	}
+	if (ti->d.kind == NTRACE_IK_TRAP_RETURN) {
+		ti->xret_m = w == 0x30200073;		/* MRET */
+		ti->target_known = w == 0x30200073 || w == 0x10200073;
+	}
+	/* sequential jump: LUI/AUIPC/C.LUI set up a jump's rs1 */
+	if (ti->d.size == 4 && ((w & 0x7f) == 0x17 || (w & 0x7f) == 0x37))
+		ti->seq_rd = (w >> 7) & 31;
+	else if (ti->d.size == 2 && (w & 0xe003) == 0x6001 && ((w >> 7) & 31) != 2)
+		ti->seq_rd = (w >> 7) & 31;	/* C.LUI (rd 2 is C.ADDI16SP) */
+	ti->seq_jump = ti->d.kind == NTRACE_IK_INDIRECT && ti->d.reg &&
+		       (ti->d.itype == NTRACE_ITYPE_IND_CALL || ti->d.itype == NTRACE_ITYPE_IND_JUMP ||
+			ti->d.itype == NTRACE_ITYPE_OTHER_IND_JUMP);
+	/* CSR instructions naming satp (0x180) change the context */
+	if ((w & 0x7f) == 0x73 && ((w >> 12) & 7) != 0 && ((w >> 12) & 7) != 4 &&
+	    (w >> 20) == 0x180)
+		ti->csr_watch = CSRW_SATP;
+}
+
+/* A block descriptor: header, instructions, then the record template. */
+static size_t desc_size(unsigned int n)
+{
+	return sizeof(struct tb_desc) + n * sizeof(struct tb_insn) +
+	       n * sizeof(struct ntrace_insn);
+}
+
+void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct tb_desc *d;
+
+	(void)id;
+	if (!n)
+		return;
+	d = calloc(1, desc_size(n));
+	if (!d) {
+		fprintf(stderr, "ntrace-model: out of memory\n");
+		abort();
+	}
+	d->pc = qemu_plugin_tb_vaddr(tb);
+	d->n = n;
+	d->tmpl = (struct ntrace_insn *)&d->insn[n];
+	/* QEMU keys blocks by privilege level: it is fixed for this block */
+	d->tmpl_priv = ingress_read_priv();
+	pthread_mutex_lock(&alloc_lock);
+	d->next_alloc = alloc_list;
+	alloc_list = d;
+	pthread_mutex_unlock(&alloc_lock);
+
+	qemu_plugin_register_vcpu_tb_exec_inline_per_vcpu(tb, QEMU_PLUGIN_INLINE_ADD_U64,
+							  M.sb_icount, n);
+	qemu_plugin_register_vcpu_tb_exec_cond_cb(tb, ingress_tb_exec, QEMU_PLUGIN_CB_NO_REGS,
+						  QEMU_PLUGIN_COND_NE, M.sb_active, 0, d);
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		struct tb_insn *ti = &d->insn[i];
+		uint8_t raw[8] = { 0 };
+		size_t len = qemu_plugin_insn_data(insn, raw, sizeof(raw));
+
+		ti->pc = qemu_plugin_insn_vaddr(insn);
+		ti->tb = d;
+		ti->idx = i;
+		classify(ti, raw, len);
+		ti->d.size = qemu_plugin_insn_size(insn);
+
+		qemu_plugin_register_vcpu_mem_cb(insn, ingress_store_exec, QEMU_PLUGIN_CB_NO_REGS,
+						 QEMU_PLUGIN_MEM_W, ti);
+		if (ti->read_early)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(
+				insn, ingress_indirect_exec, QEMU_PLUGIN_CB_R_REGS,
+				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
+		else if (ti->d.kind == NTRACE_IK_TRAP_RETURN)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(
+				insn, ingress_xret_exec, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
+		if (ti->csr_watch)
+			qemu_plugin_register_vcpu_insn_exec_cond_cb(
+				insn, ingress_csr_exec, QEMU_PLUGIN_CB_NO_REGS,
+				QEMU_PLUGIN_COND_NE, M.sb_active, 0, ti);
+		if (i == n - 1)
+			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
+				insn, QEMU_PLUGIN_INLINE_STORE_U64, M.sb_reached, 1);
+	}
+	for (i = 0; i < n; i++) {
+		struct ntrace_insn *r = &d->tmpl[i];
+
+		r->addr = d->insn[i].pc;
+		r->size = d->insn[i].d.size;
+		r->priv = d->tmpl_priv;
+		d->insn[i].hw_before = i ? d->insn[i - 1].hw_before + d->insn[i - 1].d.size / 2 : 0;
+		/* the last instruction's itype depends on where it went */
+		if (i + 1 < n)
+			r->itype = itype_for(&d->insn[i], d->insn[i + 1].pc);
+		if (i + 1 < n && d->plain_n == i && r->itype == NTRACE_ITYPE_NONE)
+			d->plain_n = i + 1;
+		if (i && d->insn[i].seq_jump && d->insn[i - 1].seq_rd == d->insn[i].d.reg)
+			r->flags |= NTRACE_INSN_SEQ_INFERABLE;
+	}
+}
+
+/*
+ * QEMU flushed its translation cache: every block descriptor can go,
+ * except the ones harts still wait on, which are copied first.
+ */
+void ingress_flush(qemu_plugin_id_t id)
+{
+	struct tb_desc *d, *next, *keep = NULL;
+	unsigned int i;
+
+	(void)id;
+	pthread_mutex_lock(&alloc_lock);
+	for (i = 0; i < M.nharts; i++) {
+		struct hart *h = &M.harts[i];
+		size_t sz;
+		struct tb_desc *c;
+
+		if (!h->prev)
+			continue;
+		sz = desc_size(h->prev->n);
+		c = malloc(sz);
+		if (!c)
+			abort();
+		memcpy(c, h->prev, sz);
+		for (unsigned int k = 0; k < c->n; k++)
+			c->insn[k].tb = c;
+		c->tmpl = (struct ntrace_insn *)&c->insn[c->n];
+		c->next_alloc = keep;
+		keep = c;
+		h->prev = c;
+	}
+	for (d = alloc_list; d; d = next) {
+		next = d->next_alloc;
+		free(d);
+	}
+	alloc_list = keep;
+	pthread_mutex_unlock(&alloc_lock);
+}

@@ -152,8 +152,11 @@ static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *
 	return ok;
 }
 
-/* Can control leave instruction ti for next_pc without a trap? */
-static bool successor_ok(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
+/*
+ * Is next_pc where ti leads when it retires without a trap? 1 yes, 0 no,
+ * -1 unknown (a target the model does not read: CM.JT/JALT, CM.POPRET*).
+ */
+static int leads_to(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
 {
 	uint64_t fall = rt_pc(h, ti) + ti->d.size;
 	uint64_t target = rt_pc(h, ti) + (int64_t)ti->d.off;
@@ -169,15 +172,21 @@ static bool successor_ok(struct hart *h, const struct tb_insn *ti, uint64_t next
 		/* a return to the address its call left: no need to read rs1 */
 		if (ti->d.itype == NTRACE_ITYPE_RETURN && h->ras_n &&
 		    h->ras[(h->ras_n - 1) % MODEL_RAS] == next_pc)
-			return true;
+			return 1;
 		/* fall through */
 	case NTRACE_IK_TRAP_RETURN:
-		return !indirect_target(h, ti, &target) || next_pc == target;
+		return indirect_target(h, ti, &target) ? next_pc == target : -1;
 	case NTRACE_IK_TABLE_JUMP:
-		return true;	/* target in the JVT table, not read */
+		return -1;	/* target in the JVT table, not read */
 	default:
-		return false;	/* ECALL/EBREAK/invalid never retire */
+		return 0;	/* ECALL/EBREAK/invalid never retire */
 	}
+}
+
+/* Can control leave instruction ti for next_pc without a trap? */
+static bool successor_ok(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
+{
+	return leads_to(h, ti, next_pc) != 0;
 }
 
 /* Shadow return stack: calls push, returns pop (only a prediction). */
@@ -336,36 +345,9 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 static uint64_t next_block_pc(struct hart *h, const struct tb_desc *d, bool reached)
 {
 	const struct tb_desc *p = h->prev;
-	const struct tb_insn *last;
-	uint64_t lpc, t;
 
-	if (!p || !reached)
-		return rd(R.pc);
-	last = &p->insn[p->n - 1];
-	lpc = rt_pc(h, last);
-	switch (last->d.kind) {
-	case NTRACE_IK_NONE:
-		if (d->pc == lpc + last->d.size)
-			return d->pc;
-		break;
-	case NTRACE_IK_BRANCH:
-		if (d->pc == lpc + last->d.size || d->pc == lpc + (int64_t)last->d.off)
-			return d->pc;
-		break;
-	case NTRACE_IK_JUMP:
-		if (d->pc == lpc + (int64_t)last->d.off)
-			return d->pc;
-		break;
-	case NTRACE_IK_INDIRECT:
-		if (last->d.itype == NTRACE_ITYPE_RETURN && h->ras_n &&
-		    h->ras[(h->ras_n - 1) % MODEL_RAS] == d->pc)
-			return d->pc;
-		/* fall through */
-	case NTRACE_IK_TRAP_RETURN:
-		if (indirect_target(h, last, &t) && t == d->pc)
-			return d->pc;
-		break;
-	}
+	if (p && reached && leads_to(h, &p->insn[p->n - 1], d->pc) == 1)
+		return d->pc;
 	return rd(R.pc);
 }
 

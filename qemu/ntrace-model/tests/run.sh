@@ -509,11 +509,6 @@ ret_probe_far=$(nm "$BM/trace.elf" | awk '$3 == "ret_probe_far" { print "0x" $1 
 riscv64-linux-gnu-objdump -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
 	tr -d ' ' >"$work/stores"
 declare -A ref_gt	# one-hart ground truth per kind of traced region
-# Options the model accepts but does not honour yet, reported as
-# "not ok ... # TODO model bug: WHY" instead of failing the ablation check:
-# [option-name]="why" (e.g. [seq-jump]=... until 8e8a769 marked
-# sequentially inferable jumps).
-declare -A known_bug=()
 harts_of() {
 	local all=" $* "
 	if [[ $all == *" --harts "* ]]; then sed -E 's/.*--harts ([0-9]+).*/\1/' <<<"$all"; else echo 1; fi
@@ -573,22 +568,15 @@ run_variant() {
 		# shellcheck disable=SC2086
 		"$PERF_NTRACE" encode $opts -o "$work/$name.$h.re" "$gt" 2>"$work/$name.$h.re.err"
 		# every option changes the bytes: encoding without it differs
-		failed='' bug=''
+		failed=''
 		while IFS='|' read -r abl w; do
 			[ -n "$abl" ] || continue
 			# shellcheck disable=SC2046,SC2086
 			"$PERF_NTRACE" encode $(enc_opts $h $w) -o "$work/$name.$h.abl" "$gt" 2>/dev/null
-			if [ -n "${known_bug[${abl%% *}]:-}" ]; then
-				cmp -s "$work/$name.$h.abl" "$work/$name.$h.re" && bug="$bug ${abl%% *}"
-			else
-				cmp -s "$work/$name.$h.abl" "$work/$name.$h.re" && failed="$failed [$abl]"
-			fi
+			cmp -s "$work/$name.$h.abl" "$work/$name.$h.re" && failed="$failed [$abl]"
 		done < <(ablations "${hw[@]}")
 		t "[ -z '$failed' ]" "$p: every option changes the trace (encoding without it differs)"
 		[ -n "$failed" ] && echo "# same bytes without:$failed"
-		for w in $bug; do
-			echo "not ok - model: $p: $w changes the trace # TODO model bug: ${known_bug[$w]}"
-		done
 		pcs=-
 		[ "$harts" = 1 ] && [ -n "$GTP" ] && pcs=$work/$name.pcs
 		ref=-

@@ -33,8 +33,9 @@ while [ $# -gt 0 ]; do
 done
 out=$NTRACE_TOP/build/ntrace-bench
 mkdir -p "$out"
-"${CROSS_COMPILE}gcc" -static -O2 -Wall -Wextra -o "$out/ntrace_bench" \
-	"$NTRACE_TOP/tools/ntrace-bench/ntrace_bench.c"
+"${CROSS_COMPILE}gcc" -static -O2 -Wall -Wextra -I"$NTRACE_TOP/selftests/ntrace" \
+	-o "$out/ntrace_bench" "$NTRACE_TOP/tools/ntrace-bench/ntrace_bench.c" \
+	"$NTRACE_TOP/selftests/ntrace/ntrace_util.c"
 # One boot for throughput (guest time = host time, as on hardware the
 # trace rate is per second), then a smaller sink (buf_kb=64, 16 MB/s) to
 # show where loss starts; one boot with -icount for instruction counts.

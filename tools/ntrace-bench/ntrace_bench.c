@@ -48,7 +48,8 @@
 #include <unistd.h>
 #include <linux/perf_event.h>
 
-#define SYSFS_TYPE "/sys/bus/event_source/devices/ntrace/type"
+#include "ntrace_util.h"	/* selftests/ntrace: nt_pmu_type(), nt_open() */
+
 
 static long page;
 
@@ -58,24 +59,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int pmu_type(void)
-{
-	FILE *f = fopen(SYSFS_TYPE, "r");
-	int t = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &t) != 1)
-			t = -1;
-		fclose(f);
-	}
-	return t;
-}
-
-static int perf_open(struct perf_event_attr *a, pid_t pid, int cpu)
-{
-	return syscall(SYS_perf_event_open, a, pid, cpu, -1, 0);
 }
 
 static void pin0(void)
@@ -200,11 +183,11 @@ static int run_traced(int k, uint64_t insns, unsigned int aux_kib,
 		_exit(0);
 	}
 	if (aux_kib) {
-		a.type = pmu_type();
+		a.type = nt_pmu_type();
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		a.disabled = 1;
-		fd = perf_open(&a, pid, -1);
+		fd = nt_open(&a, pid, -1);
 		if (fd < 0)
 			goto fail;
 		base = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE,
@@ -285,7 +268,7 @@ static int counter(uint32_t type, uint64_t config, bool kernel_only)
 		.exclude_hv = 1,
 	};
 
-	return perf_open(&a, 0, -1);
+	return nt_open(&a, 0, -1);
 }
 
 static uint64_t read_counter(int fd)
@@ -323,11 +306,11 @@ static int pingpong(unsigned long rounds, bool traced, uint64_t *insns,
 		return -1;
 	}
 	if (traced) {
-		a.type = pmu_type();
+		a.type = nt_pmu_type();
 		a.exclude_kernel = 1;
 		a.exclude_hv = 1;
 		a.disabled = 1;
-		fd = perf_open(&a, 0, -1);
+		fd = nt_open(&a, 0, -1);
 		if (fd < 0) {
 			fprintf(stderr, "ntrace_bench: ntrace event: %s\n", strerror(errno));
 			return -1;
@@ -455,7 +438,7 @@ int main(int argc, char **argv)
 	int opt, reps = 3;
 
 	page = sysconf(_SC_PAGESIZE);
-	if (argc < 2 || (strcmp(argv[1], "reload") && pmu_type() < 0)) {
+	if (argc < 2 || (strcmp(argv[1], "reload") && nt_pmu_type() < 0)) {
 		fprintf(stderr, "usage: ntrace_bench throughput|switch [-n N] [-a AUX_KIB] [-r REPS] [K...] (needs the ntrace PMU)\n");
 		return 2;
 	}

@@ -54,11 +54,17 @@ for w in loops mixed; do
 	off=$(cpu_seconds "$B/baremetal/$p.elf")
 	btm=$(cpu_seconds "$B/baremetal/$p-btm.elf")
 	htm=$(cpu_seconds "$B/baremetal/$p-htm.elf")
+	btmts=$(cpu_seconds "$B/baremetal/$p-btm-ts.elf")
+	htmts=$(cpu_seconds "$B/baremetal/$p-htm-ts.elf")
 	read -r _ brec bbytes < <(stats $p-btm)
 	read -r _ hrec hbytes < <(stats $p-htm)
+	read -r _ btrec btbytes < <(stats $p-btm-ts)
+	read -r _ htrec htbytes < <(stats $p-htm-ts)
 	echo "workload $w: $insns guest instructions in $blocks blocks (best of $reps runs, CPU time)"
 	awk -v n="$insns" -v k="$blocks" -v p="$plain" -v c="$tbcall" -v o="$off" -v b="$btm" \
-	    -v h="$htm" -v br="$brec" -v bb="$bbytes" -v hr="$hrec" -v hb="$hbytes" 'BEGIN {
+	    -v h="$htm" -v br="$brec" -v bb="$bbytes" -v hr="$hrec" -v hb="$hbytes" \
+	    -v bt="$btmts" -v ht="$htmts" -v btr="$btrec" -v btb="$btbytes" -v htr="$htrec" \
+	    -v htb="$htbytes" 'BEGIN {
 		printf "  %-34s %7s %8s %9s %10s %9s\n", "case", "cpu s", "MIPS", "slowdown",
 			"bits/insn", "ns/block"
 		printf "  %-34s %7.2f %8.1f %8.2fx %10s %9.1f\n", "plain QEMU (baseline)", p,
@@ -71,6 +77,10 @@ for w in loops mixed; do
 			b / p, bb * 8 / br, (b - p) / k * 1e9
 		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f %9.1f\n", "tracing on, HTM", h, n / h / 1e6,
 			h / p, hb * 8 / hr, (h - p) / k * 1e9
+		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f %9.1f\n", "tracing on, BTM + timestamps", bt,
+			n / bt / 1e6, bt / p, btb * 8 / btr, (bt - p) / k * 1e9
+		printf "  %-34s %7.2f %8.1f %8.2fx %10.3f %9.1f\n", "tracing on, HTM + timestamps", ht,
+			n / ht / 1e6, ht / p, htb * 8 / htr, (ht - p) / k * 1e9
 		print "  (ns/block: CPU time over plain QEMU per executed block)"
 	}'
 done

@@ -8,7 +8,8 @@
  *  1 "loops": plain loop nests (a 16x16 integer matrix product and a
  *    bitwise CRC-32), conditional branches only, one call per iteration.
  * BENCH_ITERS scales the run. BENCH_TRACE selects tracing: 0 = none,
- * 3 = BTM, 6 = HTM, into a 16 MiB wrapping SMEM buffer.
+ * 3 = BTM, 6 = HTM, into a 16 MiB wrapping SMEM buffer; BENCH_TS=1 adds
+ * timestamps (trTsEnable, in whatever trTsMode the unit supports).
  */
 #include "ntrace_regs_bm.h"
 
@@ -18,6 +19,10 @@
 
 #ifndef BENCH_KIND
 #define BENCH_KIND 0
+#endif
+
+#ifndef BENCH_TS
+#define BENCH_TS 0
 #endif
 
 #ifndef BENCH_ITERS
@@ -95,6 +100,16 @@ static void trace_on(void)
 	wr32(rs + RAM_WP_LOW, 0x80400000);
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
 	wr32(te + TE_INST_FEATURES, 0);
+	if (BENCH_TS) {
+		uint32_t mode;
+
+		/* release the unit, then let WARL pick its timestamp mode */
+		wr32(te + TS_CONTROL, TS_ACTIVE);
+		poll32(te + TS_CONTROL, TS_ACTIVE, TS_ACTIVE);
+		wr32(te + TS_CONTROL, TS_ACTIVE | 7u << TS_MODE_SHIFT);
+		mode = rd32(te + TS_CONTROL) & TS_MODE_MASK;
+		wr32(te + TS_CONTROL, TS_ACTIVE | TS_COUNT | TS_ENABLE | mode);
+	}
 	wr32(te + TCI_CONTROL, c);
 	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
 }

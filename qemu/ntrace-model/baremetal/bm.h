@@ -29,6 +29,15 @@ static inline uint64_t csr_mhartid(void)
 	return v;
 }
 
+/* The platform timer (ACLINT mtime) as the time CSR shows it. */
+static inline uint64_t rdtime(void)
+{
+	uint64_t v;
+
+	__asm__ volatile("rdtime %0" : "=r"(v) : : "memory");
+	return v;
+}
+
 void putch(char c);
 void puts_(const char *s);
 void puthex(uint64_t v);

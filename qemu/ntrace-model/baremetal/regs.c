@@ -7,6 +7,8 @@
  * Each check prints one TAP line; the harness forwards them. With
  * several harts (bm_harts()), every hart then tests its own components.
  */
+#include <stddef.h>
+
 #include "ntrace_regs_bm.h"
 
 static uintptr_t TE, RS;	/* this hart's encoder and sink */
@@ -143,41 +145,88 @@ static void encoder_warl(void)
 	wr32(TE + TE_COMP_BASE + CMP_CONTROL, 0);
 }
 
+static uint64_t ts_counter(void)
+{
+	return rd32(TE + TS_COUNTER_LOW) | (uint64_t)rd32(TE + TS_COUNTER_HIGH) << 32;
+}
+
+/*
+ * The counter after a trTsControl write (which refreshes it) lies between
+ * the time CSR values read just before and just after, divided by
+ * 4^prescale.
+ */
+static int ts_brackets(uint32_t control, unsigned int prescale, uint64_t *value)
+{
+	uint64_t t0, t1, v;
+
+	t0 = rdtime();
+	wr32(TE + TS_CONTROL, control);
+	v = ts_counter();
+	t1 = rdtime();
+	if (value)
+		*value = v;
+	if (v >= t0 >> (2 * prescale) && v <= t1 >> (2 * prescale))
+		return 1;
+	puts_("#   counter ");
+	puthex(v);
+	puts_(" time CSR ");
+	puthex(t0);
+	puts_("..");
+	puthex(t1);
+	putch('\n');
+	return 0;
+}
+
+/*
+ * The timestamp unit is External: its value is the platform timer (the
+ * time CSR, ACLINT mtime) / 4^trTsPrescale. trTsCounter shows it as of
+ * the last register write or block boundary the model refreshed it at
+ * (every 64 blocks while the hart does not trace).
+ */
 static void timestamp_unit(void)
 {
-	uint32_t a, b, i;
+	const uint32_t ext = TS_MODE_EXTERNAL << TS_MODE_SHIFT;
+	uint64_t a, b, t;
+	uint32_t i, m, ok = 1;
 	volatile uint32_t spin = 0;
 
 	check_eq(rd32(TE + TS_CONTROL), 48u << 24,
 		 "trTsControl in reset: only trTsWidth=48 reads non-0");
+	check_eq(ts_counter(), 0, "trTsCounter in reset reads 0");
 	wr32(TE + TS_CONTROL, TS_ACTIVE);
-	check_eq(rd32(TE + TS_CONTROL), 48u << 24 | 3u << TS_MODE_SHIFT | TS_ACTIVE,
-		 "trTsActive=1: mode defaults to 3 (internal core clock)");
-	wr32(TE + TS_CONTROL, TS_ACTIVE | 5u << TS_MODE_SHIFT);
-	check_eq((rd32(TE + TS_CONTROL) & TS_MODE_MASK) >> TS_MODE_SHIFT, 3,
-		 "trTsMode WARL: unsupported modes read back 3");
-	wr32(TE + TS_CONTROL, TS_ACTIVE | TS_COUNT | 3u << TS_MODE_SHIFT | TS_ENABLE);
-	a = rd32(TE + TS_COUNTER_LOW);
-	for (i = 0; i < 1000; i++)
+	check_eq(rd32(TE + TS_CONTROL), 48u << 24 | ext | TS_ACTIVE,
+		 "trTsActive=1: mode defaults to 1 (External: the platform timer)");
+	for (m = 1; m < 8; m++) {
+		wr32(TE + TS_CONTROL, TS_ACTIVE | m << TS_MODE_SHIFT);
+		ok &= rd32(TE + TS_CONTROL) == (48u << 24 | ext | TS_ACTIVE);
+	}
+	check(ok, "trTsMode WARL: every non-0 mode reads back 1 (External)");
+	wr32(TE + TS_CONTROL, TS_ACTIVE);
+	check_eq(rd32(TE + TS_CONTROL), 48u << 24 | TS_ACTIVE,
+		 "trTsMode=0 (none) sticks");
+	check_eq(ts_counter(), 0, "trTsMode=0: trTsCounter reads 0");
+	check(ts_brackets(TS_ACTIVE | TS_COUNT | ext | TS_ENABLE, 0, &a),
+	      "trTsCounter is the time CSR (read before and after the write)");
+	for (i = 0; i < 2000; i++)
 		spin += i;
-	b = rd32(TE + TS_COUNTER_LOW);
-	check(b > a && b - a >= 1000 && b - a < 20000,
-	      "timestamp counter runs (about one tick per instruction)");
-	wr32(TE + TS_CONTROL, TS_ACTIVE | 3u << TS_MODE_SHIFT);
-	a = rd32(TE + TS_COUNTER_LOW);
-	for (i = 0; i < 100; i++)
-		spin += i;
-	check_eq(rd32(TE + TS_COUNTER_LOW), a, "trTsCount=0 stops the counter");
-	wr32(TE + TS_CONTROL, TS_ACTIVE | TS_RESET | 3u << TS_MODE_SHIFT);
-	check_eq(rd32(TE + TS_COUNTER_LOW) | rd32(TE + TS_COUNTER_HIGH), 0,
-		 "trTsReset clears the counter");
-	wr32(TE + TS_CONTROL, TS_ACTIVE | TS_COUNT | 3u << TS_MODE_SHIFT | 2u << TS_PRESCALE_SHIFT);
-	for (i = 0; i < 1000; i++)
-		spin += i;
-	a = rd32(TE + TS_COUNTER_LOW);
-	check(a > 0 && a < 1000, "trTsPrescale=2 divides the clock by 16");
+	b = ts_counter();
+	t = rdtime();
+	check(b > a && b <= t && t - b < 10000,
+	      "trTsCounter follows the platform timer while the hart runs (refreshed every 64 blocks)");
+	check(ts_brackets(TS_ACTIVE | ext | TS_ENABLE, 0, NULL),
+	      "trTsCount=0 does not stop an External unit");
+	check_eq(rd32(TE + TS_CONTROL) & TS_COUNT, 0, "trTsCount keeps what was written");
+	check(ts_brackets(TS_ACTIVE | TS_RESET | TS_COUNT | ext, 0, NULL),
+	      "trTsReset does not clear an External unit");
+	check_eq(rd32(TE + TS_CONTROL) & TS_RESET, 0, "trTsReset reads 0");
+	for (m = 1; m < 4; m++)
+		ok &= ts_brackets(TS_ACTIVE | TS_COUNT | ext | m << TS_PRESCALE_SHIFT, m, NULL);
+	check(ok, "trTsPrescale=1..3 divides the platform timer by 4, 16, 64");
+	check_eq((rd32(TE + TS_CONTROL) & TS_PRESCALE_MASK) >> TS_PRESCALE_SHIFT, 3,
+		 "trTsPrescale reads back 3");
 	wr32(TE + TS_CONTROL, 0);
 	check_eq(rd32(TE + TS_CONTROL) & TS_ACTIVE, 0, "trTsActive=0 holds the unit in reset");
+	check_eq(ts_counter(), 0, "trTsCounter reads 0 again in reset");
 }
 
 static uint64_t rd64(uintptr_t lo)

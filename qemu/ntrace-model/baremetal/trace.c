@@ -22,12 +22,19 @@
  * every hart and every run executes the same instruction sequence; only
  * the configuration-dependent gap (cfg->flags TOGGLE_*) and filters change
  * what is traced.
+ *
+ * The program reads the time CSR itself at fixed points (time_probe(): an
+ * rdtime at the known address time_probe_insn), just before the store
+ * that enables trace and just after the one that disables it, and prints
+ * the values ("TIMES hart=N ..."): the host checks the trace's timestamps
+ * (the platform timer in the model) against them.
  */
 #include "ntrace_regs_bm.h"
 
 #define TRACE_CFG_ADDR	0x80300000UL
 #define TRACE_CFG_MAGIC	0x4643544eU	/* "NTCF" */
 #define MAX_HARTS	2
+#define MAX_PROBES	16
 
 /* cfg.flags */
 #define CFG_FILTER_RANGE	(1u << 0)	/* filter 0 + comparator 0: only fib() */
@@ -64,6 +71,9 @@ struct hart_result {
 	int ticks, ecalls, uecalls;
 	uint8_t first_byte;
 	uint32_t result;
+	uint64_t t_first, t_last;	/* time CSR before trace on, after trace off */
+	uint64_t probe[MAX_PROBES];	/* time_probe() values, in program order */
+	unsigned int nprobes;
 };
 
 static struct trace_cfg cfg;
@@ -73,6 +83,27 @@ static volatile struct hart_result res[MAX_HARTS];
 void run_user(int (*fn)(void));
 void user_resume(void);
 void ret_probe(void);
+uint64_t time_probe(void);
+
+/* rdtime at a fixed, known address: its ground-truth records are findable */
+__asm__(".text\n"
+	".globl time_probe, time_probe_insn\n"
+	".type time_probe, @function\n"
+	".balign 4\n"
+	"time_probe:\n"
+	"time_probe_insn:\n"
+	"	rdtime a0\n"
+	"	ret\n"
+	".size time_probe, . - time_probe\n");
+
+static void probe(unsigned int h)
+{
+	volatile struct hart_result *r = &res[h];
+	uint64_t t = time_probe();
+
+	if (r->nprobes < MAX_PROBES)
+		r->probe[r->nprobes++] = t;
+}
 
 static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
 {
@@ -188,22 +219,29 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	volatile int acc = 1;
 	int i;
 
+	probe(h);
 	for (i = 0; i < 200; i++) {
 		acc = ops[i & 3](acc, i);
 		acc += classify(i);
-		if (i % 50 == 0)
+		if (i % 50 == 0) {
 			__asm__ volatile("ecall");
+			probe(h);
+		}
 	}
 	if (cfg.flags & (CFG_TOGGLE_INST | CFG_TOGGLE_ENABLE))
 		if (pause_trace(te, c) < 0)
 			return -1;
+	probe(h);
 	acc += fib(12);
+	probe(h);
 	acc += spin(300);	/* repeated branch history */
+	probe(h);
 	/* satp.ASID (bare mode) is the model's context: 5 while in U-mode */
 	__asm__ volatile("csrw satp, %0" : : "r"(5UL << 44));
 	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
 	__asm__ volatile("csrw satp, zero");
 	ret_probe();		/* a return 64 KiB past its call site */
+	probe(h);
 	/*
 	 * Timer interrupt: due now (pending as soon as mtimecmp is written),
 	 * taken when mstatus.MIE is set, so at the same instruction on every
@@ -215,6 +253,7 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	while (!res[h].ticks)
 		acc++;
 	__asm__ volatile("csrc mstatus, %0" : : "r"(1UL << 3));
+	probe(h);
 	return acc;
 }
 
@@ -329,12 +368,14 @@ static void trace_hart(unsigned int h)
 	wr32(te + TCI_CONTROL, c | TCI_ENABLE);
 	if (poll32(te + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
 		FAIL("encoder enabled");
+	r->t_first = rdtime();
 	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
 
 	r->result = (uint32_t)workload(h, te, c);
 
 	/* disable: encoder first, wait for Enable=0 and Empty=1, then the sink */
 	wr32(te + TCI_CONTROL, c);
+	r->t_last = rdtime();
 	if (poll32(te + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) < 0)
 		FAIL("encoder disabled and empty");
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
@@ -404,6 +445,19 @@ static void check_hart(unsigned int h)
 	puthex(BUF(h));
 	puts_(" wp=");
 	puthex(wp);
+	putch('\n');
+	puts_("TIMES hart=");
+	putdec(h);
+	puts_(" first=");
+	puthex(r->t_first);
+	puts_(" last=");
+	puthex(r->t_last);
+	puts_(" probes=");
+	for (i = 0; i < (int)r->nprobes; i++) {
+		if (i)
+			putch(',');
+		puthex(r->probe[i]);
+	}
 	putch('\n');
 }
 

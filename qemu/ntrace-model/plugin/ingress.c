@@ -18,6 +18,9 @@
  *  - privilege: the gdbstub "priv" pseudo-register, read at trace start
  *    and after every trap and xRET;
  *  - context: satp.ASID, re-read after any CSR instruction naming satp;
+ *  - timestamp: the gdbstub "time" CSR (the platform timer), read once per
+ *    block boundary while records need it: every record of a block gets
+ *    the time at which its last instruction had retired;
  *  - addresses: QEMU translates RISC-V code position-independently
  *    (CF_PCREL), so a block translated at one virtual address runs at every
  *    address that maps the same code page (shared libraries, the vDSO, a
@@ -38,7 +41,7 @@
 static struct {
 	struct qemu_plugin_register *gpr[32];
 	struct qemu_plugin_register *priv, *mepc, *sepc, *mcause, *scause;
-	struct qemu_plugin_register *mtval, *stval, *satp, *pc;
+	struct qemu_plugin_register *mtval, *stval, *satp, *pc, *time;
 } R;
 
 static const char *const gpr_names[32] = {
@@ -72,11 +75,15 @@ void ingress_vcpu_init(unsigned int vcpu)
 		if (!strcmp(n, "stval")) R.stval = d[i].handle;
 		if (!strcmp(n, "satp")) R.satp = d[i].handle;
 		if (!strcmp(n, "pc")) R.pc = d[i].handle;
+		if (!strcmp(n, "time")) R.time = d[i].handle;
 	}
 	g_array_free(regs, 1);
 	if (!R.priv || !R.mepc || !R.mcause || !R.gpr[1] || !R.pc)
 		fprintf(stderr, "ntrace-model: warning: QEMU exposes no priv/mepc/mcause "
 			"registers; privilege and trap causes will be wrong\n");
+	if (!R.time)
+		fprintf(stderr, "ntrace-model: warning: QEMU exposes no time CSR; "
+			"timestamps will read 0\n");
 }
 
 static uint64_t rd(struct qemu_plugin_register *r)
@@ -100,6 +107,17 @@ static uint64_t rd(struct qemu_plugin_register *r)
 uint8_t ingress_read_priv(void)
 {
 	return (uint8_t)(rd(R.priv) & 7);
+}
+
+/*
+ * The platform timer as the time CSR reads it (the ACLINT mtime, shared by
+ * every hart of the virt machine), through the gdbstub: the CSR read calls
+ * the timer's rdtime hook, which does not depend on guest registers that
+ * TCG may hold, so any callback can read it.
+ */
+uint64_t ingress_read_time(void)
+{
+	return rd(R.time);
 }
 
 static uint64_t read_context(void)
@@ -309,7 +327,7 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 	       h->last_seq_rd == tb->insn[0].d.reg;
 	if (nret)
 		h->last_seq_rd = tb->insn[from + nret - 1].seq_rd;
-	if (!h->te.inst_filters && !h->te.ts_running && nret) {
+	if (!h->te.inst_filters && nret) {
 		rec_block(h, tb, from, nret, succ);
 	} else {
 		for (i = from; i < from + nret; i++) {
@@ -399,8 +417,13 @@ void ingress_tb_exec(unsigned int vcpu, void *udata)
 	if (!h)
 		return;
 	hart_lock(h);
-	if (h->te.ts_running)
-		ts_publish(h, s->icount);
+	if (h->tracing && h->ts_needed) {
+		/* the time the previous block's instructions had retired by */
+		h->ts_now = ts_value(h);
+		ts_publish_value(h, h->ts_now);
+	} else if (h->te.ts_running && ++h->ts_idle >= MODEL_TS_REFRESH) {
+		ts_publish(h);
+	}
 	if (h->tracing) {
 		reached = s->reached;
 		s->reached = 0;
@@ -478,6 +501,8 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 		fprintf(stderr, "ntrace-model: hart %u: trace encoder: %s\n", h->idx, err);
 	h->tracing = true;
 	h->clock_tstamp = ((h->te.control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT) == 2;
+	if (h->ts_needed)
+		h->ts_now = ts_value(h);
 	h->te.empty = false;
 	h->start_pending = true;
 	h->in_filter = false;
@@ -515,6 +540,9 @@ void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	if (at && vcpu == h->idx) {
 		/* the store that stops trace is the last traced instruction */
 		int j = h->prev ? find_insn(h, h->prev, h->prev_from, rt_pc(h, at)) : -1;
+
+		if (h->ts_needed)
+			h->ts_now = ts_value(h);
 
 		if (j >= 0)
 			finish_block(h, h->prev, 0, true, j);

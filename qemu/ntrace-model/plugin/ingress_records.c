@@ -53,13 +53,14 @@ static void put(struct hart *h, const struct ntrace_insn *r)
 }
 
 /*
- * Record timestamp: the timestamp unit's count while it runs, else the core
- * clock (instructions) when trTeInstSyncMode=2 counts it, else 0.
+ * Record timestamp: the timestamp unit's value at the end of the record's
+ * block while records need it (ts_needed), else the core clock
+ * (instructions) when trTeInstSyncMode=2 counts it, else 0.
  */
 static uint64_t tstamp(struct hart *h, uint64_t icount)
 {
-	if (h->te.ts_running)
-		return ts_value(h, icount);
+	if (h->ts_needed)
+		return h->ts_now;
 	return h->clock_tstamp ? icount : 0;
 }
 
@@ -131,14 +132,17 @@ void rec_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval,
 }
 
 /*
- * Fast path (no filter, no timestamps): copy the block's record template,
- * made at translation, and patch what varies per run.
+ * Fast path (no filter): copy the block's record template, made at
+ * translation, and patch what varies per run. The timestamp is the same
+ * for every record of the block (ts_needed), or the core clock counting
+ * one per record (sync mode 2), else 0.
  */
 void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
 		      unsigned int nret, uint64_t succ)
 {
 	struct ntrace_insn *d;
 	unsigned int i, last = from + nret - 1;
+	bool clock = h->clock_tstamp && !h->ts_needed;
 
 	if (last > from && last <= tb->plain_n && !h->start_pending && !h->delta) {
 		/*
@@ -149,8 +153,9 @@ void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
 		struct ntrace_run_attr a = {
 			.priv = h->prev_priv,
 			.context = h->context,
-			.tstamp = h->clock_tstamp ? h->prev_icount + from + 1 : 0,
-			.tstamp_step = h->clock_tstamp,
+			.tstamp = h->ts_needed ? h->ts_now :
+				  clock ? h->prev_icount + from + 1 : 0,
+			.tstamp_step = clock,
 		};
 
 		rec_flush(h, true);
@@ -183,7 +188,10 @@ void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
 			d[i].priv = h->prev_priv;
 			d[i].context = h->context;
 		}
-	if (h->clock_tstamp)
+	if (h->ts_needed)
+		for (i = 0; i < nret; i++)
+			d[i].tstamp = h->ts_now;
+	else if (clock)
 		for (i = 0; i < nret; i++)
 			d[i].tstamp = h->prev_icount + from + i + 1;
 	if (h->start_pending)

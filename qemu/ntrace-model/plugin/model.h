@@ -26,6 +26,7 @@
 #define MODEL_REGION_SIZE	0x10000	/* 8 KiB per hart: encoder, then sink */
 #define MODEL_BATCH		1024	/* records per encoder call (> a block) */
 #define MODEL_RAS		64	/* shadow return stack entries */
+#define MODEL_TS_REFRESH	64	/* blocks between trTsCounter refreshes (not tracing) */
 
 /* One instruction of a translated block, decoded once at translation. */
 struct tb_insn {
@@ -79,12 +80,13 @@ struct encoder {
 	struct filter flt[MODEL_NFILTERS];
 	struct comparator cmp[MODEL_NCOMPS];
 
-	/* timestamp unit: counts retired instructions (core clock, IPC 1) */
+	/*
+	 * Timestamp unit, trTsMode External: the platform timer (what the
+	 * time CSR reads, the ACLINT mtime) divided by 4^trTsPrescale.
+	 */
 	bool ts_active;
 	uint32_t ts_control;	/* WARL fields of trTsControl */
-	uint64_t ts_base;	/* counter value when it last started */
-	uint64_t ts_start_icount;
-	bool ts_running;
+	bool ts_running;	/* Active and mode External: it has a value */
 };
 
 struct ramsink {
@@ -131,6 +133,13 @@ struct hart {
 	bool context_stale;
 	bool start_pending;	/* next record carries TRACE_START */
 	bool clock_tstamp;	/* records carry the core clock (sync mode 2) */
+	/*
+	 * Records carry the timestamp unit's value (it runs and trTsEnable
+	 * or sync mode 2 uses it): ts_now, read once per block boundary.
+	 */
+	bool ts_needed;
+	uint64_t ts_now;
+	unsigned int ts_idle;	/* blocks since trTsCounter was refreshed */
 	bool in_filter;
 	/*
 	 * Records of the current block, handed to the encoder in one call;
@@ -199,8 +208,10 @@ void te_reset(struct hart *h);
 void te_write(struct hart *h, unsigned int off, uint32_t val, uint32_t bytemask,
 	      unsigned int vcpu, const struct tb_insn *at);
 void te_publish(struct hart *h);
-uint64_t ts_value(struct hart *h, uint64_t icount);
-void ts_publish(struct hart *h, uint64_t icount);
+uint64_t ts_value(struct hart *h);
+void ts_publish(struct hart *h);
+void ts_publish_value(struct hart *h, uint64_t v);
+void ts_update_needed(struct hart *h);
 
 /* regs_sink.c */
 void ram_reset(struct hart *h);
@@ -228,6 +239,7 @@ void ingress_flush(qemu_plugin_id_t id);
 void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at);
 void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at);
 void ingress_vcpu_init(unsigned int vcpu);
+uint64_t ingress_read_time(void);
 
 /* trace_out.c: the one place that talks to the encoder library */
 const char *trace_out_start(struct hart *h);

@@ -12,7 +12,13 @@
  *  - mode and option fields are latched while trTeEnable=1: writes to them
  *    (and to trTeInstFeatures, filters, comparators) are ignored until the
  *    encoder is disabled;
- *  - no triggers, no data trace, no stall (trTeInstStallEna reads 0).
+ *  - no triggers, no data trace, no stall (trTeInstStallEna reads 0);
+ *  - the timestamp unit is External (trTsMode 1): its value is the
+ *    platform timer, what the time CSR reads (the ACLINT mtime), divided
+ *    by 4^trTsPrescale (the spec defines the prescaler for internal units
+ *    only; the model applies it to the external value). trTsCount and
+ *    trTsReset, which only internal units use, have no effect; Count keeps
+ *    what was written.
  */
 #include <string.h>
 
@@ -109,40 +115,66 @@ void te_reset(struct hart *h)
 				    1u << TE_SYNC_MODE_SHIFT |
 				    8u << TE_SYNC_MAX_SHIFT, 0);
 	te->features = legal_features(h->idx << TE_F_SRC_ID_SHIFT);
-	te->ts_control = TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT;
+	te->ts_control = TS_MODE_EXTERNAL << TS_MODE_SHIFT;
+	vcpu_set_active(h->idx, ACTIVE_TS, false);
+	ts_update_needed(h);
 }
 
-uint64_t ts_value(struct hart *h, uint64_t icount)
+/*
+ * The timestamp unit's value now: the platform timer / 4^trTsPrescale,
+ * 48 bits; 0 while the unit has no value (in reset or trTsMode 0). Costs
+ * one register read (about 50 ns): callers read it once per block.
+ */
+uint64_t ts_value(struct hart *h)
 {
 	struct encoder *te = &h->te;
 	unsigned int ps = (te->ts_control & TS_PRESCALE_MASK) >> TS_PRESCALE_SHIFT;
-	uint64_t v = te->ts_base;
 
-	if (te->ts_running)
-		v += (icount - te->ts_start_icount) >> (2 * ps);
-	return v & ((1ull << MODEL_TS_WIDTH) - 1);
+	if (!te->ts_running)
+		return 0;
+	return (ingress_read_time() >> (2 * ps)) & ((1ull << MODEL_TS_WIDTH) - 1);
 }
 
-void ts_publish(struct hart *h, uint64_t icount)
+void ts_publish_value(struct hart *h, uint64_t v)
 {
-	uint64_t v = ts_value(h, icount);
-
 	h->te_regs[TS_COUNTER_LOW / 4] = (uint32_t)v;
 	h->te_regs[TS_COUNTER_HIGH / 4] = (uint32_t)(v >> 32);
+	h->ts_idle = 0;
 }
 
-static void ts_update_running(struct hart *h, uint64_t icount)
+/* trTsCounterLow/High: refreshed at register writes and block boundaries. */
+void ts_publish(struct hart *h)
+{
+	ts_publish_value(h, ts_value(h));
+}
+
+/*
+ * Do records need the unit's value? When it runs and either messages carry
+ * it (trTsEnable) or periodic sync counts it (trTeInstSyncMode 2).
+ */
+void ts_update_needed(struct hart *h)
 {
 	struct encoder *te = &h->te;
-	bool run = te->ts_active && (te->ts_control & TS_COUNT) &&
+	bool was = h->ts_needed;
+
+	h->ts_needed = te->ts_running && ((te->ts_control & TS_ENABLE) ||
+		       ((te->control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT) == 2);
+	if (h->ts_needed && !was)
+		h->ts_now = ts_value(h);
+}
+
+static void ts_update_running(struct hart *h)
+{
+	struct encoder *te = &h->te;
+	bool run = te->ts_active &&
 		   ((te->ts_control & TS_MODE_MASK) >> TS_MODE_SHIFT) != TS_MODE_NONE;
 
-	if (run == te->ts_running)
-		return;
-	te->ts_base = ts_value(h, icount);
-	te->ts_start_icount = icount;
-	te->ts_running = run;
-	vcpu_set_active(h->idx, ACTIVE_TS, run);
+	if (run != te->ts_running) {
+		te->ts_running = run;
+		/* the block callback refreshes trTsCounter while the unit runs */
+		vcpu_set_active(h->idx, ACTIVE_TS, run);
+	}
+	ts_update_needed(h);
 }
 
 void te_publish(struct hart *h)
@@ -186,7 +218,7 @@ void te_publish(struct hart *h)
 		k[CMP_SMATCH_LOW / 4] = (uint32_t)te->cmp[i].smatch;
 		k[CMP_SMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].smatch >> 32);
 	}
-	ts_publish(h, vcpu_icount(h->idx));
+	ts_publish(h);
 }
 
 /* Is instruction trace flowing (encoder enabled and tracing)? */
@@ -239,39 +271,28 @@ static void write_filter_regs(struct hart *h, unsigned int off, uint32_t val)
 	}
 }
 
-static void write_ts_control(struct hart *h, uint32_t val, uint32_t mask)
+static void write_ts_control(struct hart *h, uint32_t val)
 {
 	struct encoder *te = &h->te;
-	uint64_t ic = vcpu_icount(h->idx);
 	uint32_t mode;
 
-	if (!(val & TS_ACTIVE)) {
-		/* timestamp unit held in reset: counter cleared and stopped */
-		te->ts_active = false;
-		te->ts_control = TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT;
-		ts_update_running(h, ic);
-		te->ts_base = 0;
+	if (!(val & TS_ACTIVE) || !te->ts_active) {
+		/*
+		 * Enter reset (the counter reads 0), or release from it: every
+		 * field to its default (mode External, Enable 0, Prescale 0).
+		 */
+		te->ts_active = val & TS_ACTIVE;
+		te->ts_control = TS_MODE_EXTERNAL << TS_MODE_SHIFT;
+		ts_update_running(h);
 		return;
 	}
-	if (!te->ts_active) {
-		/* release from reset: every field to its default */
-		te->ts_active = true;
-		te->ts_control = TS_MODE_INTERNAL_CORE << TS_MODE_SHIFT;
-		te->ts_base = 0;
-		te->ts_start_icount = ic;
-		return;
-	}
-	ts_update_running(h, ic);	/* settle the count before changes */
-	te->ts_base = ts_value(h, ic);
-	te->ts_start_icount = ic;
+	/* trTsMode WARL: 0, or External for any other value */
 	mode = (val & TS_MODE_MASK) >> TS_MODE_SHIFT;
 	if (mode != TS_MODE_NONE)
-		mode = TS_MODE_INTERNAL_CORE;
+		mode = TS_MODE_EXTERNAL;
 	te->ts_control = (val & (TS_COUNT | TS_PRESCALE_MASK | TS_ENABLE)) |
 			 mode << TS_MODE_SHIFT;
-	if ((val & TS_RESET) && (mask & 0xff))
-		te->ts_base = 0;
-	ts_update_running(h, ic);
+	ts_update_running(h);
 }
 
 static void write_control(struct hart *h, uint32_t val, uint32_t mask,
@@ -299,8 +320,10 @@ static void write_control(struct hart *h, uint32_t val, uint32_t mask,
 	}
 	if ((mask & 0xff00) && (val & TE_INST_STALL_OR_OVF))
 		te->overflow = false;
-	if (!was_enabled)
+	if (!was_enabled) {
 		te->control = legal_control(val, te->control);
+		ts_update_needed(h);	/* sync mode 2 counts the timestamp */
+	}
 	te->enable = val & TCI_ENABLE;
 	te->inst_tracing = val & TE_INST_TRACING;
 	if (!was_enabled && te->enable)
@@ -338,7 +361,7 @@ void te_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
 	else if (!te->active)
 		;	/* in reset: other registers ignore writes */
 	else if (off == TS_CONTROL)
-		write_ts_control(h, val, mask);
+		write_ts_control(h, val);
 	else if (te->enable)
 		;	/* configuration is latched while enabled */
 	else if (off == TE_INST_FEATURES)

@@ -78,6 +78,7 @@
 #define TS_MODE_SHIFT		4
 #define TS_MODE_MASK		(7u << 4)
 #define TS_MODE_NONE		0
+#define TS_MODE_EXTERNAL	1
 #define TS_MODE_INTERNAL_CORE	3
 #define TS_PRESCALE_SHIFT	8
 #define TS_PRESCALE_MASK	(3u << 8)

@@ -108,7 +108,8 @@ t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the mode
 # encoder settings:
 #   --inhibit-src      trTeInhibitSrc=1 (messages carry no SRC despite
 #                      --src-bits; the encoder options then drop them)
-#   --ts-prescale N    trTsPrescale (with --ts)
+#   --ts-prescale N    trTsPrescale (with --ts; the unit is External: the
+#                      platform timer, the time CSR / 4^N)
 #   --ts-mode-none     timestamp unit counting and trTsEnable=1, but
 #                      trTsMode=0 (none): messages carry no timestamp
 #   --filter-range     filter 0 + comparator 0: only fib() is traced
@@ -129,7 +130,8 @@ t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the mode
 # one hart only) saw QEMU retire; "perf-ntrace decode" with the ELF gives
 # exactly the ground truth; plus the checks specific to an option
 # (Ownership messages, periodic syncs, SRC in every message, the stop and
-# the sync around a gap, filter bounds, timestamp rate). Runs on two harts
+# the sync around a gap, filter bounds, timestamps against the time CSR
+# values the program reads itself). Runs on two harts
 # must show, on every hart, the same instructions as the one-hart run.
 variants=(
 	"btm: --mode btm --sync-mode hwords --sync-max 10"
@@ -144,7 +146,7 @@ variants=(
 	"ext-addr: --mode htm --ext-addr"
 	"ext-addr-btm: --mode btm --ext-addr"
 	"sync-msgs: --mode btm --sync-mode msgs --sync-max 1"
-	"sync-cycles: --mode htm --sync-mode cycles --sync-max 6 --ts --ts-prescale 1"
+	"sync-cycles: --mode htm --sync-mode cycles --sync-max 3 --ts --ts-prescale 1"
 	"ts-mode-none: --mode htm --ts-mode-none"
 	"src: --mode btm --src-bits 4 --src-id 9"
 	"inhibit-src: --mode btm --src-bits 4 --src-id 9 --inhibit-src"
@@ -199,8 +201,9 @@ cfg_words() {
 		esac
 		shift
 	done
-	# trTsControl: Active Count Reset Enable, mode 3 (internal core clock)
-	[ -n "$tson" ] && ts=$((1 | 2 | 4 | 1 << 15 | 3 << 4 | ps << 8))
+	# trTsControl: Active Count Reset Enable, mode 1 (External: the
+	# platform timer; Count and Reset have no effect on it)
+	[ -n "$tson" ] && ts=$((1 | 2 | 4 | 1 << 15 | 1 << 4 | ps << 8))
 	echo 0x4643544e $ctl $feat $ts $flags $harts
 }
 
@@ -282,15 +285,18 @@ ablations() {
 # Checks on one hart's ground truth, printed as TAP lines:
 #   check_gt.py PREFIX GT PCS|- KIND PRESCALE|- REFGT|- FIB-LO:FIB-HI:SPIN:CLASSIFY STORES
 #               SINK.bin REENCODED.bin ENCODE-OPTIONS DECODED DECODE-OPTIONS NAME:ADDR|-
+#               PROBE-ADDR TIMES-LINE|-
 # (STORES: a file with the addresses of trace.elf's sw instructions;
-# NAME:ADDR: where decoding must part from the ground truth, see 4. below)
+# NAME:ADDR: where decoding must part from the ground truth, see 4. below;
+# PROBE-ADDR: time_probe_insn, the program's rdtime; TIMES-LINE: the
+# program's "TIMES hart=N first= last= probes=" line, see 3. below)
 # KIND: plain, toggle (a gap), priv (U-mode only), or an address filter:
 # range, two (fib() only), out (all but fib()), latch (fib() entry to spin()
 # entry), mask (classify()'s 64-byte block).
 cat >"$work/check_gt.py" <<'PY'
 import struct, sys
 (pre, gtf, pcsf, kind, ps, reff, syms, storesf,
- binf, reencf, encopts, decf, decopts, user_exit) = sys.argv[1:15]
+ binf, reencf, encopts, decf, decopts, user_exit, probe_addr, times) = sys.argv[1:17]
 lo, hi, spin, classify = (int(x, 0) for x in syms.split(':'))
 filters = {
     'range': lambda a: lo <= a < hi,
@@ -428,22 +434,39 @@ if pcsf != '-':
                     segs[0][-1], pcs[k - 1], "both sw" if ok else "NOT both sw"))
     tap(same, "ground truth equals the independent per-instruction recorder", note)
 
-# 3. timestamps: one tick per executed instruction / 4^prescale, over the
-# traced segments (the clock runs on in a gap). The model's clock counts a
-# whole block when QEMU re-runs an MMIO access alone (a few extra ticks at
-# the CLINT and register stores), hence the 1% margin.
+# 3. timestamps: the model's timestamp unit is External, the platform timer
+# (the time CSR) / 4^prescale, and every record of a block carries the time
+# at which the block's last instruction had retired. Independent truth: the
+# time CSR values the program read itself, just before the store that
+# enables trace (first), just after the one that disables it (last), and
+# at each time_probe() (an rdtime at PROBE-ADDR, ending its block with a
+# return). So: timestamps never decrease; every one lies in
+# [first, last] / 4^prescale; and the record of the k-th probe's rdtime
+# lies between that probe's value and the next one's (or last), exactly,
+# as the next probe runs in a later block. Where a filter traces only some
+# of the probes, the pairing is skipped (counts differ).
 if ps != '-':
+    import re
     p = 4 ** int(ps)
     ts = [r[4] for r in recs]
     mono = all(b >= a for a, b in zip(ts, ts[1:]))
-    span = n = 0
-    for a, b in zip(recs, recs[1:]):
-        if not a[5] & 2:
-            span += b[4] - a[4]
-            n += 1
-    ok = mono and ts[-1] > 0 and abs(span * p - n) <= n // 100 + p
-    tap(ok, "timestamps rise by one per 4^%s executed instructions (trTsPrescale=%s)" % (ps, ps),
-        "%d ticks (x%d = %d) over %d records" % (span, p, span * p, n))
+    t = dict(re.findall(r'(first|last|probes)=([0-9a-fx,]+)', times)) if times != '-' else {}
+    if 'first' in t and 'last' in t:
+        first, last = int(t['first'], 16) // p, int(t['last'], 16) // p
+        probes = [int(v, 16) for v in t.get('probes', '').split(',') if v]
+        inside = all(first <= x <= last for x in ts)
+        pts = [r[4] for r in recs if r[0] == int(probe_addr, 0)]
+        paired = len(pts) == len(probes) and len(probes) > 0
+        bounds = [v // p for v in probes[1:]] + [last]
+        bad = [k for k in range(len(pts)) if paired and not probes[k] // p <= pts[k] <= bounds[k]]
+        ok = mono and inside and ts[-1] > ts[0] and not bad and (paired or kind not in ('plain', 'toggle'))
+        note = ("%d records, timestamps %d..%d, the program's time CSR reads %d..%d (/%d), "
+                "%d probes traced of %d%s" % (len(ts), ts[0], ts[-1], first, last, p, len(pts),
+                len(probes), (", out of bounds at probe(s) %s" % bad) if bad else ""))
+    else:
+        ok, note = False, "no TIMES line from the program"
+    tap(ok, "timestamps are the time CSR / 4^%s (trTsPrescale=%s): non-decreasing, within the "
+        "program's own reads around the trace and around each traced rdtime" % (ps, ps), note)
 
 # 4. decoding the sink bytes with the ELF gives the ground truth. With
 # trTeInstImplicitReturnMode=1 (call counting, no address compare) the
@@ -505,6 +528,7 @@ PY
 syms=$(nm "$BM/trace.elf" | awk '{ a[$3] = "0x" $1 } END {
 	print a["__start_ntfilt"] ":" a["__stop_ntfilt"] ":" a["spin"] ":" a["classify"] }')
 user_exit=$(nm "$BM/trace.elf" | awk '$3 == "user_exit" { print "0x" $1 }')
+time_probe=$(nm "$BM/trace.elf" | awk '$3 == "time_probe_insn" { print "0x" $1 }')
 ret_probe_far=$(nm "$BM/trace.elf" | awk '$3 == "ret_probe_far" { print "0x" $1 }')
 riscv64-linux-gnu-objdump -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
 	tr -d ' ' >"$work/stores"
@@ -593,8 +617,10 @@ run_variant() {
 		w=-
 		[[ " $opts " == *" --implicit-return count "* ]] && w=user_exit:$user_exit
 		[[ " $opts " == *" --implicit-return partial "* ]] && w=ret_probe_far:$ret_probe_far
+		times=$(grep "^TIMES hart=$h " "$work/$name.out" || echo -)
 		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms" \
-			"$work/stores" "$bin" "$work/$name.$h.re" "$opts" "$work/$name.$h.dec" "$dopts" "$w"
+			"$work/stores" "$bin" "$work/$name.$h.re" "$opts" "$work/$name.$h.dec" "$dopts" "$w" \
+			"$time_probe" "$times"
 		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
 		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
 		sed 's/^/# decode: /' "$work/$name.$h.dec.err" | head -5

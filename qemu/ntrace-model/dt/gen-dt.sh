@@ -6,7 +6,10 @@
 # ("riscv,trace-component" binding, Documentation/devicetree/bindings/
 # riscv/riscv,trace-component.yaml) linked by graph ports, and a no-map
 # reserved-memory node over the register region so Linux keeps that RAM
-# to itself and the driver can ioremap the components.
+# to itself and the driver can ioremap the components. Each encoder node
+# states its timestamp rate (riscv,timestamp-frequency): the model's
+# timestamp unit is fed by the platform timer, so it is /cpus'
+# timebase-frequency.
 #
 # usage: gen-dt.sh -o OUT.dtb [-m MiB] [-s SMP] [-r REGBASE] [-- QEMU-ARGS...]
 #   -m, -s must match the QEMU run (defaults 512, 1); REGBASE defaults to the
@@ -42,6 +45,8 @@ qemu-system-riscv64 -machine "virt,memory-backend=ram,dumpdtb=$tmp/virt.dtb" \
 	{ cat "$tmp/log" >&2; exit 1; }
 dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb"
 grep -q 'reserved-memory' "$tmp/virt.dts" && rsv_exists=1 || rsv_exists=0
+timebase=$(sed -nE 's/^[[:space:]]*timebase-frequency = <(0x[0-9a-f]+)>;/\1/p' "$tmp/virt.dts" | head -1)
+[ -n "$timebase" ] || { echo "gen-dt.sh: QEMU's DT has no timebase-frequency" >&2; exit 1; }
 
 hex() { printf '0x%x' "$1"; }
 cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
@@ -72,6 +77,7 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 		compatible = "qemu,ntrace-encoder", "riscv,trace-component";
 		reg = <$(cells $te) 0x0 0x1000>;
 		cpus = <&{/cpus/cpu@$h}>;
+		riscv,timestamp-frequency = <$timebase>;
 		out-ports {
 			port {
 				te${h}_out: endpoint {

@@ -774,6 +774,8 @@ def phandle(body):
 ok = True
 rsv = node('ntrace-regs@9fff0000')
 ok &= bool(rsv) and 'no-map' in rsv and '0x9fff0000 0x00 0x10000' in rsv
+tb = re.search(r'timebase-frequency = <(0x[0-9a-f]+)>;', t)
+ok &= bool(tb)
 for h in range(2):
     te = node('trace-encoder@%x' % (0x9fff0000 + h * 0x2000))
     rs = node('trace-ramsink@%x' % (0x9fff1000 + h * 0x2000))
@@ -784,6 +786,8 @@ for h in range(2):
     ok &= '"qemu,ntrace-encoder\\0riscv,trace-component"' in te
     ok &= '"qemu,ntrace-ramsink\\0riscv,trace-component"' in rs
     ok &= ('cpus = <0x%02x>;' % phandle(cpu)) in te
+    # the timestamp unit's input is the platform timer
+    ok &= bool(tb) and ('riscv,timestamp-frequency = <%s>;' % tb.group(1)) in te
     # the encoder's endpoint points at the sink's endpoint and back
     te_ep, rs_ep = phandle(te), phandle(rs)
     te_re = int(re.search(r'remote-endpoint = <(0x[0-9a-f]+)>', te).group(1), 16)
@@ -792,7 +796,7 @@ for h in range(2):
 print("# dt nodes consistent:", ok)
 sys.exit(0 if ok else 1)
 PY
-	t "[ \$? -eq 0 ]" "dt: per-hart encoder and sink nodes, cpus phandles, graph links, no-map region"
+	t "[ \$? -eq 0 ]" "dt: per-hart encoder and sink nodes, cpus phandles, timestamp rate = timebase-frequency, graph links, no-map region"
 	cat "$work/dt.check"
 	"$here/dt/gen-dt.sh" -o "$work/nt1.dtb" -s 1 2>/dev/null
 	qextra=(-dtb "$work/nt1.dtb")

@@ -62,9 +62,10 @@ static const struct {
 	{ "nr_filters", "2" },
 	{ "nr_comparators", "2" },
 	{ "priv_filter", "1" },
-	{ "ts_mode", "3" },
+	{ "ts_mode", "1" },		/* External: the platform timer */
 	{ "ts_width", "48" },
 	{ "ts_prescale_max", "3" },
+	{ "ts_rate_hz", "10000000" },	/* virt's timebase-frequency */
 	{ "icnt_bits", "16" },
 	{ "hist_bits", "32" },
 	{ "return_depth", "16" },

@@ -52,7 +52,7 @@ enum ntrace_cap {
 	CAP_CTX, CAP_SYNC_MODES, CAP_SYNC_MAX, CAP_SYNC_MODE_DEFAULT,
 	CAP_SYNC_MAX_DEFAULT, CAP_SRC_BITS, CAP_NR_FILTERS,
 	CAP_NR_COMPARATORS, CAP_PRIV_FILTER, CAP_TS_MODE, CAP_TS_WIDTH,
-	CAP_TS_PRESCALE_MAX, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
+	CAP_TS_PRESCALE_MAX, CAP_TS_RATE_HZ, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
 	CAP_BCNT_BITS, CAP_RETURN_DEPTH, CAP_RETURN_ADDR_BITS, CAP_ITYPE_BITS,
 	CAP_VA_BITS, CAP_BUFFER_SIZE,
 };
@@ -120,6 +120,8 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(page, "%u\n", c->ts_mode ? c->ts_width : 0);
 	case CAP_TS_PRESCALE_MAX:
 		return sysfs_emit(page, "%u\n", c->ts_prescale_max);
+	case CAP_TS_RATE_HZ:
+		return sysfs_emit(page, "%llu\n", c->ts_mode ? c->ts_rate_hz : 0);
 	case CAP_ICNT_BITS:
 		return sysfs_emit(page, "%u\n", c->icnt_bits);
 	case CAP_HIST_BITS:
@@ -170,6 +172,7 @@ NTRACE_CAP(priv_filter, CAP_PRIV_FILTER);
 NTRACE_CAP(ts_mode, CAP_TS_MODE);
 NTRACE_CAP(ts_width, CAP_TS_WIDTH);
 NTRACE_CAP(ts_prescale_max, CAP_TS_PRESCALE_MAX);
+NTRACE_CAP(ts_rate_hz, CAP_TS_RATE_HZ);
 NTRACE_CAP(icnt_bits, CAP_ICNT_BITS);
 NTRACE_CAP(hist_bits, CAP_HIST_BITS);
 NTRACE_CAP(hrepeat_bits, CAP_HREPEAT_BITS);
@@ -192,6 +195,7 @@ static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_nr_filters.attr.attr, &cap_attr_nr_comparators.attr.attr,
 	&cap_attr_priv_filter.attr.attr, &cap_attr_ts_mode.attr.attr,
 	&cap_attr_ts_width.attr.attr, &cap_attr_ts_prescale_max.attr.attr,
+	&cap_attr_ts_rate_hz.attr.attr,
 	&cap_attr_icnt_bits.attr.attr, &cap_attr_hist_bits.attr.attr,
 	&cap_attr_hrepeat_bits.attr.attr, &cap_attr_bcnt_bits.attr.attr,
 	&cap_attr_return_depth.attr.attr,

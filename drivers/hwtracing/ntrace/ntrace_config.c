@@ -201,6 +201,15 @@ u32 ntrace_prog_features(const struct ntrace_prog *prog,
 	return f;
 }
 
+u64 ntrace_ts_rate(u8 ts_mode, u64 node_hz, u64 timebase_hz)
+{
+	if (ts_mode == NTRACE_TS_MODE_NONE)
+		return 0;
+	if (node_hz)
+		return node_hz;
+	return ts_mode == NTRACE_TS_MODE_EXTERNAL ? timebase_hz : 0;
+}
+
 void ntrace_caps_intersect(struct ntrace_caps *all,
 			   const struct ntrace_caps *one)
 {
@@ -218,6 +227,9 @@ void ntrace_caps_intersect(struct ntrace_caps *all,
 	all->nr_comparators = min(all->nr_comparators, one->nr_comparators);
 	if (all->ts_mode != one->ts_mode || all->ts_width != one->ts_width)
 		all->ts_mode = 0;
+	/* timestamps on different clocks cannot be compared: rate unknown */
+	if (!all->ts_mode || all->ts_rate_hz != one->ts_rate_hz)
+		all->ts_rate_hz = 0;
 	all->ts_prescale_max = min(all->ts_prescale_max, one->ts_prescale_max);
 }
 
@@ -271,6 +283,7 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 		out->ts_mode = FIELD_GET(TS_MODE, ts_control);
 		out->ts_width = FIELD_GET(TS_WIDTH, ts_control);
 		out->ts_prescale = FIELD_GET(TS_PRESCALE, ts_control);
+		out->ts_rate_hz = caps->ts_rate_hz;
 	}
 	out->options = opt;
 	out->itype_bits = caps->itype_bits;

@@ -31,6 +31,7 @@ struct ntrace_caps {
 	u8 ts_mode;		/* NTRACE_TS_MODE_*, 0: no timestamp unit */
 	u8 ts_width;		/* trTsWidth */
 	u8 ts_prescale_max;	/* largest trTsPrescale */
+	u64 ts_rate_hz;		/* timestamp input clock in Hz, 0: unknown */
 	/* Decoder parameters no register shows (N-Trace implementation choices) */
 	u8 icnt_bits;
 	u8 hist_bits;
@@ -82,6 +83,15 @@ u32 ntrace_prog_features(const struct ntrace_prog *prog,
 
 /* Largest number of address ranges the encoder can filter on. */
 unsigned int ntrace_caps_nr_ranges(const struct ntrace_caps *caps);
+
+/*
+ * Input clock of a timestamp unit in trTsMode ts_mode (before trTsPrescale):
+ * node_hz, the encoder node's riscv,timestamp-frequency, when the device
+ * tree has it (not 0); else, for an External unit, the platform timer's
+ * rate timebase_hz (timebase-frequency of /cpus: the binding's default
+ * source of external timestamps); else 0, unknown. 0 without a unit.
+ */
+u64 ntrace_ts_rate(u8 ts_mode, u64 node_hz, u64 timebase_hz);
 
 /* Narrow *all to what both all and one can do (per-CPU differences). */
 void ntrace_caps_intersect(struct ntrace_caps *all,

@@ -107,7 +107,23 @@ static void te_probe_filters(struct ntrace_encoder *te)
 	c->nr_comparators = j;
 }
 
-/* The timestamp unit has its own Active bit and handshake. */
+/* timebase-frequency of /cpus: the rate of the time CSR, 0 if absent */
+static u32 te_timebase_hz(void)
+{
+	struct device_node *cpus = of_find_node_by_path("/cpus");
+	u32 hz = 0;
+
+	if (cpus) {
+		of_property_read_u32(cpus, "timebase-frequency", &hz);
+		of_node_put(cpus);
+	}
+	return hz;
+}
+
+/*
+ * The timestamp unit has its own Active bit and handshake. Its input rate
+ * comes from the device tree (riscv,trace-component.yaml).
+ */
 static void te_probe_timestamp(struct ntrace_encoder *te)
 {
 	static const u8 modes[] = {
@@ -134,6 +150,12 @@ static void te_probe_timestamp(struct ntrace_encoder *te)
 		    TS_PRESCALE);
 	c->ts_prescale_max = FIELD_GET(TS_PRESCALE, v);
 	writel(TS_ACTIVE, reg);
+	v = 0;
+	of_property_read_u32(te->dev->of_node, "riscv,timestamp-frequency", &v);
+	c->ts_rate_hz = ntrace_ts_rate(c->ts_mode, v, te_timebase_hz());
+	if (c->ts_mode && !c->ts_rate_hz)
+		dev_info(te->dev, "timestamp mode %u with no known rate (riscv,timestamp-frequency)\n",
+			 c->ts_mode);
 }
 
 static int te_discover(struct ntrace_encoder *te)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * KUnit tests of the ntrace PMU's pure functions: perf config checking
- * against discovered capabilities (errno and register values) and the
- * AUXTRACE_INFO per-CPU record (layout and contents).
+ * against discovered capabilities (errno and register values), the
+ * timestamp rate, and the AUXTRACE_INFO header and per-CPU record (layout
+ * and contents).
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
@@ -33,9 +34,10 @@ static const struct ntrace_caps model_caps = {
 		    TE_F_EXTEND_ADDR_MSB,
 	.nr_filters = 2,
 	.nr_comparators = 2,
-	.ts_mode = NTRACE_TS_MODE_INTERNAL_CORE,
+	.ts_mode = NTRACE_TS_MODE_EXTERNAL,	/* the platform timer */
 	.ts_width = 48,
 	.ts_prescale_max = 3,
+	.ts_rate_hz = 10000000,			/* virt's timebase-frequency */
 	.icnt_bits = 16,
 	.hist_bits = 32,
 	.hrepeat_bits = 18,
@@ -110,7 +112,8 @@ static void ntrace_options_test(struct kunit *test)
 			TE_F_REPEATED_HISTORY | TE_F_SEQ_JUMP | TE_F_ALL_JUMPS);
 	KUNIT_EXPECT_EQ(test, p.ts_control,
 			TS_ACTIVE | TS_COUNT | TS_ENABLE |
-			FIELD_PREP(TS_MODE, 3) | FIELD_PREP(TS_PRESCALE, 2));
+			FIELD_PREP(TS_MODE, NTRACE_TS_MODE_EXTERNAL) |
+			FIELD_PREP(TS_PRESCALE, 2));
 	KUNIT_EXPECT_EQ(test, p.priv_mask, BIT(NTRACE_PRIV_U));
 	f = ntrace_prog_features(&p, &model_caps, 5);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_SRC_ID, f), 5);
@@ -189,9 +192,26 @@ static void ntrace_bad_config_test(struct kunit *test)
 	KUNIT_EXPECT_NOT_NULL(test, why);
 }
 
+static void ntrace_ts_rate_test(struct kunit *test)
+{
+	/* no unit: no rate, whatever the device tree says */
+	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_NONE, 1000, 10000000), 0);
+	/* External without the property: the platform timer */
+	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_EXTERNAL, 0, 10000000),
+			10000000);
+	/* the node's riscv,timestamp-frequency wins */
+	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_EXTERNAL, 1000000, 10000000),
+			1000000);
+	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_INTERNAL_SYSTEM, 25000000,
+					     10000000), 25000000);
+	/* an internal clock the device tree does not name: unknown */
+	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_INTERNAL_CORE, 0, 10000000), 0);
+	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_EXTERNAL, 0, 0), 0);
+}
+
 static void ntrace_intersect_test(struct kunit *test)
 {
-	struct ntrace_caps all = model_caps;
+	struct ntrace_caps all = model_caps, other = model_caps;
 
 	ntrace_caps_intersect(&all, &bare_caps);
 	KUNIT_EXPECT_EQ(test, all.modes, BIT(TE_MODE_BTM));
@@ -199,16 +219,36 @@ static void ntrace_intersect_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, all.sync_max, 4);
 	KUNIT_EXPECT_EQ(test, all.features, 0);
 	KUNIT_EXPECT_EQ(test, all.ts_mode, 0);
+	KUNIT_EXPECT_EQ(test, all.ts_rate_hz, 0);
 	KUNIT_EXPECT_EQ(test, ntrace_caps_nr_ranges(&all), 0);
 	KUNIT_EXPECT_EQ(test, ntrace_caps_nr_ranges(&model_caps), 2);
+
+	/* same timestamp clock everywhere: its rate stays */
+	all = model_caps;
+	ntrace_caps_intersect(&all, &other);
+	KUNIT_EXPECT_EQ(test, all.ts_rate_hz, 10000000);
+	/* timestamps at different rates: no common rate */
+	other.ts_rate_hz = 1000000;
+	ntrace_caps_intersect(&all, &other);
+	KUNIT_EXPECT_EQ(test, all.ts_mode, NTRACE_TS_MODE_EXTERNAL);
+	KUNIT_EXPECT_EQ(test, all.ts_rate_hz, 0);
 }
 
 static void ntrace_info_layout_test(struct kunit *test)
 {
 	/* The ABI: sizes and u64 alignment of include/uapi/linux/ntrace.h */
-	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_auxtrace_info), 56);
+	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_auxtrace_info), 88);
 	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_cpu_info), 64);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, config), 32);
+	/* the time conversion is appended to the first layout */
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_shift),
+			NTRACE_AUXTRACE_INFO_SIZE_V1);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_flags), 58);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_mult), 60);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_zero), 64);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_cycles), 72);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_mask), 80);
+	KUNIT_EXPECT_EQ(test, NTRACE_AUXTRACE_VERSION, 1);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, src_id), 8);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, mode), 16);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, options), 24);
@@ -249,8 +289,9 @@ static void ntrace_info_pack_test(struct kunit *test)
 			NTRACE_OPT_IRET | NTRACE_OPT_TS | NTRACE_OPT_CTX);
 	KUNIT_EXPECT_EQ(test, ci.sync_mode, 1);
 	KUNIT_EXPECT_EQ(test, ci.sync_max, 4);
-	KUNIT_EXPECT_EQ(test, ci.ts_mode, NTRACE_TS_MODE_INTERNAL_CORE);
+	KUNIT_EXPECT_EQ(test, ci.ts_mode, NTRACE_TS_MODE_EXTERNAL);
 	KUNIT_EXPECT_EQ(test, ci.ts_width, 48);
+	KUNIT_EXPECT_EQ(test, ci.ts_rate_hz, 10000000);
 	KUNIT_EXPECT_EQ(test, ci.icnt_bits, 16);
 	KUNIT_EXPECT_EQ(test, ci.hist_bits, 32);
 	KUNIT_EXPECT_EQ(test, ci.return_depth, 16);
@@ -269,12 +310,14 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, ci.options & NTRACE_OPT_INHIBIT_SRC);
 	KUNIT_EXPECT_FALSE(test, ci.options & NTRACE_OPT_TS);
 	KUNIT_EXPECT_EQ(test, ci.ts_width, 0);
+	KUNIT_EXPECT_EQ(test, ci.ts_rate_hz, 0);
 }
 
 static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_defaults_test),
 	KUNIT_CASE(ntrace_options_test),
 	KUNIT_CASE_PARAM(ntrace_bad_config_test, bad_config_gen_params),
+	KUNIT_CASE(ntrace_ts_rate_test),
 	KUNIT_CASE(ntrace_intersect_test),
 	KUNIT_CASE(ntrace_info_layout_test),
 	KUNIT_CASE(ntrace_info_pack_test),

@@ -8,9 +8,10 @@
  *    A field value of 0 always means "driver default", so
  *    "perf record -e ntrace//u" works with no terms.
  * 2. The private payload of PERF_RECORD_AUXTRACE_INFO written by the
- *    perf recorder: a versioned header and one record per CPU with the
- *    encoder settings as actually programmed (read back from the WARL
- *    registers), so a decoder needs nothing but the perf.data file.
+ *    perf recorder: a versioned header with the conversion of trace time
+ *    to perf time, and one record per CPU with the encoder settings as
+ *    actually programmed (read back from the WARL registers), so a
+ *    decoder needs nothing but the perf.data file.
  *
  * Field names follow the RISC-V Trace Control Interface 1.0 register
  * fields they map to (trTeInstMode, trTeInstFeatures, trTsControl, ...).
@@ -131,13 +132,59 @@
  * priv[] holds a struct ntrace_auxtrace_info followed by nr_cpus struct
  * ntrace_cpu_info records of rec_size bytes each. A reader must use
  * hdr_size and rec_size to step (later minor versions may append fields)
- * and must reject a version it does not know.
+ * and must reject a version it does not know. Fields are only appended:
+ * a reader accepts any hdr_size >= NTRACE_AUXTRACE_INFO_SIZE_V1 (the
+ * first layout) and takes a field that lies beyond hdr_size as absent
+ * (files recorded before it was added). The time conversion was appended
+ * that way, so the version stayed 1.
  */
 #define NTRACE_AUXTRACE_MAGIC		0x314543415254544eULL /* "NTTRACE1" LE */
 #define NTRACE_AUXTRACE_VERSION		1
 
+/* hdr_size of the first layout (up to config2, no time conversion) */
+#define NTRACE_AUXTRACE_INFO_SIZE_V1	56
+
 /* ntrace_auxtrace_info.flags */
 #define NTRACE_INFO_SNAPSHOT		(1U << 0) /* recorded in snapshot mode */
+
+/* ntrace_auxtrace_info.time_flags: what the perf mmap page said */
+#define NTRACE_TIME_CAP_ZERO		(1U << 0) /* cap_user_time_zero was set */
+#define NTRACE_TIME_CAP_SHORT		(1U << 1) /* cap_user_time_short was set */
+
+/*
+ * Trace time to perf time.
+ *
+ * An encoder whose timestamp unit is fed by the platform timer (the RISC-V
+ * time CSR: trTsMode External, the ntrace_cpu_info.ts_mode
+ * NTRACE_TS_MODE_EXTERNAL the driver reports for the QEMU model and for
+ * SoCs that distribute mtime to their trace encoders) puts time CSR ticks,
+ * divided by 4^ts_prescale and cut to ts_width bits, into every TSTAMP
+ * (ts_rate_hz is then the timebase-frequency). perf's clock on RISC-V is
+ * sched_clock, which counts the same CSR, and the kernel publishes the
+ * conversion in every perf event's mmap page (arch_perf_update_userpage()
+ * from sched_clock's mult, shift and epoch). The recorder copies it into
+ * ntrace_auxtrace_info (time_*), read under the page's seqlock, as Intel
+ * PT's recorder does for the TSC. A decoder converts a full timestamp T
+ * (upper bits above ts_width restored from a nearby reference such as the
+ * AUXTRACE record's "reference", which the recorder reads from the time
+ * CSR) like perf's tsc_to_perf_time():
+ *
+ *	cyc = T << (2 * ts_prescale);
+ *	if (time_flags & NTRACE_TIME_CAP_SHORT)
+ *		cyc = time_cycles + ((cyc - time_cycles) & time_mask);
+ *	quot = cyc >> time_shift;
+ *	rem = cyc & ((1ULL << time_shift) - 1);
+ *	perf_ns = time_zero + quot * time_mult +
+ *		  ((rem * time_mult) >> time_shift);
+ *
+ * The conversion is present when hdr_size covers time_mask and time_mult
+ * is not 0. RISC-V kernels (up to at least 6.12) fill time_mult, time_shift
+ * and time_zero for every event without setting cap_user_time_zero, so a
+ * reader must not insist on NTRACE_TIME_CAP_ZERO. The result is on perf's
+ * default clock; for an event with another clock (use_clockid, perf
+ * record -k) the page still describes sched_clock, so the recorder leaves
+ * the conversion out (time_mult 0).
+ */
 
 struct ntrace_auxtrace_info {
 	__u64 magic;		/* NTRACE_AUXTRACE_MAGIC */
@@ -150,6 +197,13 @@ struct ntrace_auxtrace_info {
 	__u64 config;		/* perf_event_attr.config as requested */
 	__u64 config1;		/* perf_event_attr.config1 */
 	__u64 config2;		/* perf_event_attr.config2 */
+	/* hdr_size >= 88: perf time conversion (see "Trace time" above) */
+	__u16 time_shift;	/* perf_event_mmap_page.time_shift */
+	__u16 time_flags;	/* NTRACE_TIME_* */
+	__u32 time_mult;	/* .time_mult; 0: no conversion */
+	__u64 time_zero;	/* .time_zero */
+	__u64 time_cycles;	/* .time_cycles (with NTRACE_TIME_CAP_SHORT) */
+	__u64 time_mask;	/* .time_mask (with NTRACE_TIME_CAP_SHORT) */
 };
 
 /* ntrace_cpu_info.options: what the encoder was programmed with */
@@ -208,7 +262,8 @@ struct ntrace_cpu_info {
 	__u8 ts_prescale;	/* trTsPrescale: clock divided by 4^n */
 	__u32 reserved0;	/* 0 */
 
-	__u64 ts_rate_hz;	/* timestamp input clock in Hz, 0 if unknown */
+	/* timestamp input clock in Hz before ts_prescale, 0 if unknown */
+	__u64 ts_rate_hz;
 
 	__u32 te_control;	/* trTeControl as read back after programming */
 	__u32 te_features;	/* trTeInstFeatures as read back */

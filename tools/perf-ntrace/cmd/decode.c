@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include <ntrace/decoder.h>
-#include <ntrace/perfdata.h>
+#include "perfdata.h"
 
 #include "cmd.h"
 #include "cmd_opts.h"

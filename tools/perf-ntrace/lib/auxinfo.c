@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The ntrace AUXTRACE_INFO payload (include/uapi/linux/ntrace.h) ->
- * per-CPU decoder settings.
+ * per-CPU decoder settings (ntrace/auxinfo.h).
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,9 +10,12 @@
 
 #include "../../../include/uapi/linux/ntrace.h"
 #include "ntrace/encoder.h"
-#include "ntrace/perfdata.h"
+#include "ntrace/auxinfo.h"
 
-static int info_err(char *err, size_t errlen, const char *fmt, ...)
+static int info_err(char *err, size_t errlen, int code, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int info_err(char *err, size_t errlen, int code, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -21,7 +24,7 @@ static int info_err(char *err, size_t errlen, const char *fmt, ...)
 		vsnprintf(err, errlen, fmt, ap);
 		va_end(ap);
 	}
-	return -1;
+	return code;
 }
 
 /* Decoder settings from one CPU record; NULL or the reason they are unusable. */
@@ -74,37 +77,38 @@ static const char *cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cf
 	return ntrace_enc_cfg_check(e);
 }
 
-int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_pd_info *info,
+int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *info,
 			 char *err, size_t errlen)
 {
+	const uint8_t *p = priv;
 	struct ntrace_auxtrace_info h;
 	const char *why;
 	uint32_t i;
 
 	memset(info, 0, sizeof(*info));
-	if (r->type != NTRACE_PD_AUXTRACE_INFO)
-		return info_err(err, errlen, "record at offset %llu is not AUXTRACE_INFO",
-				(unsigned long long)r->offset);
-	if (r->u.info.priv_size < sizeof(h))
-		return info_err(err, errlen, "AUXTRACE_INFO at offset %llu (type %u) holds no N-Trace header",
-				(unsigned long long)r->offset, r->u.info.type);
-	memcpy(&h, r->u.info.priv, sizeof(h));
+	if (size < sizeof(h))
+		return info_err(err, errlen, NTRACE_EINVAL,
+				"AUXTRACE_INFO payload of %zu bytes holds no N-Trace header", size);
+	memcpy(&h, p, sizeof(h));
 	if (h.magic != NTRACE_AUXTRACE_MAGIC)
-		return info_err(err, errlen, "AUXTRACE_INFO at offset %llu (type %u) is not from the ntrace PMU",
-				(unsigned long long)r->offset, r->u.info.type);
+		return info_err(err, errlen, NTRACE_EINVAL,
+				"AUXTRACE_INFO payload is not from the ntrace PMU");
 	if (h.version != NTRACE_AUXTRACE_VERSION)
-		return info_err(err, errlen, "ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
+		return info_err(err, errlen, NTRACE_EVERSION,
+				"ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
 				h.version, NTRACE_AUXTRACE_VERSION);
 	if (h.hdr_size < sizeof(h) || h.hdr_size % 8 || h.rec_size < sizeof(struct ntrace_cpu_info) ||
 	    h.rec_size % 8 || h.nr_cpus > 65536 ||
-	    h.hdr_size + (uint64_t)h.nr_cpus * h.rec_size > r->u.info.priv_size)
-		return info_err(err, errlen, "ntrace AUXTRACE_INFO sizes are inconsistent (header %u, %u CPU records of %u bytes, %zu bytes present)",
-				h.hdr_size, h.nr_cpus, h.rec_size, r->u.info.priv_size);
+	    h.hdr_size + (uint64_t)h.nr_cpus * h.rec_size > size)
+		return info_err(err, errlen, NTRACE_ECORRUPT,
+				"ntrace AUXTRACE_INFO sizes are inconsistent (header %u, %u CPU records of %u bytes, %zu bytes present)",
+				h.hdr_size, h.nr_cpus, h.rec_size, size);
 	if (!h.nr_cpus)
-		return info_err(err, errlen, "ntrace AUXTRACE_INFO describes no CPU");
+		return info_err(err, errlen, NTRACE_ECORRUPT,
+				"ntrace AUXTRACE_INFO describes no CPU");
 	info->cpus = calloc(h.nr_cpus, sizeof(*info->cpus));
 	if (!info->cpus)
-		return info_err(err, errlen, "out of memory");
+		return info_err(err, errlen, NTRACE_ENOMEM, "out of memory");
 	info->version = h.version;
 	info->pmu_type = h.pmu_type;
 	info->flags = h.flags;
@@ -115,28 +119,31 @@ int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_pd_info *i
 	for (i = 0; i < h.nr_cpus; i++) {
 		struct ntrace_cpu_info c;
 
-		memcpy(&c, r->u.info.priv + h.hdr_size + (size_t)i * h.rec_size, sizeof(c));
+		memcpy(&c, p + h.hdr_size + (size_t)i * h.rec_size, sizeof(c));
 		info->cpus[i].cpu = c.cpu;
 		info->cpus[i].hartid = c.hartid;
+		info->cpus[i].ts_rate_hz = c.ts_rate_hz;
 		why = cpu_cfg(&c, &info->cpus[i].cfg);
 		if (why) {
-			info_err(err, errlen, "ntrace AUXTRACE_INFO, CPU %u: unusable encoder settings: %s",
+			info_err(err, errlen, NTRACE_ECONFIG,
+				 "ntrace AUXTRACE_INFO, CPU %u: unusable encoder settings: %s",
 				 c.cpu, why);
-			ntrace_pd_info_free(info);
-			return -1;
+			ntrace_auxinfo_free(info);
+			return NTRACE_ECONFIG;
 		}
 	}
 	return 0;
 }
 
-void ntrace_pd_info_free(struct ntrace_pd_info *info)
+void ntrace_auxinfo_free(struct ntrace_auxinfo *info)
 {
 	free(info->cpus);
 	info->cpus = NULL;
 	info->nr_cpus = 0;
 }
 
-const struct ntrace_pd_cpu *ntrace_pd_info_cpu(const struct ntrace_pd_info *info, int32_t cpu)
+const struct ntrace_auxinfo_cpu *ntrace_auxinfo_cpu(const struct ntrace_auxinfo *info,
+						    int32_t cpu)
 {
 	uint32_t i;
 

@@ -43,6 +43,7 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 	}
 	e->pc = pc;
 	e->key = DEC_KEY(pc);
+	e->epoch = d->epoch;
 	return 0;
 }
 
@@ -62,7 +63,7 @@ const struct dec_blk *dec_block_peek(struct ntrace_decoder *d, uint64_t pc,
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (e->key == DEC_KEY(pc))
+	if (e->key == DEC_KEY(pc) && e->epoch == d->epoch)
 		return e;
 	return fill(d, tmp, pc) ? NULL : tmp;
 }

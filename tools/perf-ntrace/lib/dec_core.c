@@ -86,6 +86,16 @@ void ntrace_decoder_free(struct ntrace_decoder *d)
 	free(d);
 }
 
+void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *img)
+{
+	d->img = img;
+	/* Cached blocks describe the old code; on the rare wrap, empty the cache. */
+	if (++d->epoch == 0) {
+		memset(d->bc, 0, ((size_t)d->bc_mask + 1) * sizeof(*d->bc));
+		d->epoch = 0;
+	}
+}
+
 int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 {
 	struct ntrace_msg m[64];
@@ -106,7 +116,8 @@ int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len
 	return d->stopped;
 }
 
-int ntrace_decoder_finish(struct ntrace_decoder *d)
+/* End of input: the cut-off message, and open runs closed as stops. */
+static void cut(struct ntrace_decoder *d)
 {
 	struct ntrace_msg m[2];
 	size_t n, i;
@@ -125,6 +136,23 @@ int ntrace_decoder_finish(struct ntrace_decoder *d)
 		}
 	}
 	dec_flush(d);
+}
+
+int ntrace_decoder_finish(struct ntrace_decoder *d)
+{
+	cut(d);
+	return d->stopped;
+}
+
+int ntrace_decoder_reset(struct ntrace_decoder *d)
+{
+	uint32_t k;
+
+	cut(d);
+	ntrace_parser_init(&d->parser, &d->cfg.enc.codec, d->st.bytes);
+	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
+		if (d->srcs[k])
+			dec_src_unsync(d->srcs[k]);
 	return d->stopped;
 }
 

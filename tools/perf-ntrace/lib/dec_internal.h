@@ -30,6 +30,7 @@ struct dec_blk {
 	uint8_t itype;		/* 4-bit itype of last */
 	uint8_t lhalf;		/* halfwords of last */
 	uint8_t tvalid;		/* target is known */
+	uint32_t epoch;		/* decoder's image epoch when filled */
 } __attribute__((aligned(64)));	/* one cache line per entry */
 
 /* A queued HIST field: pattern bits (first branch most significant). */
@@ -88,6 +89,7 @@ struct ntrace_decoder {
 	struct ntrace_parser parser;
 	struct dec_blk *bc;
 	uint32_t bc_mask;
+	uint32_t epoch;		/* bumped when the images change: older entries are stale */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
 	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
@@ -110,7 +112,7 @@ static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (__builtin_expect(e->key == DEC_KEY(pc), 1))
+	if (__builtin_expect(e->key == DEC_KEY(pc) && e->epoch == d->epoch, 1))
 		return e;
 	return dec_block_fill(d, pc);
 }
@@ -151,6 +153,9 @@ static inline int dec_hist_pop(struct dec_src *s)
 }
 uint64_t dec_hist_pending(const struct dec_src *s);
 void dec_hist_clear(struct dec_src *s);
+
+/* dec_msg.c: forget the flow of s; it waits for a sync */
+void dec_src_unsync(struct dec_src *s);
 
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };

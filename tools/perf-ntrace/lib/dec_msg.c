@@ -25,6 +25,13 @@ static void reset_flow(struct dec_src *s)
 	dec_hist_clear(s);
 }
 
+void dec_src_unsync(struct dec_src *s)
+{
+	s->synced = false;
+	s->run_open = false;
+	reset_flow(s);
+}
+
 static unsigned int trap_kind(unsigned int btype)
 {
 	return btype == NTRACE_BTYPE_EXCEPTION ? NTRACE_DK_EXCEPTION :

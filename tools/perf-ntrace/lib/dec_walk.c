@@ -399,13 +399,15 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 	uint16_t src = s->id;
 	uint8_t priv = s->priv;
 	uint64_t ts = s->ts;
+	uint32_t epoch = d->epoch;
 
 	for (;;) {
 		const struct dec_blk *b = &d->bc[dec_bc_index(d, pc)];
 		uint64_t to, after;
 		unsigned int kind, flags = 0;
 
-		if (__builtin_expect(b->key != DEC_KEY(pc) || r <= b->nhalf, 0))
+		if (__builtin_expect(b->key != DEC_KEY(pc) || b->epoch != epoch ||
+				     r <= b->nhalf, 0))
 			break;
 		after = b->last + 2 * (uint64_t)b->lhalf;
 		switch (b->kind) {

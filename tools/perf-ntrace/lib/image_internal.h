@@ -46,6 +46,9 @@ struct ntrace_images {
 	struct ntrace_region *regs;	/* sorted by start */
 	size_t nregs;
 	size_t hit;			/* index of the last region found */
+	ntrace_images_fetch_fn fetch;	/* code on demand, or NULL */
+	void *fetch_ctx;
+	int fetching;			/* inside fetch: no recursion */
 	char err[512];
 };
 

@@ -46,19 +46,36 @@ void ntrace_img_destroy(struct ntrace_image *img)
 	free(img);
 }
 
-void ntrace_images_free(struct ntrace_images *set)
+void ntrace_images_clear(struct ntrace_images *set)
 {
 	size_t i;
 
-	if (!set)
-		return;
 	for (i = 0; i < set->nregs; i++)
 		free(set->regs[i].tab);
 	for (i = 0; i < set->nimgs; i++)
 		ntrace_img_destroy(set->imgs[i]);
 	free(set->regs);
 	free(set->imgs);
+	set->regs = NULL;
+	set->imgs = NULL;
+	set->nregs = 0;
+	set->nimgs = 0;
+	set->hit = 0;
+}
+
+void ntrace_images_free(struct ntrace_images *set)
+{
+	if (!set)
+		return;
+	ntrace_images_clear(set);
 	free(set);
+}
+
+void ntrace_images_set_fetch(struct ntrace_images *set, ntrace_images_fetch_fn fn,
+			     void *ctx)
+{
+	set->fetch = fn;
+	set->fetch_ctx = ctx;
 }
 
 size_t ntrace_images_count(const struct ntrace_images *set)
@@ -240,8 +257,7 @@ int ntrace_images_add_spec(struct ntrace_images *set, const char *spec)
 	return ntrace_images_add_elf(set, path, addr, at != NULL);
 }
 
-struct ntrace_region *ntrace_img_region(struct ntrace_images *set,
-					 uint64_t addr)
+static struct ntrace_region *find_region(struct ntrace_images *set, uint64_t addr)
 {
 	size_t lo = 0, hi = set->nregs;
 	struct ntrace_region *r;
@@ -265,6 +281,20 @@ struct ntrace_region *ntrace_img_region(struct ntrace_images *set,
 		}
 	}
 	return NULL;
+}
+
+struct ntrace_region *ntrace_img_region(struct ntrace_images *set,
+					 uint64_t addr)
+{
+	struct ntrace_region *r = find_region(set, addr);
+
+	if (r || !set->fetch || set->fetching)
+		return r;
+	set->fetching = 1;
+	if (set->fetch(set->fetch_ctx, set, addr) == 0)
+		r = find_region(set, addr);
+	set->fetching = 0;
+	return r;
 }
 
 static int nomap(struct ntrace_images *set, uint64_t addr)

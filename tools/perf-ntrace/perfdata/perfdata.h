@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ntrace/auxinfo.h"
 #include "ntrace/decoder.h"
 #include "ntrace/image.h"
 
@@ -174,35 +175,13 @@ const char *ntrace_pd_type_name(uint32_t type);
 
 /* ---- AUXTRACE_INFO of the ntrace PMU (include/uapi/linux/ntrace.h) ---- */
 
-/* Per-CPU part of AUXTRACE_INFO. */
-struct ntrace_pd_cpu {
-	uint32_t cpu, hartid;	/* Linux CPU number and its hart id */
-	struct ntrace_dec_cfg cfg;	/* decoder settings of this CPU's encoder */
-};
-
-/* ntrace_pd_info.flags (NTRACE_INFO_* of the UAPI header) */
-#define NTRACE_PD_INFO_SNAPSHOT	0x1	/* recorded in snapshot mode */
-
-/* A parsed AUXTRACE_INFO record; the caller owns it. */
-struct ntrace_pd_info {
-	uint32_t version, pmu_type, flags;	/* layout version, PMU type, NTRACE_PD_INFO_* */
-	uint64_t config, config1, config2;	/* the event's perf config words */
-	uint32_t nr_cpus;
-	struct ntrace_pd_cpu *cpus;	/* nr_cpus entries, malloc'ed */
-};
-
 /*
- * Parse an AUXTRACE_INFO record. Returns 0, or -1 with the reason in err
- * (not an ntrace record, unknown version, inconsistent sizes, settings the
- * decoder cannot handle). Free with ntrace_pd_info_free().
+ * Parse an AUXTRACE_INFO record's payload (ntrace/auxinfo.h). Returns 0,
+ * or -1 with the reason in err (not an AUXTRACE_INFO record, or what
+ * ntrace_auxinfo_parse() refused). Free with ntrace_auxinfo_free().
  */
-int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_pd_info *info,
+int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_auxinfo *info,
 			 char *err, size_t errlen);
-/* Free info->cpus and zero the count (safe to call twice). */
-void ntrace_pd_info_free(struct ntrace_pd_info *info);
-/* The settings for cpu (or the first CPU's when cpu is unknown / -1);
- * NULL when info has no CPU. Points into info. */
-const struct ntrace_pd_cpu *ntrace_pd_info_cpu(const struct ntrace_pd_info *info, int32_t cpu);
 
 /* ---- decoding a whole file ---- */
 

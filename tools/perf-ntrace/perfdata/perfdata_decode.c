@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ntrace/perfdata.h"
+#include "perfdata.h"
 
 #include "perfdata_internal.h"
 
@@ -446,7 +446,7 @@ static struct stream *stream_of(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	s->cpu = per_thread ? -1 : (int32_t)r->u.auxtrace.cpu;
 	s->idx = r->u.auxtrace.idx;
 	s->tid = r->u.auxtrace.tid;
-	s->pcpu = ntrace_pd_info_cpu(&x->info, s->cpu);
+	s->pcpu = ntrace_auxinfo_cpu(&x->info, s->cpu);
 	if (!per_thread && (int32_t)s->pcpu->cpu != s->cpu)
 		pd_notice(x, "AUXTRACE_INFO has no record for CPU %d: using CPU %u's settings", s->cpu,
 		       s->pcpu->cpu);
@@ -516,7 +516,7 @@ static int decode_chunk(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	if (x->opts && x->opts->cpu >= 0 && s->cpu != x->opts->cpu)
 		return 0;
 	resync = s->started && (off != s->next_off || loss_at(x, s, off) ||
-				(x->info.flags & NTRACE_PD_INFO_SNAPSHOT));
+				(x->info.flags & NTRACE_AUXINFO_SNAPSHOT));
 	if (!s->started || resync) {
 		if (resync) {
 			x->st->resyncs++;
@@ -645,6 +645,6 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 	free(x.streams);
 	free(x.chunks);
 	free(x.loss);
-	ntrace_pd_info_free(&x.info);
+	ntrace_auxinfo_free(&x.info);
 	return rc < 0 ? -1 : 0;
 }

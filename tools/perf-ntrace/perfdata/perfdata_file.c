@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "ntrace/perfdata.h"
+#include "perfdata.h"
 
 #define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" little-endian */
 #define PERF_MAGIC2_SW	0x50455246494c4532ULL	/* the same written big-endian */
@@ -621,4 +621,28 @@ int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r)
 	}
 	pd->pos = next;
 	return 1;
+}
+
+int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_auxinfo *info,
+			 char *err, size_t errlen)
+{
+	memset(info, 0, sizeof(*info));
+	if (r->type != NTRACE_PD_AUXTRACE_INFO) {
+		if (err && errlen)
+			snprintf(err, errlen, "record at offset %llu is not AUXTRACE_INFO",
+				 (unsigned long long)r->offset);
+		return -1;
+	}
+	if (ntrace_auxinfo_parse(r->u.info.priv, r->u.info.priv_size, info, err, errlen)) {
+		/* name the record: the payload parser cannot */
+		if (err && errlen) {
+			char why[256];
+
+			snprintf(why, sizeof(why), "%s", err);
+			snprintf(err, errlen, "AUXTRACE_INFO at offset %llu (type %u): %s",
+				 (unsigned long long)r->offset, r->u.info.type, why);
+		}
+		return -1;
+	}
+	return 0;
 }

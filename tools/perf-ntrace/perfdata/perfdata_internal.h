@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "ntrace/perfdata.h"
+#include "perfdata.h"
 
 #define MISC_CPUMODE_MASK	7
 #define MISC_USER		2
@@ -38,7 +38,7 @@ struct stream {
 	bool per_thread;
 	int32_t cpu;
 	uint32_t idx, tid;
-	const struct ntrace_pd_cpu *pcpu;
+	const struct ntrace_auxinfo_cpu *pcpu;
 	struct ntrace_decoder *d;
 	bool started;
 	uint64_t next_off;	/* AUX offset right after the last chunk */
@@ -108,7 +108,7 @@ struct pd_dec {
 	const struct ntrace_pd_decode_ops *ops;
 	void *ctx;
 	struct ntrace_pd_decode_stats *st;
-	struct ntrace_pd_info info;
+	struct ntrace_auxinfo info;
 	bool have_info;
 	struct loss *loss;
 	size_t nloss;

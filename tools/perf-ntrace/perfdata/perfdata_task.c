@@ -307,7 +307,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 			const uint8_t *buf, uint64_t off, uint64_t len, bool cut,
 			struct ntrace_pd_task *t)
 {
-	const struct ntrace_pd_cpu *pcpu = ntrace_pd_info_cpu(&x->info, (int32_t)a->cpu);
+	const struct ntrace_auxinfo_cpu *pcpu = ntrace_auxinfo_cpu(&x->info, (int32_t)a->cpu);
 	struct tcpu *tc = tcpu_of(x, a->cpu);
 	uint64_t at = a->off + off;
 	struct ntrace_pd_chunk c;
@@ -479,7 +479,7 @@ static int cmp_task(const void *pa, const void *pb)
 /* Decode one AUX record: cut at execs, each part with its images. */
 static int task_record(struct pd_dec *x, const struct auxrec *a)
 {
-	const struct ntrace_pd_cpu *pcpu = ntrace_pd_info_cpu(&x->info, (int32_t)a->cpu);
+	const struct ntrace_auxinfo_cpu *pcpu = ntrace_auxinfo_cpu(&x->info, (int32_t)a->cpu);
 	uint64_t missing, whole, pos = 0, cut, ent[16];
 	struct ntrace_pd_task *t = task_of(x, a->pid);
 	const struct taskev *in[8];
@@ -654,7 +654,7 @@ bool pd_use_task_mode(const struct pd_dec *x)
 {
 	size_t i;
 
-	if ((x->opts && x->opts->no_task_mode) || (x->info.flags & NTRACE_PD_INFO_SNAPSHOT) ||
+	if ((x->opts && x->opts->no_task_mode) || (x->info.flags & NTRACE_AUXINFO_SNAPSHOT) ||
 	    !x->nauxs || !x->aux_keyed || !x->nchunks)
 		return false;
 	for (i = 0; i < x->nchunks; i++)

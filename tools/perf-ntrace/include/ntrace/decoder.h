@@ -172,6 +172,14 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 					  struct ntrace_images *img,
 					  const struct ntrace_dec_ops *ops, void *ctx,
 					  const char **err);
+/*
+ * Decode further input with img (may be the same set, changed with
+ * ntrace_images_clear() or by more images): the cached blocks are dropped,
+ * the decoding state (sync, return stack, pending history) is kept. Call
+ * it between feeds, never from a callback. Cheap: no memory is touched.
+ */
+void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *img);
+
 /* Free the decoder (NULL is allowed). Does not call finish. */
 void ntrace_decoder_free(struct ntrace_decoder *d);
 
@@ -195,6 +203,14 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m);
  * be queried (stats) and freed.
  */
 int ntrace_decoder_finish(struct ntrace_decoder *d);
+
+/*
+ * End of one piece of trace that the next input does not continue (one
+ * perf AUX record, a buffer after lost data): as finish, then every source
+ * waits for a sync and input may go on. Byte offsets keep counting.
+ * Returns 0 or the sink's stop value.
+ */
+int ntrace_decoder_reset(struct ntrace_decoder *d);
 
 /* Copy the counters so far into *s (any time). */
 void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stats *s);

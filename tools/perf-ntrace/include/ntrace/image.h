@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ntrace/error.h"
 #include "ntrace/isa.h"
 
 #ifdef __cplusplus
@@ -27,20 +28,19 @@ extern "C" {
 #endif
 
 /*
- * Error codes (negative returns of the functions below; 0 is success);
- * ntrace_images_errmsg() has the details.
+ * The functions below return 0 or a negative code of ntrace/error.h;
+ * ntrace_images_errmsg() has the details. The NTRACE_IMG_* names are the
+ * same codes under the names this header used first.
  */
-enum ntrace_img_err {
-	NTRACE_IMG_ENOENT = -1,		/* cannot open or read the file */
-	NTRACE_IMG_ENOTELF = -2,	/* not an ELF file */
-	NTRACE_IMG_EFORMAT = -3,	/* ELF but not ELF64 little-endian ET_EXEC/ET_DYN */
-	NTRACE_IMG_EMACHINE = -4,	/* ELF for another machine than RISC-V */
-	NTRACE_IMG_ECORRUPT = -5,	/* headers point outside the file */
-	NTRACE_IMG_EOVERLAP = -6,	/* overlaps an image already loaded */
-	NTRACE_IMG_ENOMAP = -7,		/* address outside every image */
-	NTRACE_IMG_ENOMEM = -8,
-	NTRACE_IMG_EINVAL = -9,		/* bad argument or spec string */
-};
+#define NTRACE_IMG_ENOENT	NTRACE_ENOENT
+#define NTRACE_IMG_ENOTELF	NTRACE_ENOTELF
+#define NTRACE_IMG_EFORMAT	NTRACE_EFORMAT
+#define NTRACE_IMG_EMACHINE	NTRACE_EMACHINE
+#define NTRACE_IMG_ECORRUPT	NTRACE_ECORRUPT
+#define NTRACE_IMG_EOVERLAP	NTRACE_EOVERLAP
+#define NTRACE_IMG_ENOMAP	NTRACE_ENOMAP
+#define NTRACE_IMG_ENOMEM	NTRACE_ENOMEM
+#define NTRACE_IMG_EINVAL	NTRACE_EINVAL
 
 /*
  * Opaque set of images. Not thread-safe (lookups cache the last region and
@@ -89,6 +89,28 @@ int ntrace_images_add_mem(struct ntrace_images *set, const char *name,
  * Returns 0, EINVAL for a bad spec, or the error of the loader called.
  */
 int ntrace_images_add_spec(struct ntrace_images *set, const char *spec);
+
+/*
+ * Code on demand, for callers that own the program's memory map (perf's
+ * maps and dso cache, a debugger): when a lookup finds no image at addr,
+ * fetch(ctx, set, addr) is called once to add one that holds it, usually
+ * with ntrace_images_add_mem() of the whole mapping (blocks stop at the
+ * end of an image, so smaller pieces decode less). It returns 0 when it
+ * added code at addr, or a negative code (ntrace/error.h) when there is
+ * none; the lookup then fails with ENOMAP. The fetch may not call
+ * ntrace_images_clear() or ntrace_images_free(). NULL fn turns it off.
+ */
+typedef int (*ntrace_images_fetch_fn)(void *ctx, struct ntrace_images *set,
+				       uint64_t addr);
+void ntrace_images_set_fetch(struct ntrace_images *set, ntrace_images_fetch_fn fn,
+			     void *ctx);
+
+/*
+ * Drop every image (the program's memory map changed: exec, munmap). The
+ * fetch callback stays. A decoder using the set must be told with
+ * ntrace_decoder_set_images(), which drops its cached blocks.
+ */
+void ntrace_images_clear(struct ntrace_images *set);
 
 /* Why the last failing call on set failed (a string owned by set, valid
  * until the next call on it); "no error" if none failed. */

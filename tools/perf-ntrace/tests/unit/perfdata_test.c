@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "../../../../include/uapi/linux/ntrace.h"
-#include "ntrace/perfdata.h"
+#include "perfdata.h"
 #include "tap.h"
 
 /* ---- writer ---- */
@@ -376,7 +376,7 @@ static void test_parse(bool pipe)
 	struct wbuf w = { 0 };
 	struct ntrace_perfdata *pd;
 	struct ntrace_pd_rec r;
-	struct ntrace_pd_info info;
+	struct ntrace_auxinfo info;
 	char err[256];
 	int n[100] = { 0 }, rc, ok_sid = 1, ok_data = 1;
 	uint64_t aux_bytes = 0, next_off = 0;	/* next_off: end of the last chunk, padding included */
@@ -437,15 +437,15 @@ static void test_parse(bool pipe)
 	tap_ok(ok_data && aux_bytes >= sizeof(trace) && aux_bytes < sizeof(trace) + 24,
 	       "%s: AUXTRACE data follows its record, padded to 8 bytes", tag);
 	if (info.nr_cpus) {
-		const struct ntrace_pd_cpu *c = ntrace_pd_info_cpu(&info, 0);
+		const struct ntrace_auxinfo_cpu *c = ntrace_auxinfo_cpu(&info, 0);
 
 		tap_ok(info.pmu_type == PMU_TYPE && info.nr_cpus == 1 &&
 		       c->cfg.enc.mode == 6 && c->cfg.enc.implicit_return == 3 &&
 		       c->cfg.enc.return_depth == 32 && c->cfg.enc.codec.src_bits == 0,
 		       "%s: AUXTRACE_INFO -> decoder settings (HTM, full implicit return)", tag);
-		tap_ok(ntrace_pd_info_cpu(&info, 7) == c, "%s: unknown CPU falls back to CPU 0", tag);
+		tap_ok(ntrace_auxinfo_cpu(&info, 7) == c, "%s: unknown CPU falls back to CPU 0", tag);
 	}
-	ntrace_pd_info_free(&info);
+	ntrace_auxinfo_free(&info);
 	ntrace_pd_close(pd);
 	free(w.b);
 }
@@ -460,7 +460,7 @@ static int info_variant(void (*edit)(struct ntrace_auxtrace_info *, struct ntrac
 		struct ntrace_cpu_info c;
 	} rec;
 	struct ntrace_pd_rec r;
-	struct ntrace_pd_info info;
+	struct ntrace_auxinfo info;
 	int rc;
 
 	memset(&rec, 0, sizeof(rec));
@@ -480,7 +480,7 @@ static int info_variant(void (*edit)(struct ntrace_auxtrace_info *, struct ntrac
 	r.u.info.priv = (const uint8_t *)&rec.h;
 	r.u.info.priv_size = sizeof(rec.h) + sizeof(rec.c);
 	rc = ntrace_pd_info_parse(&r, &info, err, errlen);
-	ntrace_pd_info_free(&info);
+	ntrace_auxinfo_free(&info);
 	return rc;
 }
 
@@ -584,7 +584,7 @@ static void test_corrupt(void)
 		pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
 		if (pd) {
 			struct ntrace_pd_rec r;
-			struct ntrace_pd_info info;
+			struct ntrace_auxinfo info;
 			int n = 0;
 
 			ntrace_pd_rewind(pd);
@@ -592,7 +592,7 @@ static void test_corrupt(void)
 				n++;
 				if (r.type == NTRACE_PD_AUXTRACE_INFO &&
 				    !ntrace_pd_info_parse(&r, &info, err, sizeof(err)))
-					ntrace_pd_info_free(&info);
+					ntrace_auxinfo_free(&info);
 			}
 			bad += n >= 100000;
 			/* The whole decode path too: errors are fine, crashes are not. */

@@ -162,7 +162,8 @@
  * (ts_rate_hz is then the timebase-frequency). perf's clock on RISC-V is
  * sched_clock, which counts the same CSR, and the kernel publishes the
  * conversion in every perf event's mmap page (arch_perf_update_userpage()
- * from sched_clock's mult, shift and epoch). The recorder copies it into
+ * from sched_clock's mult, shift and epoch, with cap_user_time_zero and
+ * cap_user_time_short set). The recorder copies it into
  * ntrace_auxtrace_info (time_*), read under the page's seqlock, as Intel
  * PT's recorder does for the TSC. A decoder converts a full timestamp T
  * (upper bits above ts_width restored from a nearby reference such as the
@@ -178,9 +179,8 @@
  *		  ((rem * time_mult) >> time_shift);
  *
  * The conversion is present when hdr_size covers time_mask and time_mult
- * is not 0. RISC-V kernels (up to at least 6.12) fill time_mult, time_shift
- * and time_zero for every event without setting cap_user_time_zero, so a
- * reader must not insist on NTRACE_TIME_CAP_ZERO. The result is on perf's
+ * is not 0; the recorder stores it only when the page had
+ * cap_user_time_zero set (NTRACE_TIME_CAP_ZERO). The result is on perf's
  * default clock; for an event with another clock (use_clockid, perf
  * record -k) the page still describes sched_clock, so the recorder leaves
  * the conversion out (time_mult 0).

@@ -4,6 +4,7 @@
  * per-CPU decoder settings (ntrace/auxinfo.h).
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,10 @@
 #include "../../../include/uapi/linux/ntrace.h"
 #include "ntrace/encoder.h"
 #include "ntrace/auxinfo.h"
+
+/* The header of the first recorders, and the one with the time conversion. */
+#define AUXINFO_HDR_MIN		offsetof(struct ntrace_auxtrace_info, time_shift)
+#define AUXINFO_HDR_TIME	(offsetof(struct ntrace_auxtrace_info, time_mask) + 8)
 
 static int info_err(char *err, size_t errlen, int code, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
@@ -86,10 +91,12 @@ int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *i
 	uint32_t i;
 
 	memset(info, 0, sizeof(*info));
-	if (size < sizeof(h))
+	memset(&h, 0, sizeof(h));
+	if (size < AUXINFO_HDR_MIN)
 		return info_err(err, errlen, NTRACE_EINVAL,
 				"AUXTRACE_INFO payload of %zu bytes holds no N-Trace header", size);
-	memcpy(&h, p, sizeof(h));
+	/* older recorders wrote a shorter header: the rest reads as 0 */
+	memcpy(&h, p, size < sizeof(h) ? size : sizeof(h));
 	if (h.magic != NTRACE_AUXTRACE_MAGIC)
 		return info_err(err, errlen, NTRACE_EINVAL,
 				"AUXTRACE_INFO payload is not from the ntrace PMU");
@@ -97,7 +104,7 @@ int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *i
 		return info_err(err, errlen, NTRACE_EVERSION,
 				"ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
 				h.version, NTRACE_AUXTRACE_VERSION);
-	if (h.hdr_size < sizeof(h) || h.hdr_size % 8 || h.rec_size < sizeof(struct ntrace_cpu_info) ||
+	if (h.hdr_size < AUXINFO_HDR_MIN || h.hdr_size % 8 || h.rec_size < sizeof(struct ntrace_cpu_info) ||
 	    h.rec_size % 8 || h.nr_cpus > 65536 ||
 	    h.hdr_size + (uint64_t)h.nr_cpus * h.rec_size > size)
 		return info_err(err, errlen, NTRACE_ECORRUPT,
@@ -116,6 +123,14 @@ int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *i
 	info->config1 = h.config1;
 	info->config2 = h.config2;
 	info->nr_cpus = h.nr_cpus;
+	if (h.hdr_size >= AUXINFO_HDR_TIME && h.time_mult) {
+		info->time_mult = h.time_mult;
+		info->time_shift = h.time_shift;
+		info->time_flags = h.time_flags;
+		info->time_zero = h.time_zero;
+		info->time_cycles = h.time_cycles;
+		info->time_mask = h.time_mask;
+	}
 	for (i = 0; i < h.nr_cpus; i++) {
 		struct ntrace_cpu_info c;
 
@@ -123,6 +138,8 @@ int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *i
 		info->cpus[i].cpu = c.cpu;
 		info->cpus[i].hartid = c.hartid;
 		info->cpus[i].ts_rate_hz = c.ts_rate_hz;
+		info->cpus[i].ts_prescale = c.ts_prescale;
+		info->cpus[i].ts_width = c.ts_width;
 		why = cpu_cfg(&c, &info->cpus[i].cfg);
 		if (why) {
 			info_err(err, errlen, NTRACE_ECONFIG,
@@ -153,4 +170,21 @@ const struct ntrace_auxinfo_cpu *ntrace_auxinfo_cpu(const struct ntrace_auxinfo 
 		if ((int32_t)info->cpus[i].cpu == cpu)
 			return &info->cpus[i];
 	return &info->cpus[0];
+}
+
+uint64_t ntrace_auxinfo_perf_time(const struct ntrace_auxinfo *info,
+				  const struct ntrace_auxinfo_cpu *cpu, uint64_t ts)
+{
+	uint64_t cyc, quot, rem;
+
+	if (!info->time_mult)
+		return 0;
+	/* the include/uapi/linux/ntrace.h formula, perf's tsc_to_perf_time() */
+	cyc = cpu ? ts << (2 * cpu->ts_prescale) : ts;
+	if (info->time_flags & NTRACE_TIME_CAP_SHORT)
+		cyc = info->time_cycles + ((cyc - info->time_cycles) & info->time_mask);
+	quot = cyc >> info->time_shift;
+	rem = cyc & ((1ULL << info->time_shift) - 1);
+	return info->time_zero + quot * info->time_mult +
+	       ((rem * info->time_mult) >> info->time_shift);
 }

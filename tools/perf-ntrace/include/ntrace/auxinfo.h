@@ -25,6 +25,8 @@ extern "C" {
 struct ntrace_auxinfo_cpu {
 	uint32_t cpu, hartid;		/* Linux CPU number and its hart id */
 	uint64_t ts_rate_hz;		/* timestamp clock, 0 if unknown */
+	uint8_t ts_prescale;		/* trTsPrescale: clock divided by 4^n */
+	uint8_t ts_width;		/* trTsWidth */
 	struct ntrace_dec_cfg cfg;	/* decoder settings of this CPU's encoder */
 };
 
@@ -37,6 +39,10 @@ struct ntrace_auxinfo {
 	uint64_t config, config1, config2;	/* the event's perf config words */
 	uint32_t nr_cpus;
 	struct ntrace_auxinfo_cpu *cpus;	/* nr_cpus entries, malloc'ed */
+	/* perf's time conversion from the event's mmap page; time_mult 0: none */
+	uint32_t time_mult;
+	uint16_t time_shift, time_flags;
+	uint64_t time_zero, time_cycles, time_mask;
 };
 
 /*
@@ -53,6 +59,13 @@ void ntrace_auxinfo_free(struct ntrace_auxinfo *info);
  * NULL when info has no CPU. Points into info. */
 const struct ntrace_auxinfo_cpu *ntrace_auxinfo_cpu(const struct ntrace_auxinfo *info,
 						    int32_t cpu);
+
+/*
+ * perf time (ns) of a trace timestamp of cpu's encoder (TSTAMP units, full
+ * width), or 0 when the recording has no conversion.
+ */
+uint64_t ntrace_auxinfo_perf_time(const struct ntrace_auxinfo *info,
+				  const struct ntrace_auxinfo_cpu *cpu, uint64_t ts);
 
 #ifdef __cplusplus
 }

@@ -57,6 +57,33 @@ else
 	kind=static-riscv64
 fi
 
+# libntrace (tools/perf-ntrace), built for perf's target and installed
+# static-only into a prefix keyed by its sources and compiler, so perf's
+# feature check finds it through LIBNTRACE_DIR and perf decodes N-Trace
+# with no run-time dependency.
+libntrace_prefix() {
+	local cc=$1 ar=$2 nt=$NTRACE_TOP/tools/perf-ntrace key dir
+	key=$(cache_key "libntrace rev 1" "$($cc --version | head -1)" "$nt/Makefile" \
+		"$nt/libntrace.map" "$nt/libntrace.pc.in" "$NTRACE_TOP/include/uapi/linux/ntrace.h" \
+		$(find "$nt/lib" "$nt/include" -type f | LC_ALL=C sort))
+	dir=$NTRACE_CACHE/libntrace/$key
+	if [ ! -f "$dir/.ntrace-built" ]; then
+		rm -rf "$dir"
+		make -C "$nt" -s CC="$cc" AR="$ar" B="$dir/build" PREFIX="$dir" \
+			install >"$NTRACE_CACHE/libntrace-$key.log" 2>&1 ||
+			{ tail -20 "$NTRACE_CACHE/libntrace-$key.log" >&2; die "libntrace build failed"; }
+		rm -rf "$dir/build" "$dir"/lib/libntrace.so*
+		touch "$dir/.ntrace-built"
+	fi
+	echo "$dir"
+}
+if [ "$host" = 1 ]; then
+	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix cc ar)
+else
+	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix "${CROSS_COMPILE}gcc" "${CROSS_COMPILE}ar")
+fi
+PERF_FLAGS+=(LIBNTRACE_DIR="$ntlib")
+
 patches=()
 if [ -d "$patchdir" ]; then
 	while IFS= read -r p; do patches+=("$p"); done < <(find "$patchdir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)

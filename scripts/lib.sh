@@ -26,18 +26,22 @@ linux_source_version() {
 }
 
 # Extracted, pristine kernel source tree; prints its path.
+extract_kernel_source() {	# DIR
+	local dir=$1 tarball
+	[ -f "$dir/.ntrace-extracted" ] && return 0
+	tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1)
+	[ -n "$tarball" ] || die "no /usr/src/linux-source-6.12.tar.*"
+	log "extracting $tarball"
+	rm -rf "$dir" && mkdir -p "$dir"
+	tar -xf "$tarball" -C "$dir" --strip-components=1
+	touch "$dir/.ntrace-extracted"
+}
 kernel_source() {
-	local ver dir tarball
-	ver=$(linux_source_version)
-	dir=$NTRACE_CACHE/src/linux-source-6.12-$ver
-	if [ ! -f "$dir/.ntrace-extracted" ]; then
-		tarball=$(ls /usr/src/linux-source-6.12.tar.* 2>/dev/null | head -1)
-		[ -n "$tarball" ] || die "no /usr/src/linux-source-6.12.tar.*"
-		log "extracting $tarball"
-		rm -rf "$dir" && mkdir -p "$dir"
-		tar -xf "$tarball" -C "$dir" --strip-components=1
-		touch "$dir/.ntrace-extracted"
-	fi
+	local dir
+	dir=$NTRACE_CACHE/src/linux-source-6.12-$(linux_source_version)
+	# under a lock: scripts started in parallel must not extract twice at once
+	[ -f "$dir/.ntrace-extracted" ] ||
+		with_lock "$dir.lock" extract_kernel_source "$dir" >&2
 	echo "$dir"
 }
 

@@ -40,7 +40,10 @@
 # __vdso_rt_sigreturn, decoded with the guest kernel's vdso.so (--vdso).
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
-# reader.
+# reader, and the host perf decodes every recording itself (--itrace),
+# checked against the same ground truth (scripts/perf-e2e-itrace.sh);
+# "kern" traces user and kernel (no ":u", a sync every 16 messages) and
+# is decoded with the guest kernel's vmlinux.
 # NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 set -uo pipefail
@@ -106,6 +109,7 @@ recs=(
 	"dyn1;-e ntrace//u;callsys-dyn"
 	"dyn2;-e ntrace//u;callsys-dyn"
 	"cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals"
+	"kern;-e ntrace/htm=1,iret=1,sync_period=1/;callsys"
 )
 {
 	echo "# scripts/perf-e2e.sh"
@@ -175,7 +179,8 @@ fi
 
 # Decode every recording on the host, with the guest kernel's vDSO image
 # (signal handlers return through its __vdso_rt_sigreturn).
-vdso=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)/arch/riscv/kernel/vdso/vdso.so
+kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)
+vdso=$kdir/arch/riscv/kernel/vdso/vdso.so
 [ -f "$vdso" ] || fail "the guest kernel's vdso.so ($vdso)"
 for r in "${recs[@]}"; do
 	name=${r%%;*}
@@ -201,7 +206,7 @@ if [ -s "$gtlog" ] && awk -v dir="$tmp/gtseg" '
 	{ total++ }
 	$4 != 0 { other++; next }	# not U-mode
 	$5 != ctx { n++; ctx = $5; seen[ctx]++; list = list " " ctx }
-	{ recs[n]++ }
+	{ recs[n]++; last[n] = NR; print $1, $2, $3 >(dir "/" n ".flow") }
 	$2 != 0 { print $1 >(dir "/" n ".pc") }	# size 0: trap record, no instruction
 	END {
 		if (bad)
@@ -211,6 +216,7 @@ if [ -s "$gtlog" ] && awk -v dir="$tmp/gtseg" '
 				reused = reused " " c
 		printf "%d %d %d%s\n", total, other + 0, n + 0, list >(dir "/summary")
 		printf "%s\n", reused >(dir "/reused")
+		print last[n - 1] + 0 >(dir "/last-but-one")
 		for (i = 1; i <= n; i++)
 			print recs[i] >(dir "/" i ".recs")
 	}' "$gtlog"; then
@@ -231,6 +237,7 @@ for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
 	p=${p%% *}
 	i=$((i + 1))
+	[ "$name" != kern ] || continue	# user and kernel: perf-e2e-itrace.sh
 	[ "$gt_nseg" = "${#recs[@]}" ] || { fail "$name: = ground truth (no ground-truth segment)"; continue; }
 	seg=$tmp/gtseg/$i.pc
 	n=$(wc -l <"$tmp/$name.pc") ng=$(wc -l <"$seg")
@@ -249,6 +256,29 @@ for r in "${recs[@]}"; do
 		pass "$name ($p): $n instructions decoded = the model's ground truth for the process (ASID $(awk -v i="$i" '{ print $(3 + i) }' "$tmp/gtseg/summary"), $(cat "$tmp/gtseg/$i.recs") records), _start to _exit; $(stats "$name")"
 	fi
 done
+
+# perf itself decodes the recordings (tools/perf-patches/0005), checked
+# against the same segments. Not cs-sig: the guest's perf records no
+# build-ids, so the host perf has no copy of the guest's vDSO.
+if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
+	specs=() i=0
+	for r in "${recs[@]}"; do
+		IFS=';' read -r name _ p <<<"$r"
+		p=${p%% *} i=$((i + 1))
+		[ "$name" != cs-sig ] && [ "$name" != kern ] || continue
+		[ "$p" != callsys-dyn ] || p=-
+		case $r in *ts=1*) specs+=("$name:$p:$tmp/gtseg/$i:ts") ;; *) specs+=("$name:$p:$tmp/gtseg/$i") ;; esac
+	done
+	bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" "${specs[@]}"
+	# kern, the last recording, traced user and kernel: every record the
+	# log has after the previous recording's (the others trace only U-mode)
+	awk -v from="$(cat "$tmp/gtseg/last-but-one")" -v out="$tmp/gtseg/kern" \
+		'NR > from && !/^#/ { print $1, $2, $3 >(out ".flow"); if ($2 != 0) print $1 >(out ".pc") }' \
+		"$gtlog"
+	NTRACE_VMLINUX=$kdir/vmlinux \
+		bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" \
+		"kern:k:$tmp/gtseg/kern"
+fi
 
 # Truth 2: QEMU user mode (qemu-riscv64's exec log), main..exit of each
 # program; the loop's comes from the ground-truth suite.
@@ -295,6 +325,7 @@ seg() {	# PROG FILE: main .. exit, without failed LR/SC iterations
 for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
 	[ "$p" = callsys ] || [ "$p" = ntloop ] || continue	# the same runs only
+	[ "$name" != kern ] || continue
 	seg "$p" "$tmp/$p.truth" >"$tmp/$p.tseg" 2>"$tmp/$p.tseg.err"
 	seg "$p" "$tmp/$name.pc" >"$tmp/$name.seg" 2>"$tmp/$name.seg.err"
 	if decoded_ok "$name" && [ -s "$tmp/$p.tseg" ] && cmp -s "$tmp/$name.seg" "$tmp/$p.tseg"; then

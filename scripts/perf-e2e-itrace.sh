@@ -1,0 +1,198 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf decodes N-Trace itself (TAP): the host perf, built with libntrace
+# (tools/perf-patches/0004-0005), reads perf.data files that perf-e2e.sh
+# recorded in the guest, and what "perf script/report/inject --itrace"
+# make of them is checked against the model's ground truth (one retired
+# PC per line, per recording), not against perf-ntrace:
+#  - --itrace=i1i: one instruction sample per retired instruction, equal
+#    to the ground truth instruction for instruction;
+#  - --itrace=b: every branch sample whose target is not the next
+#    instruction is a discontinuity of the ground truth, in order and
+#    none missing; calls and returns flagged as such are exactly the
+#    ground truth's executed calls and returns (from the disassembly);
+#  - --itrace=i997il8: each sample's last branch is the ground truth's
+#    last discontinuity before that instruction;
+#  - --itrace=g and perf report: the call chains and the per-symbol
+#    shares equal the ground truth's;
+#  - --itrace=e on a copy whose trace was damaged: an error with the AUX
+#    offset, decoding resumes and reaches the process's last instruction;
+#  - with ts=1, the samples carry trace time: non-decreasing, many more
+#    distinct times than AUX records, inside the task's perf events;
+#  - perf inject --itrace=i100il16 writes a file whose samples carry
+#    branch stacks.
+# Usage: perf-e2e-itrace.sh PERF WORK ROOT NAME:PROG:TRUTH...
+#   WORK/out/NAME.data is the recording of /usr/bin/PROG (under ROOT);
+#   TRUTH.pc its ground-truth PC list, TRUTH.flow the ground-truth records
+#   "addr size itype" (traps as records of size 0, or itype 1/2 on the
+#   record after which one was taken). PROG "-" skips the checks that need
+#   the program's disassembly (dynamically linked programs), PROG "k" marks
+#   a recording with kernel flow (NTRACE_VMLINUX): its samples must be the
+#   ground truth's in order, less what cannot be decoded (module code,
+#   until the next sync). A fourth field "ts": the trace has timestamps.
+#   The damaged-trace and perf inject checks use the first recording.
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pass() { echo "ok - perf-itrace: $*"; }
+fail() { echo "not ok - perf-itrace: $*"; }
+
+perf=$1 work=$2 root=$3
+shift 3
+e2e=$NTRACE_TOP/tools/perf-ntrace/tests/e2e
+flow() { local f=$1; shift; awk -f "$NTRACE_TOP/tools/autofdo/hex.awk" -f "$e2e/flow.awk" -f "$e2e/$f.awk" "$@"; }
+d=$work/itrace
+mkdir -p "$d"
+# NTRACE_VMLINUX: the guest kernel's vmlinux, for recordings with kernel flow
+kopt=()
+[ -z "${NTRACE_VMLINUX:-}" ] || kopt=(--vmlinux "$NTRACE_VMLINUX")
+ps() { "$perf" script --symfs "$root" "${kopt[@]}" "$@"; }
+
+# ip per line (hex, no 0x, no leading zeros) -> 0x... like the ground truth
+norm_ip() { awk '{ sub(/^0+/, "", $1); print "0x" ($1 == "" ? "0" : $1) }'; }
+
+# Kernel and user flow: in ground-truth order, gaps only where the code
+# is not in vmlinux; kernel samples have kernel symbols.
+kernel_checks() {
+	local extra missed ksym
+	diff "$seg" "$d/$name.ipc" >"$d/$name.diff"
+	extra=$(grep -c '^>' "$d/$name.diff") missed=$(grep -c '^<' "$d/$name.diff")
+	if [ -s "$d/$name.ipc" ] && [ "$extra" = 0 ]; then
+		pass "$name: perf script --itrace=i1i --vmlinux: $(wc -l <"$d/$name.ipc") user and kernel instructions, all the ground truth's in order; $missed of $n not decoded ($(grep -c 'instruction trace error' "$d/$name.i.err") errors; module code needs kcore)"
+	else
+		fail "$name: perf script --itrace=i1i --vmlinux: $(wc -l <"$d/$name.ipc") samples, $extra not in the ground truth: $(grep -m2 '^>' "$d/$name.diff" | tr '\n' ' ')"
+	fi
+	ksym=$(ps -i "$data" --itrace=b -F ip,sym,dso 2>/dev/null | grep -c 'kernel.kallsyms\|vmlinux')
+	if [ "$ksym" -gt 0 ]; then
+		pass "$name: $ksym branch samples in the kernel, with vmlinux symbols"
+	else
+		fail "$name: no branch samples with kernel symbols"
+	fi
+}
+
+# Trace time: non-decreasing perf times, many more distinct than AUX
+# records, between the task's first ITRACE_START and its last AUX record.
+time_checks() {
+	local res
+	"$perf" report -D -i "$data" 2>/dev/null |
+		awk '/PERF_RECORD_(ITRACE_START|AUX) / { print $2, $5 }' >"$d/$name.side"
+	ps -i "$data" --itrace=b -F time --ns 2>/dev/null | tr -d ' .:' >"$d/$name.times"
+	res=$(awk 'NR == FNR {
+			if ($2 ~ /ITRACE_START/ && (!lo || $1 < lo)) lo = $1
+			if ($2 ~ /AUX$/) { aux++; hi = $1 }
+			next
+		}
+		{ n++; t = $1 + 0; if (t < prev) back++; if (t != prev) distinct++; prev = t
+		  if (t < lo || t > hi) out++ }
+		END { printf "%d %d %d %d %d %s %s\n", n, back, distinct, out, aux, lo, hi }' \
+		"$d/$name.side" "$d/$name.times")
+	read -r nt back distinct out aux lo hi <<<"$res"
+	if [ "$nt" -gt 0 ] && [ "$back" = 0 ] && [ "$out" = 0 ] && [ "$distinct" -gt $((2 * aux)) ]; then
+		pass "$name: $nt branch samples carry trace time: never decreasing, $distinct distinct times for $aux AUX records, all within $lo..$hi ns (first ITRACE_START, last AUX record)"
+	else
+		fail "$name: sample times: $nt samples, $back going back, $out outside $lo..$hi, $distinct distinct for $aux AUX records"
+	fi
+}
+
+for spec in "$@"; do
+	IFS=: read -r name prog truth opt <<<"$spec"
+	seg=$truth.pc
+	data=$work/out/$name.data
+	n=$(wc -l <"$seg")
+
+	# instructions
+	ps -i "$data" --itrace=i1i -F ip 2>"$d/$name.i.err" | norm_ip >"$d/$name.ipc"
+	if [ "$prog" = k ]; then
+		kernel_checks
+		continue
+	fi
+	if [ -s "$seg" ] && cmp -s "$d/$name.ipc" "$seg"; then
+		pass "$name: perf script --itrace=i1i: $n instruction samples = the ground truth"
+	else
+		k=$(cmp "$d/$name.ipc" "$seg" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
+		fail "$name: perf script --itrace=i1i: $(wc -l <"$d/$name.ipc") samples, ground truth $n; first difference at line ${k:-?}; $(head -c 200 "$d/$name.i.err" | tr '\n' ' ')"
+	fi
+
+	# branches: the discontinuities, in order
+	ps -i "$data" --itrace=b -F ip,addr,flags 2>"$d/$name.b.err" >"$d/$name.br"
+	flow itrace-branches "$d/$name.br" >"$d/$name.disc"
+	flow gt-discontinuities "$truth.flow" >"$d/$name.gtdisc"
+	if [ -s "$d/$name.gtdisc" ] && cmp -s "$d/$name.disc" "$d/$name.gtdisc"; then
+		pass "$name: perf script --itrace=b: $(wc -l <"$d/$name.br") branch samples; their $(wc -l <"$d/$name.disc") discontinuities = the ground truth's"
+	else
+		fail "$name: perf script --itrace=b: $(wc -l <"$d/$name.disc") discontinuities, ground truth $(wc -l <"$d/$name.gtdisc"): $(diff "$d/$name.disc" "$d/$name.gtdisc" | head -3 | tr '\n' ' ')"
+	fi
+
+	# last branch of every 997th instruction
+	ps -i "$data" --itrace=i997il8 -F ip,brstack 2>/dev/null >"$d/$name.lbr"
+	res=$(flow gt-lastbranch -v period=997 "$truth.flow" "$d/$name.lbr")
+	case $res in
+	ok*) pass "$name: --itrace=i997il8: ${res#ok }" ;;
+	*) fail "$name: --itrace=i997il8: $res" ;;
+	esac
+
+	[ "$opt" != ts ] || time_checks
+	[ "$prog" != - ] || continue
+	# perf report's per-symbol shares
+	"${CROSS_COMPILE}nm" -S -n --defined-only "$root/usr/bin/$prog" >"$d/$prog.nm"
+	flow gt-symshare "$d/$prog.nm" "$seg" | sort -k2 >"$d/$name.share.gt"
+	"$perf" report -i "$data" --symfs "$root" --itrace=i1i --stdio --sort sym 2>/dev/null |
+		awk '$1 ~ /%$/ && $2 == "[.]" && $1 + 0 >= 1 { sub(/%/, "", $1); print $1, $3 }' |
+		flow nm-addr "$d/$prog.nm" - | sort -k2 >"$d/$name.share"
+	if [ -s "$d/$name.share.gt" ] && cmp -s "$d/$name.share" "$d/$name.share.gt"; then
+		pass "$name: perf report --itrace=i1i --sort sym: the $(wc -l <"$d/$name.share") functions with 1% or more have the ground truth's shares (top: $(sort -rn "$d/$name.share" | head -1 | cut -d' ' -f1)%)"
+	else
+		fail "$name: perf report --sort sym shares differ from the ground truth's: $(diff "$d/$name.share" "$d/$name.share.gt" | grep '^[<>]' | head -4 | tr '\n' ' ')"
+	fi
+
+	# calls and returns flagged as such, against the disassembly
+	"${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$root/usr/bin/$prog" >"$d/$prog.dis" 2>/dev/null
+	want=$(flow gt-calls "$d/$prog.dis" "$seg")
+	got=$(awk '/ call / { c++ } / return / { r++ } END { printf "%d calls %d returns\n", c, r }' "$d/$name.br")
+	if [ "$got" = "$want" ]; then
+		pass "$name: branch samples flagged call and return: $got, as the program executed"
+	else
+		fail "$name: branch samples flagged: $got; the program executed $want"
+	fi
+done
+
+# A damaged copy of the first recording: 64 bytes in the middle of its
+# first AUXTRACE event's data overwritten.
+IFS=: read -r name prog truth _ <<<"$1"
+data=$work/out/$name.data
+read -r at size < <("$perf" report -D -i "$data" 2>/dev/null |
+	awk '$5 == "PERF_RECORD_AUXTRACE" { print $3, $7; exit }')
+cp "$data" "$d/bad.data"
+off=$(( at + 0x30 + size / 2 ))
+head -c 64 /dev/zero | tr '\0' '\125' | dd of="$d/bad.data" bs=1 seek="$off" conv=notrunc status=none
+ps -i "$d/bad.data" --itrace=i1ie -F ip >"$d/bad.out" 2>"$d/bad.err"
+st=$?
+errs=$(grep -c 'instruction trace error.*code 1: @0x' "$d/bad.out")
+grep -v 'error\|^$\|Warning' "$d/bad.out" | norm_ip | tail -1000 >"$d/bad.tail"
+if [ $st = 0 ] && [ "$errs" -gt 0 ] && cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc"); then
+	pass "$name damaged at file offset $off: perf script --itrace=i1ie reports $errs decode errors with their AUX offset ($(grep -m1 -o '@0x[0-9a-f]*' "$d/bad.out")), resumes, and its last 1000 instructions are the ground truth's"
+else
+	fail "$name damaged: perf script exit $st, $errs errors with an offset, last instructions $(cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc") && echo equal || echo differ)"
+fi
+
+# perf inject: instruction samples every 100 instructions with 16 branches
+"$perf" inject --symfs "$root" --itrace=i100il16 -i "$data" -o "$d/inj.data" 2>"$d/inj.err"
+"$perf" script -i "$d/inj.data" -F ip,brstack 2>/dev/null >"$d/inj.out"
+want=$(( $(wc -l <"$truth.pc") / 100 ))
+got=$(wc -l <"$d/inj.out") full=$(awk 'NF == 17' "$d/inj.out" | wc -l)
+if [ "$got" = "$want" ] && [ "$full" -gt $((want * 9 / 10)) ]; then
+	pass "$name: perf inject --itrace=i100il16 wrote $got samples (one per 100 of $(wc -l <"$truth.pc") instructions), $full with 16 branches"
+else
+	fail "$name: perf inject --itrace=i100il16: $got samples (want $want), $full with 16 branches: $(head -c 200 "$d/inj.err")"
+fi
+
+# --call-trace: one line per call, as the program executed
+calls=$(ps -i "$data" --call-trace 2>/dev/null | wc -l)
+want=$(ps -i "$data" --itrace=c -F ip 2>/dev/null | wc -l)
+if [ "$calls" -gt 0 ] && [ "$calls" = "$want" ]; then
+	pass "$name: perf script --call-trace prints $calls calls"
+else
+	fail "$name: perf script --call-trace prints $calls lines for $want calls"
+fi
+exit 0

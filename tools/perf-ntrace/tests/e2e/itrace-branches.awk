@@ -1,0 +1,15 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# perf script --itrace=b -F ip,addr,flags output -> "FROM TO" of every
+# branch sample that leaves the fall-through path, trace begin and end
+# (a 0 address) left out. Needs flow.awk and hex.awk.
+{
+	for (i = 2; i < NF; i++)
+		if ($i == "=>")
+			break
+	if (i >= NF)
+		next
+	from = canon($(i - 1))
+	to = canon($(i + 1))
+	if (from != "0x0" && to != "0x0" && discontinuous(from, to))
+		print from, to
+}

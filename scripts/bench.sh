@@ -32,3 +32,8 @@ bash qemu/ntrace-model/bench.sh
 # switch with an ntrace event against the baseline without one.
 echo "# ntrace driver: throughput without loss, cost per context switch (scripts/ntrace-bench.sh)"
 bash scripts/ntrace-bench.sh
+
+# perf decoding N-Trace itself (perf script/report/inject --itrace) against
+# perf-ntrace on the demo's recording.
+echo "# perf decodes N-Trace: time, instructions/s, MB/s, peak RSS (scripts/perf-bench.sh)"
+bash scripts/perf-bench.sh

@@ -6,11 +6,13 @@
 # and print what they discovered (SBI PMU, perf PMUs, the ntrace PMU's caps,
 # and "perf ntrace info": the components and the E-Trace discovery names),
 # then record a program twice in the guest --
-#   perf record -e ntrace/htm=1,iret=1/u   (instruction trace, AUX area)
-#   perf record -b -e cycles:u             (CTR branch stacks)
-# -- carry both perf.data files out and turn them into profiles on the host
-# with perf-ntrace: every retired instruction of the program, per function,
-# and the branch stacks' targets, per function.
+#   perf record -e ntrace/htm=1,iret=1,ts=1/u   (instruction trace, AUX area)
+#   perf record -b -e cycles:u                  (CTR branch stacks)
+# -- carry both perf.data files out and read them on the host: perf itself
+# decodes the trace (perf report with every retired instruction per
+# function, perf script --itrace=b with branch flags and trace time, the
+# call trace), perf-ntrace gives the trace's statistics, and the branch
+# stacks' targets are counted per function.
 # Usage: scripts/demo.sh [CONFIG]   (default ntrace-ctr; see scripts/guest.sh)
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -31,7 +33,7 @@ prog=$out/root/usr/bin/fdo_bench
 cat >"$out/run.list" <<EOF
 # scripts/demo.sh
 /usr/bin/perf ntrace info >/tmp/export/info.out
-/usr/bin/perf record -e ntrace/htm=1,iret=1/u -o /tmp/export/ntrace.data -- /usr/bin/fdo_bench $iters >/tmp/export/ntrace.out
+/usr/bin/perf record -e ntrace/htm=1,iret=1,ts=1/u -o /tmp/export/ntrace.data -- /usr/bin/fdo_bench $iters >/tmp/export/ntrace.out
 /usr/bin/perf record -b -e cycles:u -c 20011 -o /tmp/export/ctr.data -- /usr/bin/fdo_bench $ctr_iters >/tmp/export/ctr.out
 /usr/bin/perf script -F ip,brstack -i /tmp/export/ctr.data >/tmp/export/ctr.script
 EOF
@@ -67,12 +69,26 @@ if [ -s "$x/info.out" ]; then
 	cat "$x/info.out"
 fi
 if [ -s "$x/ntrace.data" ]; then
-	echo "== N-Trace: perf record -e ntrace/htm=1,iret=1/u -- fdo_bench $iters, decoded on the host"
+	echo "== N-Trace: perf record -e ntrace/htm=1,iret=1,ts=1/u -- fdo_bench $iters, decoded on the host"
 	cat "$x/ntrace.out" 2>/dev/null || true
 	"$pn" decode --root "$out/root" --format=stats "$x/ntrace.data" |
 		grep -E '^(instructions|bytes|bits_per_instruction|errors|taken|indirect|implicit_returns|syncs):'
-	echo "-- retired instructions per function (exact):"
-	"$pn" decode --root "$out/root" --format=pc "$x/ntrace.data" | symbolize 1
+	if perf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host); then
+		ps() { "$perf" script -i "$x/ntrace.data" --symfs "$out/root" "$@"; }
+		echo "-- perf report --itrace=i1i --sort sym (every retired instruction, exact):"
+		"$perf" report -i "$x/ntrace.data" --symfs "$out/root" --itrace=i1i --stdio \
+			--sort sym 2>/dev/null | grep '%' | head -6
+		echo "-- perf script --itrace=b -F +flags --ns (branch samples at trace time), from main:"
+		ps --itrace=b -F time,flags,ip,sym,addr --ns 2>/dev/null |
+			awk '/=> .* main$/ { on = 1 } on && n++ < 8'
+		echo "-- perf script --call-trace, from main:"
+		ps --call-trace 2>/dev/null | awk '/\tmain/ { on = 1 } on && n++ < 6'
+		echo "-- branch samples by kind: $(ps --itrace=b -F flags 2>/dev/null |
+			awk '{ $1 = $1; c[$0]++ } END { for (k in c) printf "%s %d, ", k, c[k] }')"
+	else
+		echo "-- retired instructions per function (perf-ntrace; host perf did not build):"
+		"$pn" decode --root "$out/root" --format=pc "$x/ntrace.data" | symbolize 1
+	fi
 fi
 if [ -s "$x/ctr.script" ]; then
 	echo "== CTR: perf record -b -e cycles:u -- fdo_bench $ctr_iters"

@@ -17,6 +17,9 @@
 # binaries; output lines carry cpu/pid/tid/time and are in time order.
 # (C library start-up may differ between runs: a failed LR/SC is retried
 # after a page fault, so flows are compared with each run's own truth.)
+# The host perf decodes the same files itself (perf script --itrace=i1i):
+# samples in time order (merged by trace time for "h", recorded with
+# ts=1), each program's main..exit equal to QEMU's.
 # Also measures the cost of draining the trace at every context switch
 # (a pipe ping-pong with the driver's switch_drain on and off).
 # Truth 2, exact: the model's ground-truth log (gt=PREFIX, one file per
@@ -114,7 +117,7 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 	rec="/usr/bin/perf record -m 1024"
 	boot a 1 "$pre" "$rec -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both" &&
 	boot c0 1 "$pre" "$rec -C 0 -e ntrace//u -o /tmp/export/c0.data -- $spawn -p 0 $both" &&
-	boot h 1 "$pre" "$rec -a -e ntrace/htm=1,iret=1,ctx=1/u -o /tmp/export/h.data -- $spawn $both" ||
+	boot h 1 "$pre" "$rec -a -e ntrace/htm=1,iret=1,ctx=1,ts=1/u -o /tmp/export/h.data -- $spawn $both" ||
 		exit 0
 	[ -n "${NTRACE_CPUWIDE_NODRAIN:-}" ] ||
 	# each ping-pong twice, alternating; the faster of the two counts
@@ -148,6 +151,8 @@ vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)"/arch/
 [ -f "$vdso" ] || { fail "guest kernel's vdso.so"; exit 0; }
 cp "$NTRACE_TOP/build/guest/init" "$tmp/root/init" 2>/dev/null
 dec() { "$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" "$@"; }
+hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hostperf.log") ||
+	fail "host perf builds: $(tail -2 "$tmp/hostperf.log")"
 
 # Ground truth (QEMU user mode) and symbols of each program.
 for i in "${!progs[@]}"; do
@@ -174,7 +179,7 @@ for data in a c0 h; do
 	case $data in
 	a) what="perf record -a" ;;
 	c0) what="perf record -C 0 (both programs on CPU 0)" ;;
-	h) what="perf record -a -e ntrace/htm=1,iret=1,ctx=1/u" ;;
+	h) what="perf record -a -e ntrace/htm=1,iret=1,ctx=1,ts=1/u" ;;
 	esac
 	dec --format=stats -o "$tmp/$data.st" "$out/$data.data" 2>"$tmp/$data.st.err"
 	dst=$?
@@ -220,9 +225,33 @@ for data in a c0 h; do
 	else
 		fail "$what: decoded per CPU ($(wc -l <"$tmp/$data.cpu0"), $(wc -l <"$tmp/$data.cpu1")) != ground truth per hart ($(wc -l <"$tmp/$data.hart0" 2>/dev/null), $(wc -l <"$tmp/$data.hart1" 2>/dev/null)); first difference cpu0/hart0: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart0" 2>&1 | head -1)"
 	fi
+	# perf decodes the file itself: all CPUs' samples, in time order
+	# (with ts=1 merged by trace time), the programs' flows as QEMU's
+	if [ -n "$hostperf" ]; then
+		"$hostperf" script -i "$out/$data.data" --symfs "$tmp/root" --itrace=i1i --ns \
+			-F cpu,pid,time,ip >"$tmp/$data.perf" 2>"$tmp/$data.perf.err"
+		back=$(tr -d '[]:' <"$tmp/$data.perf" | awk '{ t = $3; sub(/\./, "", t); t += 0 }
+			NR > 1 && t < last { b++ } { last = t; c[$2] = 1 } END { print b + 0, length(c) }')
+		if [ "${back% *}" = 0 ] && [ "${back#* }" = "$want_cpus" ]; then
+			pass "$what: perf script --itrace=i1i: $(wc -l <"$tmp/$data.perf") instruction samples from ${back#* } CPU(s) in time order$([ $data = h ] && echo ', merged by trace time')"
+		else
+			fail "$what: perf script --itrace=i1i: '$back' (samples going back in time, CPUs; want 0 $want_cpus)"
+		fi
+	fi
 	for i in "${!names[@]}"; do
 		n=${names[$i]}
 		pid=$(awk -v n="$n" '$1 == "process" && $3 == n { print $2 }' "$tmp/$data.st")
+		if [ -n "$hostperf" ] && [ -n "$pid" ]; then
+			tr -d '[]:' <"$tmp/$data.perf" | awk -v p="$pid" '$1 == p {
+				sub(/^0+/, "", $4); print "0x" $4 }' >"$tmp/$data.$n.perf"
+			seg "$n" "$tmp/$data.$n.perf" >"$tmp/$data.$n.perfseg"
+			seg "$n" "$tmp/truth.$n" >"$tmp/truth.$n.seg"
+			if [ -s "$tmp/$data.$n.perfseg" ] && cmp -s "$tmp/$data.$n.perfseg" "$tmp/truth.$n.seg"; then
+				pass "$what: perf script, pid $pid ($n): main..exit ($(wc -l <"$tmp/$data.$n.perfseg") instructions) = QEMU's ground truth"
+			else
+				fail "$what: perf script, pid $pid ($n): main..exit $(wc -l <"$tmp/$data.$n.perfseg") instructions vs $(wc -l <"$tmp/truth.$n.seg") of QEMU's: $(head -c 200 "$tmp/$data.perf.err")"
+			fi
+		fi
 		if [ -z "$pid" ]; then
 			fail "$what: no process $n in the trace"
 			continue

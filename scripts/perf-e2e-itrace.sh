@@ -93,6 +93,18 @@ time_checks() {
 	else
 		fail "$name: sample times: $nt samples, $back going back, $out outside $lo..$hi, $distinct distinct for $aux AUX records"
 	fi
+	# a time period: one sample per 10 us of trace time that has any, the
+	# instructions since the last sample as its period
+	res=$(ps -i "$data" --itrace=i10us -F time,period --ns 2>/dev/null | tr -d ':' |
+		awk -v n="$n" '{ t = $1; sub(/\./, "", t); b = int(t / 10000)
+			if (NR > 1 && b <= last) bad++; last = b; sum += $2 }
+			END { printf "%d %d %d\n", NR, bad + 0, (sum <= n && sum > n * 0.9) }')
+	read -r ns bad sumok <<<"$res"
+	if [ "$ns" -gt 1 ] && [ "$bad" = 0 ] && [ "$sumok" = 1 ]; then
+		pass "$name: --itrace=i10us: $ns samples, each in a later 10 us of trace time, their periods add up to the instructions"
+	else
+		fail "$name: --itrace=i10us: $ns samples, $bad not in a later 10 us, periods add up: $sumok"
+	fi
 }
 
 for spec in "$@"; do

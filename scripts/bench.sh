@@ -4,8 +4,9 @@
 # Benchmarks (numbers only, never pass/fail): the perf-ntrace benchmarks
 # (tools/perf-ntrace/bench/*.c: codec, encoder model, flow decoder), CTR
 # branch-stack sampling overhead in the guest, and the N-Trace QEMU model's
-# guest MIPS with tracing off and on, and the ntrace driver in the guest
-# (throughput without loss, instructions per context switch). The
+# guest MIPS with tracing off and on, the ntrace driver in the guest
+# (throughput without loss, instructions per context switch), and perf
+# decoding N-Trace itself against perf-ntrace (scripts/perf-bench.sh). The
 # decoder benchmark needs recorded ground truth; the round-trip test
 # records it when build/gt has none, so run it first if it is missing.
 set -eu

@@ -135,7 +135,11 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		if (w == W_AT_END) {
 			if (dec_end_insn(d, s, b, &next, &kind, &flags))
 				return -1;
-			dec_end_block(d, s, b, 0, NTRACE_DK_STOP, 0);
+			/* the last instruction's transfer still happened: keep where to */
+			if (kind == NTRACE_DK_FALL || kind == NTRACE_DK_NOT_TAKEN)
+				next = 0;
+			dec_end_block(d, s, b, next, NTRACE_DK_STOP, 0);
+			s->pc = 0;
 		} else if (s->run_open) {
 			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
 		}

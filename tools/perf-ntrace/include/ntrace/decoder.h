@@ -55,7 +55,10 @@ enum ntrace_dec_kind {
 	NTRACE_DK_EXCEPTION,	/* exception after last (ninsn may be 0) */
 	NTRACE_DK_INTERRUPT,	/* interrupt after last (ninsn may be 0) */
 	NTRACE_DK_TRAP,		/* exception or interrupt (B-TYPE 1) */
-	NTRACE_DK_STOP,		/* trace stopped after last; to = 0 */
+	NTRACE_DK_STOP,		/* trace stopped after last; to = where last went
+				 * when it transferred control and the trace
+				 * tells (a taken branch, a jump, a return from
+				 * the return stack), else 0 */
 	NTRACE_DK__COUNT
 };
 

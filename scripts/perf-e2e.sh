@@ -118,6 +118,8 @@ recs=(
 		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report"
+	# the guest's perf decodes too (libntrace linked in)
+	echo "/usr/bin/perf script -i /tmp/export/htm.data --itrace=i1i -F ip >/tmp/export/htm.guest-ipc"
 } >"$tmp/run.list"
 if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant" --add "$tmp/run.list=/etc/ntrace/run.list" \
 	--add "$tmp/root/usr/bin/ntloop=/usr/bin/ntloop" \
@@ -157,6 +159,10 @@ if grep -q 'RISC-V N-Trace version 1' "$tmp/out/btm.report" &&
 else
 	fail "the guest's perf report -D reads the ntrace records"
 fi
+
+# perf itself in the guest: every instruction of the htm recording
+awk '{ sub(/^0+/, "", $1); print "0x" $1 }' "$tmp/out/htm.guest-ipc" >"$tmp/htm.guest-pc" 2>/dev/null
+htm_i=$(printf '%s\n' "${recs[@]}" | grep -n '^htm;' | cut -d: -f1)
 
 if hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hp.err"); then
 	"$hostperf" report -D -i "$tmp/out/btm.data" --stdio >"$tmp/d.out" 2>"$tmp/d.err"
@@ -269,6 +275,11 @@ if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
 		[ "$p" != callsys-dyn ] || p=-
 		case $r in *ts=1*) specs+=("$name:$p:$tmp/gtseg/$i:ts") ;; *) specs+=("$name:$p:$tmp/gtseg/$i") ;; esac
 	done
+	if [ -s "$tmp/htm.guest-pc" ] && cmp -s "$tmp/htm.guest-pc" "$tmp/gtseg/$htm_i.pc"; then
+		pass "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc") instruction samples = the ground truth"
+	else
+		fail "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc" 2>/dev/null) samples, ground truth $(wc -l <"$tmp/gtseg/$htm_i.pc")"
+	fi
 	bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" "${specs[@]}"
 	# kern, the last recording, traced user and kernel: every record the
 	# log has after the previous recording's (the others trace only U-mode)

@@ -28,9 +28,9 @@
 #   "addr size itype" (traps as records of size 0, or itype 1/2 on the
 #   record after which one was taken). PROG "-" skips the checks that need
 #   the program's disassembly (dynamically linked programs), PROG "k" marks
-#   a recording with kernel flow (NTRACE_VMLINUX): its samples must be the
-#   ground truth's in order, less what cannot be decoded (module code,
-#   until the next sync). A fourth field "ts": the trace has timestamps.
+#   a recording with kernel flow: recorded with --kcore it is checked like
+#   the others, else it is decoded with NTRACE_VMLINUX (see
+#   kernel_checks). A fourth field "ts": the trace has timestamps.
 #   The damaged-trace and perf inject checks use the first recording.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -52,19 +52,22 @@ ps() { "$perf" script --symfs "$root" "${kopt[@]}" "$@"; }
 # ip per line (hex, no 0x, no leading zeros) -> 0x... like the ground truth
 norm_ip() { awk '{ sub(/^0+/, "", $1); print "0x" ($1 == "" ? "0" : $1) }'; }
 
-# Kernel and user flow decoded with vmlinux: kernel samples carry vmlinux
-# symbols, and decoding stops only in code vmlinux does not hold (module
-# code, here the ntrace driver that starts the trace). vmlinux is not the
-# running kernel where boot patched it (alternatives): how far the flow
-# matches the ground truth is printed, not checked (that needs kcore).
+# Kernel and user flow: kernel samples carry kernel symbols. From a
+# --kcore recording (a directory with kcore_dir/) the flow is then checked
+# exactly like a user one. With vmlinux (NTRACE_VMLINUX), decoding stops
+# only in code vmlinux does not hold (module code, here the ntrace driver
+# that starts the trace), and where boot patched the kernel (alternatives)
+# vmlinux is not the running code: how far the flow matches the ground
+# truth is printed, not checked.
 kernel_checks() {
 	local ksym lo hi bad
 	ksym=$(ps -i "$data" --itrace=b -F ip,sym,dso 2>/dev/null | grep -c 'kernel.kallsyms')
 	if [ "$ksym" -gt 0 ]; then
-		pass "$name: $ksym branch samples in the kernel, with vmlinux symbols"
+		pass "$name: $ksym branch samples in the kernel, with its symbols"
 	else
 		fail "$name: no branch samples with kernel symbols"
 	fi
+	[ ! -d "$data" ] || return 0
 	lo=$("${CROSS_COMPILE}nm" "$NTRACE_VMLINUX" | awk '$3 == "_stext" { print $1 }')
 	hi=$("${CROSS_COMPILE}nm" "$NTRACE_VMLINUX" | awk '$3 == "_etext" { print $1 }')
 	ps -i "$data" --itrace=e 2>/dev/null | grep -o 'cannot decode at pc 0x[0-9a-f]*' |
@@ -72,11 +75,11 @@ kernel_checks() {
 	bad=$(awk -v lo="$lo" -v hi="$hi" '{ a = substr($1, 3); while (length(a) < 16) a = "0" a }
 		a >= lo && a < hi { n++ } END { print n + 0 }' "$d/$name.errpc")
 	if [ -s "$d/$name.errpc" ] && [ "$bad" = 0 ]; then
-		pass "$name: all $(wc -l <"$d/$name.errpc") decode errors are outside vmlinux's text (module code)"
+		pass "$name: all $(wc -l <"$d/$name.errpc") decode errors with vmlinux are outside its text (module code)"
 	else
 		fail "$name: $bad of $(wc -l <"$d/$name.errpc") decode errors inside vmlinux's text"
 	fi
-	echo "# $name: $(flow gt-prefix "$seg" "$d/$name.ipc") ($(wc -l <"$d/$name.ipc") decoded, $n in the ground truth)"
+	echo "# $name with vmlinux: $(flow gt-prefix "$seg" "$d/$name.ipc") ($(wc -l <"$d/$name.ipc") decoded, $n in the ground truth)"
 }
 
 # Trace time: non-decreasing perf times, many more distinct than AUX
@@ -125,7 +128,8 @@ for spec in "$@"; do
 	ps -i "$data" --itrace=i1i -F ip 2>"$d/$name.i.err" | norm_ip >"$d/$name.ipc"
 	if [ "$prog" = k ]; then
 		kernel_checks
-		continue
+		[ -d "$data" ] || continue
+		prog=-
 	fi
 	if [ -s "$seg" ] && cmp -s "$d/$name.ipc" "$seg"; then
 		pass "$name: perf script --itrace=i1i: $n instruction samples = the ground truth"

@@ -42,8 +42,8 @@
 # host perf read the file, the host perf lists the same records as our
 # reader, and the host perf decodes every recording itself (--itrace),
 # checked against the same ground truth (scripts/perf-e2e-itrace.sh);
-# "kern" traces user and kernel (no ":u", a sync every 16 messages) and
-# is decoded with the guest kernel's vmlinux.
+# "kern" traces user and kernel (no ":u", a sync every 16 messages) with
+# perf record --kcore, and is decoded from that copy of the kernel's code.
 # NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 set -uo pipefail
@@ -109,7 +109,7 @@ recs=(
 	"dyn1;-e ntrace//u;callsys-dyn"
 	"dyn2;-e ntrace//u;callsys-dyn"
 	"cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals"
-	"kern;-e ntrace/htm=1,iret=1,sync_period=1/;callsys"
+	"kern;--kcore -e ntrace/htm=1,iret=1,sync_period=1/;callsys"
 )
 {
 	echo "# scripts/perf-e2e.sh"
@@ -286,8 +286,7 @@ if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
 	awk -v from="$(cat "$tmp/gtseg/last-but-one")" -v out="$tmp/gtseg/kern" \
 		'NR > from && !/^#/ { print $1, $2, $3 >(out ".flow"); if ($2 != 0) print $1 >(out ".pc") }' \
 		"$gtlog"
-	NTRACE_VMLINUX=$kdir/vmlinux \
-		bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" \
+	bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" \
 		"kern:k:$tmp/gtseg/kern"
 fi
 

@@ -12,9 +12,10 @@
 # is keyed by the source version, the patch set, the build flags and the
 # cross compiler, so a warm run rebuilds nothing.
 #
-# bookworm has no riscv64 -dev libraries, so perf is built without libelf,
-# libdw, libtraceevent, python, zlib etc.: symbols come from kallsyms and
-# perf's minimal ELF reader; perf stat/record/report/script work.
+# bookworm has no riscv64 -dev libraries: libelf and zlib are cross-built
+# from Debian's source packages (scripts/cross-libs.sh), so the guest perf
+# reads ELF symbols and perf record --kcore copies /proc/kcore; it is built
+# without libdw, libtraceevent, python etc.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -29,11 +30,11 @@ patchdir=${NTRACE_PERF_PATCHES:-$NTRACE_TOP/tools/perf-patches}
 # Bump when the way perf is built changes.
 BUILD_REV=1
 RISCV_FLAGS=(
-	ARCH=riscv CROSS_COMPILE="$CROSS_COMPILE" LDFLAGS=-static
-	NO_LIBELF=1 NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
+	ARCH=riscv CROSS_COMPILE="$CROSS_COMPILE" NO_DWARF=1
+	NO_LIBTRACEEVENT=1 NO_LIBPYTHON=1 NO_LIBPERL=1
 	NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1 NO_SLANG=1 NO_GTK2=1
 	NO_LIBUNWIND=1 NO_LIBDW_DWARF_UNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
-	NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_ZLIB=1 NO_LIBCAP=1
+	NO_LIBCRYPTO=1 NO_LIBZSTD=1 NO_LZMA=1 NO_LIBCAP=1
 	NO_LIBBABELTRACE=1 NO_SDT=1 NO_DEMANGLE=1 NO_LIBLLVM=1 NO_CAPSTONE=1
 	NO_LIBPFM4=1 NO_SHELLCHECK=1 NO_LIBDEBUGINFOD=1 WERROR=0
 )
@@ -52,7 +53,8 @@ if [ "$host" = 1 ]; then
 		libelf-dev libdw-dev libtraceevent-dev libzstd-dev zlib1g-dev liblzma-dev 2>/dev/null)"
 	kind=host
 else
-	PERF_FLAGS=("${RISCV_FLAGS[@]}")
+	xlibs=$(bash "$NTRACE_TOP/scripts/cross-libs.sh") || die "cross-built libelf and zlib"
+	PERF_FLAGS=("${RISCV_FLAGS[@]}" EXTRA_CFLAGS="-I$xlibs/include" LDFLAGS="-static -L$xlibs/lib")
 	toolchain=$(${CROSS_COMPILE}gcc --version | head -1)
 	kind=static-riscv64
 fi

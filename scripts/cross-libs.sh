@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Build (or reuse) static riscv64 libraries for a static riscv64 perf:
+# libelf (from elfutils) and zlib, which libelf needs. bookworm has no
+# riscv64 -dev packages (riscv64 is not a bookworm release architecture),
+# so they are cross-built from the suite's Debian source packages
+# ("apt-get source"; a deb-src entry is added when apt has none).
+# Usage: scripts/cross-libs.sh
+# Prints the install prefix on stdout: include/ (zlib.h, zconf.h, libelf.h,
+# gelf.h, nlist.h, elfutils/) and lib/ (libz.a, libelf.a). Link with
+# -I$PREFIX/include -L$PREFIX/lib -lelf -lz. The prefix lives under
+# $NTRACE_CACHE/cross-libs/, keyed by the source package versions and the
+# cross compiler, so a warm run builds nothing.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# = 0 ] || die "usage: ${0##*/}"
+# Bump when the way the libraries are built changes.
+BUILD_REV=1
+suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+cc=${CROSS_COMPILE}gcc
+host=${CROSS_COMPILE%-}
+command -v dpkg-source >/dev/null || die "apt-get source needs dpkg-source (apt-get install dpkg-dev)"
+
+# The .dsc files "apt-get source zlib/$suite elfutils/$suite" fetches, read
+# from the local package lists (no network), e.g. elfutils_0.188-2.1.dsc.
+source_dscs() {
+	{ apt-get source --print-uris -qq "zlib/$suite" "elfutils/$suite" 2>/dev/null || :; } |
+		awk '$2 ~ /^(zlib|elfutils)_.*\.dsc$/ { print $2 }' | LC_ALL=C sort | xargs
+}
+
+# Add a deb-src entry for $suite (same archive URI as the machine's Debian
+# entry, as scripts/deps.sh does for bookworm-backports). Idempotent.
+add_deb_src() {
+	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
+	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
+	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
+	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $suite " /etc/apt/sources.list | head -1 | awk '{print $2}')
+	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
+	log "adding deb-src $uri $suite ($f)"
+	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" "$suite" | $sudo tee "$f" >/dev/null
+	$sudo apt-get update -qq || die "apt-get update failed"
+}
+dscs=$(source_dscs)
+[ "$(wc -w <<<"$dscs")" = 2 ] || { add_deb_src; dscs=$(source_dscs); }
+[ "$(wc -w <<<"$dscs")" = 2 ] || die "no zlib and elfutils source packages in $suite (got: ${dscs:-none})"
+key=$(cache_key "rev $BUILD_REV" "sources $dscs" "$($cc --version | head -1)")
+out=$NTRACE_CACHE/cross-libs/$key
+
+# Run a command in a directory, output to the build log; on failure show it.
+run() {	# DIR CMD...
+	local dir=$1; shift
+	(cd "$dir" && "$@") >>"$out/build.log" 2>&1 ||
+		{ tail -30 "$out/build.log" >&2; die "failed: $* (log: $out/build.log)"; }
+}
+
+build() {
+	[ -f "$out/.ntrace-built" ] && return 0
+	log "building riscv64 libz.a, libelf.a from $dscs in $out (a few minutes)"
+	rm -rf "$out" && mkdir -p "$out/build" "$out/include/elfutils" "$out/lib"
+	local b=$out/build start=$SECONDS jobs=-j"${NTRACE_JOBS:-2}" z e d
+	run "$b" apt-get source -q "zlib/$suite" "elfutils/$suite"
+	z=$(echo "$b"/zlib-*/) e=$(echo "$b"/elfutils-*/)
+	for d in "$z" "$e"; do [ -d "$d" ] || die "no source package extracted as $d"; done
+
+	# zlib: its own (non-autoconf) configure; static library only.
+	run "$z" env CHOST="$host" CC="$cc" ./configure --static --prefix="$out"
+	run "$z" make "$jobs" libz.a
+	run "$z" install -m644 libz.a "$out/lib/"
+	run "$z" install -m644 zlib.h zconf.h "$out/include/"
+
+	# elfutils: only lib/ (libeu, helpers) and libelf.a; libdw, the tools,
+	# debuginfod and the compression libraries other than zlib are not built.
+	run "$e" ./configure --host="$host" CC="$cc" \
+		CPPFLAGS="-I$out/include" LDFLAGS="-L$out/lib" --prefix="$out" \
+		--without-bzlib --without-lzma --without-zstd --disable-debuginfod \
+		--disable-libdebuginfod --disable-nls
+	run "$e" make "$jobs" -C lib
+	run "$e" make "$jobs" -C libelf libelf.a
+	run "$e" install -m644 libelf/libelf.a "$out/lib/"
+	run "$e" install -m644 libelf/libelf.h libelf/gelf.h libelf/nlist.h "$out/include/"
+	run "$e" install -m644 libelf/elf-knowledge.h version.h "$out/include/elfutils/"
+
+	echo "$((SECONDS - start))" >"$out/build-seconds"
+	rm -rf "$b"
+	touch "$out/.ntrace-built"
+}
+with_lock "$out.lock" build
+echo "$out"

@@ -25,7 +25,7 @@ mapfile -t patches < <(find "$patchdir" -maxdepth 1 -name '*.patch' | LC_ALL=C s
 [ ${#patches[@]} -gt 0 ] || { fail "patches in $patchdir"; exit 0; }
 
 mkdir -p "$tmp/tree/tools"
-cp -a "$src/tools/perf" "$src/tools/include" "$tmp/tree/tools/"
+cp -a "$src/tools/perf" "$src/tools/include" "$src/tools/build" "$tmp/tree/tools/"
 for p in "${patches[@]}"; do
 	n=${p##*/}
 	if grep -q '^Subject: \[PATCH' "$p" && grep -q '^Signed-off-by: ' "$p" &&

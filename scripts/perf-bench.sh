@@ -2,31 +2,43 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Benchmark (numbers only): perf decoding N-Trace itself against the
-# baseline perf-ntrace decode, on the demo's recording (scripts/demo.sh:
-# fdo_bench traced with htm=1,iret=1,ts=1; recorded first if missing).
-# For each command: wall time (best of 3), retired instructions decoded per
-# second, trace MB/s, peak RSS, and the ratio to perf-ntrace's stats run.
+# baseline perf-ntrace decode, on a large recording made once in the guest
+# (fdo_bench, 262144 iterations, about 26 M instructions, traced with
+# htm=1,iret=1,ts=1; kept in build/perf-bench/) and on the demo's small one
+# (scripts/demo.sh, 1.6 M instructions). For each command: wall time (best
+# of 3), retired instructions decoded per second, trace MB/s, peak RSS, and
+# the ratio to perf-ntrace's branch records, the library's own decode.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-x=$NTRACE_TOP/build/demo/export
-root=$NTRACE_TOP/build/demo/root
-if [ ! -s "$x/ntrace.data" ]; then
+out=$NTRACE_TOP/build/perf-bench
+root=$out/root
+if [ ! -s "$out/export/big.data" ]; then
+	echo "# recording fdo_bench 262144 in the guest once (build/perf-bench/)"
+	rm -rf "$out" && mkdir -p "$root/usr/bin"
+	"${CROSS_COMPILE}gcc" -O2 -g -static -o "$root/usr/bin/fdo_bench" \
+		"$NTRACE_TOP/tools/autofdo/fdo_bench.c" || die "cannot build fdo_bench"
+	printf '%s\n' "# scripts/perf-bench.sh" \
+		"/usr/bin/perf record -m 1024,4096 -e ntrace/htm=1,iret=1,ts=1/u -o /tmp/export/big.data -- /usr/bin/fdo_bench 262144 >/tmp/export/big.out" \
+		>"$out/run.list"
+	bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$out/run.list=/etc/ntrace/run.list" \
+		--add "$root/usr/bin/fdo_bench=/usr/bin/fdo_bench" -o "$out/initrd.gz" \
+		>"$out/initramfs.log" 2>&1 || die "initramfs (log: $out/initramfs.log)"
+	bash "$NTRACE_TOP/scripts/guest.sh" --mode run --config ntrace --initrd "$out/initrd.gz" \
+		--export "$out/export" --timeout 900 >"$out/guest.log" 2>&1 ||
+		die "guest run (log: $out/guest.log)"
+fi
+if [ ! -s "$NTRACE_TOP/build/demo/export/ntrace.data" ]; then
 	echo "# recording the demo's trace first (scripts/demo.sh)"
 	bash "$NTRACE_TOP/scripts/demo.sh" >/dev/null 2>&1 || die "scripts/demo.sh failed"
 fi
 perf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host)
 make -s -C "$NTRACE_TOP/tools/perf-ntrace" all
 pn=$NTRACE_TOP/build/perf-ntrace/perf-ntrace
-data=$x/ntrace.data
-st=$("$pn" decode --root "$root" --format=stats "$data")
-insns=$(sed -n 's/^instructions: //p' <<<"$st")
-bytes=$(sed -n 's/^bytes: //p' <<<"$st")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 # run NAME COMMAND...: best wall time of 3 and the peak RSS
-base=
 run() {
 	local name=$1 best= rss= i t m
 	shift
@@ -43,13 +55,25 @@ run() {
 			 printf "%-44s %7.2f s %8.1f M insn/s %6.2f MB/s %7.1f MB RSS %6.1fx\n",
 				n, t, i / t / 1e6, b / t / 1e6, r / 1024, t / base }'
 }
-echo "# perf decoding N-Trace: fdo_bench, $insns instructions, $bytes trace bytes ($(basename "$data"))"
-echo "# command                                      time     decoded            trace     peak         vs perf-ntrace"
-run "perf-ntrace decode --format=stats (baseline)" "$pn" decode --root "$root" --format=stats "$data"
-run "perf-ntrace decode --format=branches" "$pn" decode --root "$root" --format=branches "$data"
-run "perf script --itrace=b" "$perf" script -i "$data" --symfs "$root" --itrace=b -F ip,addr,flags
-run "perf script --itrace=b (with symbols)" "$perf" script -i "$data" --symfs "$root" --itrace=b
-run "perf script --itrace=i1i -F ip" "$perf" script -i "$data" --symfs "$root" --itrace=i1i -F ip
-run "perf report --itrace=i1000i --sort sym" "$perf" report -i "$data" --symfs "$root" --itrace=i1000i --stdio --sort sym
-run "perf report --itrace=i1000ig (call chains)" "$perf" report -i "$data" --symfs "$root" --itrace=i1000ig --stdio
-run "perf inject --itrace=i100il64" "$perf" inject --symfs "$root" --itrace=i100il64 -i "$data" -o "$tmp/inj.data"
+
+bench() {	# DATA ROOT: every command on one recording
+	local data=$1 root=$2 st
+	st=$("$pn" decode --root "$root" --format=stats "$data")
+	insns=$(sed -n 's/^instructions: //p' <<<"$st")
+	bytes=$(sed -n 's/^bytes: //p' <<<"$st")
+	base=
+	echo "# $data: $insns instructions, $bytes trace bytes"
+	echo "# command                                      time     decoded            trace     peak         vs branch records"
+	run "perf-ntrace decode --format=branches" "$pn" decode --root "$root" --format=branches "$data"
+	run "perf-ntrace decode --format=stats" "$pn" decode --root "$root" --format=stats "$data"
+	run "perf script --itrace=b" "$perf" script -i "$data" --symfs "$root" --itrace=b -F ip,addr,flags
+	run "perf script --itrace=b (with symbols)" "$perf" script -i "$data" --symfs "$root" --itrace=b
+	run "perf script --itrace=i1i -F ip" "$perf" script -i "$data" --symfs "$root" --itrace=i1i -F ip
+	run "perf report --itrace=i1000i --sort sym" "$perf" report -i "$data" --symfs "$root" --itrace=i1000i --stdio --sort sym
+	run "perf report --itrace=i1000ig (call chains)" "$perf" report -i "$data" --symfs "$root" --itrace=i1000ig --stdio
+	run "perf inject --itrace=il64" "$perf" inject --symfs "$root" --itrace=il64 -i "$data" -o "$tmp/inj.data"
+	run "perf inject --itrace=i100il64" "$perf" inject --symfs "$root" --itrace=i100il64 -i "$data" -o "$tmp/inj.data"
+}
+echo "# perf decoding N-Trace (host perf with libntrace) against perf-ntrace"
+bench "$out/export/big.data" "$root"
+bench "$NTRACE_TOP/build/demo/export/ntrace.data" "$NTRACE_TOP/build/demo/root"

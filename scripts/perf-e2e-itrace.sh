@@ -14,14 +14,17 @@
 #    ground truth's executed calls and returns (from the disassembly);
 #  - --itrace=i997il8: each sample's last branch is the ground truth's
 #    last discontinuity before that instruction;
-#  - --itrace=g and perf report: the call chains and the per-symbol
-#    shares equal the ground truth's;
+#  - perf report --itrace=i1i --sort sym: the share of every function
+#    with 1% or more equals the ground truth's (two decimals);
 #  - --itrace=e on a copy whose trace was damaged: an error with the AUX
 #    offset, decoding resumes and reaches the process's last instruction;
 #  - with ts=1, the samples carry trace time: non-decreasing, many more
-#    distinct times than AUX records, inside the task's perf events;
-#  - perf inject --itrace=i100il16 writes a file whose samples carry
-#    branch stacks.
+#    distinct times than AUX records, between the first ITRACE_START and
+#    the last AUX record; --itrace=i10us samples once per 10 us;
+#  - perf inject --itrace=i100il16 writes one sample per 100 instructions
+#    with branch stacks; --call-trace prints one line per call sample;
+#  - user and kernel flow from a perf record --kcore copy equal the
+#    ground truth too.
 # Usage: perf-e2e-itrace.sh PERF WORK ROOT NAME:PROG:TRUTH...
 #   WORK/out/NAME.data is the recording of /usr/bin/PROG (under ROOT);
 #   TRUTH.pc its ground-truth PC list, TRUTH.flow the ground-truth records

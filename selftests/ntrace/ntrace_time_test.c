@@ -319,7 +319,6 @@ static void walk_ring(struct perf_event_mmap_page *up, const uint8_t *aux, size_
 		      struct recording *r)
 {
 	size_t data_size = DATA_PAGES * sysconf(_SC_PAGESIZE);
-	const uint8_t *data = (const uint8_t *)up + up->data_offset;
 	uint64_t head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = up->data_tail;
 	static uint8_t buf[1 << 20];
@@ -329,12 +328,9 @@ static void walk_ring(struct perf_event_mmap_page *up, const uint8_t *aux, size_
 		struct perf_event_header h;
 		size_t i;
 
-		for (i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(tail + i) % data_size];
-		if (h.size < sizeof(h) || h.size > sizeof(rec))
+		if (!nt_ring_copy(up, data_size, tail, rec, sizeof(rec)))
 			break;
-		for (i = 0; i < h.size; i++)
-			rec[i] = data[(tail + i) % data_size];
+		memcpy(&h, rec, sizeof(h));
 		if (h.type == PERF_RECORD_ITRACE_START && h.size >= sizeof(h) + 16) {
 			if (!r->nr_itrace++)
 				memcpy(&r->itrace_time, rec + sizeof(h) + 8, 8);

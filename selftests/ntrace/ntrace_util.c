@@ -87,25 +87,37 @@ static void rec_add(struct nt_rec *rec, const uint8_t *aux, size_t aux_size,
 }
 
 /* Walk the perf ring from tail to head (data pages after the user page). */
+size_t nt_ring_copy(const struct perf_event_mmap_page *up, size_t data_size,
+		    uint64_t tail, void *buf, size_t size)
+{
+	const uint8_t *data = (const uint8_t *)up + up->data_offset;
+	struct perf_event_header h;
+	uint8_t *out = buf;
+	size_t i;
+
+	for (i = 0; i < sizeof(h); i++)
+		((uint8_t *)&h)[i] = data[(tail + i) % data_size];
+	if (h.size < sizeof(h) || h.size > size)
+		return 0;
+	for (i = 0; i < h.size; i++)
+		out[i] = data[(tail + i) % data_size];
+	return h.size;
+}
+
 static void read_ring(struct perf_event_mmap_page *up, size_t data_size,
 		      const uint8_t *aux, size_t aux_size, bool snapshot,
 		      struct nt_rec *rec)
 {
-	const uint8_t *data = (const uint8_t *)up + up->data_offset;
 	uint64_t head = __atomic_load_n(&up->data_head, __ATOMIC_ACQUIRE);
 	uint64_t tail = up->data_tail;
 	uint8_t buf[256];
 
 	while (tail < head) {
 		struct perf_event_header h;
-		size_t i;
 
-		for (i = 0; i < sizeof(h); i++)
-			((uint8_t *)&h)[i] = data[(tail + i) % data_size];
-		if (h.size < sizeof(h) || h.size > sizeof(buf))
+		if (!nt_ring_copy(up, data_size, tail, buf, sizeof(buf)))
 			break;
-		for (i = 0; i < h.size; i++)
-			buf[i] = data[(tail + i) % data_size];
+		memcpy(&h, buf, sizeof(h));
 		if (h.type == PERF_RECORD_AUX && snapshot) {
 			const struct aux_record *r = (const void *)buf;
 

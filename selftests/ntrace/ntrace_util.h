@@ -63,6 +63,13 @@ int nt_record_snapshot(struct perf_event_attr *attr, unsigned int aux_pages,
 		       void (*work)(void *), void *arg, struct nt_rec *rec);
 void nt_rec_free(struct nt_rec *rec);
 
+/*
+ * Copy the record at tail of up's data ring (data_size bytes) into buf.
+ * Returns its size, or 0 when it is malformed or larger than size.
+ */
+size_t nt_ring_copy(const struct perf_event_mmap_page *up, size_t data_size,
+		    uint64_t tail, void *buf, size_t size);
+
 /* What the framing check found in a byte stream. */
 struct nt_frame_stats {
 	unsigned long msgs, idle, sync_msgs, correlation_msgs;

@@ -54,3 +54,15 @@ with_lock() {
 		"$@"
 	) 9>"$lock"
 }
+
+# perf_vdso_cache ROOT VDSO: put a vDSO image where perf looks for the
+# [vdso] a recording names by build-id, the build-id cache of --symfs ROOT
+# (ROOT/.debug/[vdso]/ID/vdso and its .build-id link).
+perf_vdso_cache() {
+	local id
+	id=$("${CROSS_COMPILE}readelf" -n "$2" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	[ -n "$id" ] || return 1
+	mkdir -p "$1/.debug/[vdso]/$id" "$1/.debug/.build-id/${id:0:2}" &&
+		cp "$2" "$1/.debug/[vdso]/$id/vdso" &&
+		ln -sfn "../../[vdso]/$id" "$1/.debug/.build-id/${id:0:2}/${id:2}"
+}

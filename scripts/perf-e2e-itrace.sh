@@ -21,6 +21,9 @@
 #  - with ts=1, the samples carry trace time: non-decreasing, many more
 #    distinct times than AUX records, between the first ITRACE_START and
 #    the last AUX record; --itrace=i10us samples once per 10 us;
+#  - --call-ret-trace: every call and return at the depth of the call tree
+#    the ground truth executed, and --itrace=i97ig call chains equal to its
+#    open calls (recursion, setjmp/longjmp, signal handlers);
 #  - perf inject --itrace=i100il16 writes one sample per 100 instructions
 #    with branch stacks; --call-trace prints one line per call sample;
 #  - user and kernel flow from a perf record --kcore copy equal the
@@ -185,6 +188,24 @@ for spec in "$@"; do
 		pass "$name: branch samples flagged call and return: $got, as the program executed"
 	else
 		fail "$name: branch samples flagged: $got; the program executed $want"
+	fi
+
+	# the call tree the ground truth executed (recursion, longjmp, signal
+	# handlers): --call-ret-trace depths, and --itrace=g call chains
+	flow gt-calltree -v mode=trace "$d/$prog.dis" "$seg" >"$d/$name.tree.gt"
+	ps -i "$data" --call-ret-trace -F flags,callindent,ip,addr 2>/dev/null |
+		flow itrace-calltree >"$d/$name.tree"
+	if [ -s "$d/$name.tree.gt" ] && cmp -s "$d/$name.tree" "$d/$name.tree.gt"; then
+		pass "$name: perf script --call-ret-trace: $(wc -l <"$d/$name.tree") calls and returns at the ground truth's depths (deepest $(sort -k2n "$d/$name.tree" | tail -1 | cut -d' ' -f2))"
+	else
+		fail "$name: perf script --call-ret-trace differs from the ground truth's call tree at: $(diff "$d/$name.tree" "$d/$name.tree.gt" | grep -m2 '^[<>]' | tr '\n' ' ')"
+	fi
+	flow gt-calltree -v mode=chain -v period=97 "$d/$prog.dis" "$seg" >"$d/$name.chain.gt"
+	ps -i "$data" --itrace=i97ig -F ip 2>/dev/null | flow itrace-chains >"$d/$name.chain"
+	if [ -s "$d/$name.chain.gt" ] && cmp -s "$d/$name.chain" "$d/$name.chain.gt"; then
+		pass "$name: --itrace=i97ig: $(wc -l <"$d/$name.chain") call chains = the ground truth's open calls (up to $(awk '{ if (NF > m) m = NF } END { print m - 1 }' "$d/$name.chain") frames)"
+	else
+		fail "$name: --itrace=i97ig: $(wc -l <"$d/$name.chain") call chains, ground truth $(wc -l <"$d/$name.chain.gt"); first difference: $(diff "$d/$name.chain" "$d/$name.chain.gt" | grep -m2 '^[<>]' | cut -c1-120 | tr '\n' ' ')"
 	fi
 done
 

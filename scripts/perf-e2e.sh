@@ -188,6 +188,8 @@ fi
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)
 vdso=$kdir/arch/riscv/kernel/vdso/vdso.so
 [ -f "$vdso" ] || fail "the guest kernel's vdso.so ($vdso)"
+# perf finds it in the build-id cache of --symfs
+perf_vdso_cache "$tmp/root" "$vdso" || fail "the vdso.so in perf's build-id cache under $tmp/root"
 for r in "${recs[@]}"; do
 	name=${r%%;*}
 	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" -o "$tmp/$name.pc" \
@@ -264,14 +266,13 @@ for r in "${recs[@]}"; do
 done
 
 # perf itself decodes the recordings (tools/perf-patches/0005), checked
-# against the same segments. Not cs-sig: the guest's perf records no
-# build-ids, so the host perf has no copy of the guest's vDSO.
+# against the same segments.
 if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
 	specs=() i=0
 	for r in "${recs[@]}"; do
 		IFS=';' read -r name _ p <<<"$r"
 		p=${p%% *} i=$((i + 1))
-		[ "$name" != cs-sig ] && [ "$name" != kern ] || continue
+		[ "$name" != kern ] || continue
 		[ "$p" != callsys-dyn ] || p=-
 		case $r in *ts=1*) specs+=("$name:$p:$tmp/gtseg/$i:ts") ;; *) specs+=("$name:$p:$tmp/gtseg/$i") ;; esac
 	done

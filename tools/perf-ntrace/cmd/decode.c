@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -244,16 +245,17 @@ static void pd_on_notice(void *ctx, const char *text)
 		fprintf(stderr, "perf-ntrace decode: %s\n", text);
 }
 
-/* Is path a perf.data file? (stdin is never one: it is not seekable) */
+/* Is path a perf.data file or directory? (stdin is never one: it is not seekable) */
 static bool sniff_perf_data(const char *path)
 {
 	unsigned char m[8];
+	char buf[PATH_MAX];
 	FILE *f;
 	size_t n;
 
 	if (!strcmp(path, "-"))
 		return false;
-	f = fopen(path, "rb");
+	f = fopen(ntrace_pd_data_path(path, buf, sizeof(buf)), "rb");
 	if (!f)
 		return false;
 	n = fread(m, 1, sizeof(m), f);

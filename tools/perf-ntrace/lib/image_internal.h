@@ -52,6 +52,9 @@ struct ntrace_images {
 	char err[512];
 };
 
+/* Shared between image_*.c, not exported by libntrace.so. */
+#pragma GCC visibility push(hidden)
+
 int ntrace_img_error(struct ntrace_images *set, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -69,5 +72,7 @@ int ntrace_img_build_table(struct ntrace_images *set, struct ntrace_region *r);
 /* Read a whole file into memory. */
 int ntrace_img_slurp(struct ntrace_images *set, const char *path,
 		     uint8_t **data, size_t *size);
+
+#pragma GCC visibility pop
 
 #endif /* NTRACE_IMAGE_INTERNAL_H */

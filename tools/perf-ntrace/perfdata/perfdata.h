@@ -137,8 +137,14 @@ struct ntrace_pd_rec {
 struct ntrace_perfdata;
 
 /*
- * Map and check a perf.data file (read-only mapping, kept until close). On failure returns NULL and writes the
- * reason to err (errlen bytes). Records are not checked until read.
+ * The file that holds a recording's header and records: path itself, or
+ * path/data when path is a directory (what perf record --kcore writes).
+ * Uses buf (len bytes) when it has to build the name.
+ */
+const char *ntrace_pd_data_path(const char *path, char *buf, size_t len);
+/*
+ * Map and check a perf.data file or directory (read-only mapping, kept until close). On failure returns NULL and
+ * writes the reason to err (errlen bytes). Records are not checked until read.
  */
 struct ntrace_perfdata *ntrace_pd_open(const char *path, char *err, size_t errlen);
 /* Same over a caller-owned buffer (tests, fuzzing); buf must outlive pd. */

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,8 +227,21 @@ struct ntrace_perfdata *ntrace_pd_open_mem(const void *buf, size_t len, char *er
 	return pd_init(buf, len, NULL, err, errlen);
 }
 
-struct ntrace_perfdata *ntrace_pd_open(const char *path, char *err, size_t errlen)
+const char *ntrace_pd_data_path(const char *path, char *buf, size_t len)
 {
+	struct stat st;
+	int n;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode))
+		return path;
+	n = snprintf(buf, len, "%s/data", path);
+	return n > 0 && (size_t)n < len ? buf : path;
+}
+
+struct ntrace_perfdata *ntrace_pd_open(const char *dir_or_file, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	const char *path = ntrace_pd_data_path(dir_or_file, buf, sizeof(buf));
 	struct ntrace_perfdata *pd;
 	struct stat st;
 	void *map;

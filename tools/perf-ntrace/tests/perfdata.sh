@@ -8,7 +8,8 @@
 #  - decoding the perf.data gives exactly the PCs the program retired,
 #    whether the trace is in one AUXTRACE chunk or split into many
 #    (messages cut across chunks, perf's 8-byte padding), in file and pipe
-#    layout, with images from MMAP2 (--elf-dir) or from --elf;
+#    layout, with images from MMAP2 (--elf-dir) or from --elf, and as
+#    the directory perf record --kcore writes;
 #  - a chunk flagged TRUNCATED followed by missing bytes: decoding restarts
 #    at the next sync and both sides of the gap are correct flow;
 #  - corrupt and foreign files get clear errors;
@@ -154,6 +155,14 @@ for n in "${progs[@]}"; do
 			ok "$n $cfg: --elf and --root find the same program"
 		else
 			notok "$n $cfg: --elf / --root"
+		fi
+		# the directory perf record --kcore writes: DIR/data
+		mkdir -p "$WORK/dir.data" && cp "$f" "$WORK/dir.data/data"
+		if "$TOOL" decode --elf "$WORK/bin/$n" -o "$WORK/o3" "$WORK/dir.data" 2>"$WORK/err" &&
+		   cmp -s "$WORK/o3" "$WORK/$n.expect"; then
+			ok "$n $cfg: a perf.data directory (DIR/data) decodes like the file"
+		else
+			notok "$n $cfg: perf.data directory: $(head -c 200 "$WORK/err")"
 		fi
 	done
 

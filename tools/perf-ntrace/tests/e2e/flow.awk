@@ -24,3 +24,16 @@ function discontinuous(a, b,    d) {
 	d = (low32(b) - low32(a) + 4294967296) % 4294967296
 	return d != 2 && d != 4
 }
+
+# What an objdump instruction (mnemonic, operands) is to a call stack: "c"
+# a call (links through ra or t0: jal, jalr), "r" a return (jumps through
+# one of them without linking: the RISC-V return-address stack hints), ""
+# neither.
+function call_kind(op, args,    r) {
+	split(args, r, ",")
+	if (op == "ret" || (op == "jr" && (r[1] == "ra" || r[1] == "t0")))
+		return "r"
+	if ((op == "jal" || op == "jalr") && (index(args, ",") == 0 || r[1] == "ra" || r[1] == "t0"))
+		return "c"
+	return ""
+}

@@ -27,7 +27,8 @@
 #  - perf inject --itrace=i100il16 writes one sample per 100 instructions
 #    with branch stacks; --call-trace prints one line per call sample;
 #  - user and kernel flow from a perf record --kcore copy equal the
-#    ground truth too.
+#    ground truth too, and so do its branch samples' discontinuities,
+#    traps into the kernel included.
 # Usage: perf-e2e-itrace.sh PERF WORK ROOT NAME:PROG:TRUTH...
 #   WORK/out/NAME.data is the recording of /usr/bin/PROG (under ROOT);
 #   TRUTH.pc its ground-truth PC list, TRUTH.flow the ground-truth records
@@ -143,20 +144,20 @@ for spec in "$@"; do
 		fail "$name: perf script --itrace=i1i: $(wc -l <"$d/$name.ipc") samples, ground truth $n; first difference at line ${k:-?}; $(head -c 200 "$d/$name.i.err" | tr '\n' ' ')"
 	fi
 
-	# The branch checks below read the ground truth's traps for a user-only
-	# trace (the handler untraced); with the kernel traced, each trap is a
-	# transfer into the handler instead. Only the flow is checked there.
-	[ "$prog" != k ] || continue
-
-	# branches: the discontinuities, in order
+	# branches: the discontinuities, in order. With the kernel traced
+	# (k), a trap is a transfer into the handler, and the trace the driver
+	# stops and starts again is one step.
+	kernel=0
+	[ "$prog" != k ] || kernel=1
 	ps -i "$data" --itrace=b -F ip,addr,flags 2>"$d/$name.b.err" >"$d/$name.br"
-	flow itrace-branches "$d/$name.br" >"$d/$name.disc"
-	flow gt-discontinuities "$truth.flow" >"$d/$name.gtdisc"
+	flow itrace-branches -v kernel=$kernel "$d/$name.br" >"$d/$name.disc"
+	flow gt-discontinuities -v kernel=$kernel "$truth.flow" >"$d/$name.gtdisc"
 	if [ -s "$d/$name.gtdisc" ] && cmp -s "$d/$name.disc" "$d/$name.gtdisc"; then
 		pass "$name: perf script --itrace=b: $(wc -l <"$d/$name.br") branch samples; their $(wc -l <"$d/$name.disc") discontinuities = the ground truth's"
 	else
 		fail "$name: perf script --itrace=b: $(wc -l <"$d/$name.disc") discontinuities, ground truth $(wc -l <"$d/$name.gtdisc"): $(diff "$d/$name.disc" "$d/$name.gtdisc" | head -3 | tr '\n' ' ')"
 	fi
+	[ "$prog" != k ] || continue
 
 	# last branch of every 997th instruction
 	ps -i "$data" --itrace=i997il8 -F ip,brstack 2>/dev/null >"$d/$name.lbr"

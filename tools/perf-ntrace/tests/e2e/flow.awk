@@ -19,6 +19,15 @@ function low32(s) {
 	return hex2num(s)
 }
 
+# a + n for a small n, in the low 32 bits (a carry out of them is not
+# expected between two instructions)
+function plus(a, n,    hi, lo) {
+	a = substr(canon(a), 3)
+	hi = length(a) > 8 ? substr(a, 1, length(a) - 8) : ""
+	lo = hex2num(length(a) > 8 ? substr(a, length(a) - 7) : a) + n
+	return canon(hi sprintf(hi == "" ? "%x" : "%08x", lo))
+}
+
 # b does not follow a by fall-through (RVC or 32-bit instruction)
 function discontinuous(a, b,    d) {
 	d = (low32(b) - low32(a) + 4294967296) % 4294967296

@@ -17,7 +17,10 @@
 #  - perf report --itrace=i1i --sort sym: the share of every function
 #    with 1% or more equals the ground truth's (two decimals);
 #  - --itrace=e on a copy whose trace was damaged: an error with the AUX
-#    offset, decoding resumes and reaches the process's last instruction;
+#    offset, decoding resumes and reaches the process's last instruction,
+#    and every run of samples between errors is exactly the ground truth's;
+#  - a recording with an AUX area too small (NAME:PROG:TRUTH:lost): the
+#    truncated AUX records are errors, the runs between them exact;
 #  - with ts=1, the samples carry trace time: non-decreasing, many more
 #    distinct times than AUX records, between the first ITRACE_START and
 #    the last AUX record; --itrace=i10us samples once per 10 us;
@@ -37,7 +40,8 @@
 #   the program's disassembly (dynamically linked programs), PROG "k" marks
 #   a recording with kernel flow: recorded with --kcore it is checked like
 #   the others, else it is decoded with NTRACE_VMLINUX (see
-#   kernel_checks). A fourth field "ts": the trace has timestamps.
+#   kernel_checks). A fourth field "ts": the trace has timestamps; "lost":
+#   the AUX area was too small (only lost_checks).
 #   The damaged-trace and perf inject checks use the first recording.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -125,11 +129,32 @@ time_checks() {
 	fi
 }
 
+# A recording whose AUX area was too small: perf reports the kernel's
+# loss, and every run of samples between the errors is exact.
+lost_checks() {
+	local res lost
+	ps -i "$data" --itrace=i1ie -F ip >"$d/$name.seg" 2>/dev/null
+	lost=$(grep -c 'code 3: @0x[0-9a-f]* AUX record truncated' "$d/$name.seg")
+	res=$(flow gt-segments "$seg" "$d/$name.seg")
+	case $res in
+	ok*)
+		read -r _ segs got errs <<<"$res"
+		if [ "$lost" -gt 0 ] && [ "$got" -lt "$n" ]; then
+			pass "$name: $lost AUX records truncated, reported as errors with their AUX offset; $got of $n instructions decoded, in $segs runs between the $errs errors, each run exactly the ground truth's"
+		else
+			fail "$name: $lost truncated AUX records reported, $got of $n instructions decoded: no loss to check (AUX area large enough?)"
+		fi ;;
+	*) fail "$name: $res" ;;
+	esac
+}
+
 for spec in "$@"; do
 	IFS=: read -r name prog truth opt <<<"$spec"
 	seg=$truth.pc
 	data=$work/out/$name.data
 	n=$(wc -l <"$seg")
+
+	[ "$opt" != lost ] || { lost_checks; continue; }
 
 	# instructions
 	ps -i "$data" --itrace=i1i -F ip 2>"$d/$name.i.err" | norm_ip >"$d/$name.ipc"
@@ -225,10 +250,13 @@ ps -i "$d/bad.data" --itrace=i1ie -F ip >"$d/bad.out" 2>"$d/bad.err"
 st=$?
 errs=$(grep -c 'instruction trace error.*code 1: @0x' "$d/bad.out")
 grep -v 'error\|^$\|Warning' "$d/bad.out" | norm_ip | tail -1000 >"$d/bad.tail"
-if [ $st = 0 ] && [ "$errs" -gt 0 ] && cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc"); then
-	pass "$name damaged at file offset $off: perf script --itrace=i1ie reports $errs decode errors with their AUX offset ($(grep -m1 -o '@0x[0-9a-f]*' "$d/bad.out")), resumes, and its last 1000 instructions are the ground truth's"
+res=$(flow gt-segments "$truth.pc" "$d/bad.out")
+if [ $st = 0 ] && [ "$errs" -gt 0 ] && [ "${res%% *}" = ok ] &&
+   cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc"); then
+	read -r _ segs got _ <<<"$res"
+	pass "$name damaged at file offset $off: perf script --itrace=i1ie reports $errs decode errors with their AUX offset ($(grep -m1 -o '@0x[0-9a-f]*' "$d/bad.out")), resumes, and decodes $got of $(wc -l <"$truth.pc") instructions in $segs runs, each exactly the ground truth's, to its last instruction"
 else
-	fail "$name damaged: perf script exit $st, $errs errors with an offset, last instructions $(cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc") && echo equal || echo differ)"
+	fail "$name damaged: perf script exit $st, $errs errors with an offset, runs: $res, last instructions $(cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc") && echo equal || echo differ)"
 fi
 
 # perf inject: instruction samples every 100 instructions with 16 branches

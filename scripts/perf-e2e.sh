@@ -42,8 +42,11 @@
 # host perf read the file, the host perf lists the same records as our
 # reader, and the host perf decodes every recording itself (--itrace),
 # checked against the same ground truth (scripts/perf-e2e-itrace.sh);
-# "kern" traces user and kernel (no ":u", a sync every 16 messages) with
-# perf record --kcore, and is decoded from that copy of the kernel's code.
+# "lost" records the loop into an 8 KiB AUX area, too small for it: the
+# kernel truncates AUX records, and only perf-e2e-itrace.sh checks it (the
+# runs decoded between the losses). "kern" traces user and kernel (no
+# ":u", a sync every 16 messages) with perf record --kcore, and is decoded
+# from that copy of the kernel's code.
 # NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 set -uo pipefail
@@ -109,6 +112,7 @@ recs=(
 	"dyn1;-e ntrace//u;callsys-dyn"
 	"dyn2;-e ntrace//u;callsys-dyn"
 	"cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals"
+	"lost;-m,8K -e ntrace//u;ntloop"
 	"kern;--kcore -e ntrace/htm=1,iret=1,sync_period=1/;callsys"
 )
 {
@@ -245,7 +249,8 @@ for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
 	p=${p%% *}
 	i=$((i + 1))
-	[ "$name" != kern ] || continue	# user and kernel: perf-e2e-itrace.sh
+	# user and kernel, and an AUX area too small: perf-e2e-itrace.sh
+	[ "$name" != kern ] && [ "$name" != lost ] || continue
 	[ "$gt_nseg" = "${#recs[@]}" ] || { fail "$name: = ground truth (no ground-truth segment)"; continue; }
 	seg=$tmp/gtseg/$i.pc
 	n=$(wc -l <"$tmp/$name.pc") ng=$(wc -l <"$seg")
@@ -274,7 +279,11 @@ if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
 		p=${p%% *} i=$((i + 1))
 		[ "$name" != kern ] || continue
 		[ "$p" != callsys-dyn ] || p=-
-		case $r in *ts=1*) specs+=("$name:$p:$tmp/gtseg/$i:ts") ;; *) specs+=("$name:$p:$tmp/gtseg/$i") ;; esac
+		case $r in
+		*ts=1*) specs+=("$name:$p:$tmp/gtseg/$i:ts") ;;
+		lost*) specs+=("$name:$p:$tmp/gtseg/$i:lost") ;;
+		*) specs+=("$name:$p:$tmp/gtseg/$i") ;;
+		esac
 	done
 	if [ -s "$tmp/htm.guest-pc" ] && cmp -s "$tmp/htm.guest-pc" "$tmp/gtseg/$htm_i.pc"; then
 		pass "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc") instruction samples = the ground truth"
@@ -336,7 +345,7 @@ seg() {	# PROG FILE: main .. exit, without failed LR/SC iterations
 for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
 	[ "$p" = callsys ] || [ "$p" = ntloop ] || continue	# the same runs only
-	[ "$name" != kern ] || continue
+	[ "$name" != kern ] && [ "$name" != lost ] || continue
 	seg "$p" "$tmp/$p.truth" >"$tmp/$p.tseg" 2>"$tmp/$p.tseg.err"
 	seg "$p" "$tmp/$name.pc" >"$tmp/$name.seg" 2>"$tmp/$name.seg.err"
 	if decoded_ok "$name" && [ -s "$tmp/$p.tseg" ] && cmp -s "$tmp/$name.seg" "$tmp/$p.tseg"; then

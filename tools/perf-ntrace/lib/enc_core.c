@@ -411,9 +411,10 @@ static void classify(struct ntrace_encoder *e, const struct ntrace_insn *r, bool
 
 		if (it == NTRACE_ITYPE_COSWAP)
 			push_return(e, next_pc);
+		/* a mispredicted return is sent as an indirect jump too */
+		e->pend_btype = NTRACE_BTYPE_INDIRECT;
 		if (!predicted) {
 			e->pend = NTRACE_ENC_INDIRECT;
-			e->pend_btype = NTRACE_BTYPE_INDIRECT;
 		} else if (c->implicit_return != NTRACE_IRET_COUNT) {
 			e->pend = NTRACE_ENC_RETURN;
 			e->pend_expect = expect;

@@ -370,6 +370,33 @@ static void gaps(void)
 		       "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x102\n"
 		       "ProgTraceCorrelation evcode=4 cdf=0 icnt=3\n",
 		       "trace stop and restart: correlation, then a new sync");
+
+	/*
+	 * A user-only trace stops at an exception (the handler is not
+	 * traced) and restarts after it; then a return goes elsewhere than
+	 * its call (longjmp). Its IndirectBranch is B-TYPE 0, not the
+	 * exception's B-TYPE left from before the stop.
+	 */
+	{
+		static const struct ntrace_insn t[] = {
+			{ .addr = 0x100, .size = 4, .itype = NTRACE_ITYPE_EXCEPTION,
+			  .flags = NTRACE_INSN_TRACE_STOP },
+			I(0x8000, 4, 0),	/* the handler, not traced */
+			{ .addr = 0x104, .size = 4, .itype = NTRACE_ITYPE_DIR_CALL,
+			  .flags = NTRACE_INSN_TRACE_START },
+			I(0x200, 2, NTRACE_ITYPE_RETURN),
+			I(0x304, 4, 0),
+		};
+
+		c.implicit_return = NTRACE_IRET_FULL;
+		enc_run(&c, t, N(t), &r);
+		expect_listing(&r, "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x80\n"
+			       "ProgTraceCorrelation evcode=4 cdf=0 icnt=2\n"
+			       "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x82\n"
+			       "IndirectBranch btype=0 icnt=3 uaddr=0x100\n"
+			       "ProgTraceCorrelation evcode=4 cdf=0 icnt=2\n",
+			       "a mispredicted return after a stop at an exception is B-TYPE 0");
+	}
 	tap_ok(!strcmp(ntrace_enc_cfg_check(&(struct ntrace_enc_cfg){ .mode = 4 }),
 		       "trTeInstMode must be 3 (BTM) or 6 (HTM)"),
 	       "bad configuration is named");

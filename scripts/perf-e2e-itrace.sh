@@ -130,7 +130,9 @@ time_checks() {
 }
 
 # A recording whose AUX area was too small: perf reports the kernel's
-# loss, and every run of samples between the errors is exact.
+# loss, and every run of samples between the errors is exact. Whether the
+# kernel lost trace depends on how soon perf ran; a run without loss must
+# decode completely, and skips the loss check.
 lost_checks() {
 	local res lost
 	ps -i "$data" --itrace=i1ie -F ip >"$d/$name.seg" 2>/dev/null
@@ -141,8 +143,10 @@ lost_checks() {
 		read -r _ segs got errs <<<"$res"
 		if [ "$lost" -gt 0 ] && [ "$got" -lt "$n" ]; then
 			pass "$name: $lost AUX records truncated, reported as errors with their AUX offset; $got of $n instructions decoded, in $segs runs between the $errs errors, each run exactly the ground truth's"
+		elif [ "$lost" = 0 ] && [ "$errs" = 0 ] && [ "$got" = "$n" ]; then
+			echo "ok - perf-itrace: $name: truncated AUX records # SKIP perf drained the AUX area in time this run (all $n instructions decoded exactly)"
 		else
-			fail "$name: $lost truncated AUX records reported, $got of $n instructions decoded: no loss to check (AUX area large enough?)"
+			fail "$name: $lost truncated AUX records reported, $errs errors, $got of $n instructions decoded"
 		fi ;;
 	*) fail "$name: $res" ;;
 	esac

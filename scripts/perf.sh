@@ -92,8 +92,10 @@ if [ -d "$patchdir" ]; then
 fi
 
 src=$(kernel_source)
+# the patches by name and content, not by path: a clone elsewhere shares the cache
+names=("${patches[@]##*/}")
 keyargs=("rev $BUILD_REV" "$(linux_source_version)" "$toolchain" "${PERF_FLAGS[*]}"
-	"${patches[@]/#/patch }" "${patches[@]}")
+	"${names[@]/#/patch }" "${patches[@]}")
 # The riscv64 key is unchanged from before host mode existed.
 [ "$host" = 1 ] && keyargs=("host" "${keyargs[@]}")
 key=$(cache_key "${keyargs[@]}")

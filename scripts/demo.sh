@@ -82,9 +82,10 @@ if [ -s "$x/ntrace.data" ]; then
 		ps --itrace=b -F time,flags,ip,sym,addr --ns 2>/dev/null |
 			awk '/=> .* main$/ { on = 1 } on && n++ < 8'
 		echo "-- perf script --call-trace, from main:"
-		ps --call-trace 2>/dev/null | awk '/\tmain/ { on = 1 } on && n++ < 6'
-		echo "-- branch samples by kind: $(ps --itrace=b -F flags 2>/dev/null |
-			awk '{ $1 = $1; c[$0]++ } END { for (k in c) printf "%s %d, ", k, c[k] }')"
+		ps --call-trace 2>/dev/null | awk '/\t *main / { on = 1 } on && n++ < 6'
+		# perf prints nothing for -F flags alone: take the ip off again
+		echo "-- branch samples by kind: $(ps --itrace=b -F ip,flags 2>/dev/null |
+			awk '{ sub(/ *[0-9a-f]+$/, ""); $1 = $1; c[$0]++ } END { for (k in c) printf "%s %d, ", k, c[k] }')"
 	else
 		echo "-- retired instructions per function (perf-ntrace; host perf did not build):"
 		"$pn" decode --root "$out/root" --format=pc "$x/ntrace.data" | symbolize 1

@@ -176,29 +176,16 @@ static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *
  */
 static int leads_to(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
 {
-	uint64_t fall = rt_pc(h, ti) + ti->d.size;
-	uint64_t target = rt_pc(h, ti) + (int64_t)ti->d.off;
+	uint64_t target;
+	int r = ntrace_isa_may_follow(&ti->d, rt_pc(h, ti), next_pc);
 
-	switch (ti->d.kind) {
-	case NTRACE_IK_NONE:
-		return next_pc == fall;
-	case NTRACE_IK_BRANCH:
-		return next_pc == fall || next_pc == target;
-	case NTRACE_IK_JUMP:
-		return next_pc == target;
-	case NTRACE_IK_INDIRECT:
-		/* a return to the address its call left: no need to read rs1 */
-		if (ti->d.itype == NTRACE_ITYPE_RETURN && h->ras_n &&
-		    h->ras[(h->ras_n - 1) % MODEL_RAS] == next_pc)
-			return 1;
-		/* fall through */
-	case NTRACE_IK_TRAP_RETURN:
-		return indirect_target(h, ti, &target) ? next_pc == target : -1;
-	case NTRACE_IK_TABLE_JUMP:
-		return -1;	/* target in the JVT table, not read */
-	default:
-		return 0;	/* ECALL/EBREAK/invalid never retire */
-	}
+	if (r != NTRACE_FOLLOW_RUNTIME || ti->d.kind == NTRACE_IK_TABLE_JUMP)
+		return r;	/* a table jump's target is in the JVT, not read */
+	/* a return to the address its call left: no need to read rs1 */
+	if (ti->d.itype == NTRACE_ITYPE_RETURN && h->ras_n &&
+	    h->ras[(h->ras_n - 1) % MODEL_RAS] == next_pc)
+		return 1;
+	return indirect_target(h, ti, &target) ? next_pc == target : -1;
 }
 
 /* Can control leave instruction ti for next_pc without a trap? */

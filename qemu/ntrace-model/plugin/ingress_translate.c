@@ -16,38 +16,21 @@ static const struct ntrace_isa_cfg isa_cfg = NTRACE_ISA_CFG_RV64GC;
 
 static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
 {
-	uint32_t w = 0;
+	struct ntrace_iext x;
 
-	memcpy(&w, raw, len < 4 ? len : 4);
-	ntrace_isa_decode_bytes(raw, len, &isa_cfg, &ti->d);
-	ti->target_known = true;
-	if (ti->d.kind == NTRACE_IK_INDIRECT) {
-		if ((w & 0x7f) == 0x67 && ti->d.size == 4) {
-			ti->imm = (int32_t)w >> 20;	/* JALR */
-			ti->read_early = ((w >> 7) & 31) == ((w >> 15) & 31) && ((w >> 7) & 31);
-		}
-		if (ti->d.size == 2 && (w & 0xf07f) == 0x9002 && ((w >> 7) & 31) == 1)
-			ti->read_early = true;		/* C.JALR ra: rd = rs1 = ra */
-		else if ((w & 3) != 0 && ti->d.size == 2)
-			ti->imm = 0;			/* C.JR, C.JALR */
-		if (ti->d.size == 2 && (w & 0xe003) != 0x8002)
-			ti->target_known = false;	/* CM.POPRET*: from the stack */
-	}
-	if (ti->d.kind == NTRACE_IK_TRAP_RETURN) {
-		ti->xret_m = w == 0x30200073;		/* MRET */
-		ti->target_known = w == 0x30200073 || w == 0x10200073;
-	}
-	/* sequential jump: LUI/AUIPC/C.LUI set up a jump's rs1 */
-	if (ti->d.size == 4 && ((w & 0x7f) == 0x17 || (w & 0x7f) == 0x37))
-		ti->seq_rd = (w >> 7) & 31;
-	else if (ti->d.size == 2 && (w & 0xe003) == 0x6001 && ((w >> 7) & 31) != 2)
-		ti->seq_rd = (w >> 7) & 31;	/* C.LUI (rd 2 is C.ADDI16SP) */
-	ti->seq_jump = ti->d.kind == NTRACE_IK_INDIRECT && ti->d.reg &&
-		       (ti->d.itype == NTRACE_ITYPE_IND_CALL || ti->d.itype == NTRACE_ITYPE_IND_JUMP ||
-			ti->d.itype == NTRACE_ITYPE_OTHER_IND_JUMP);
-	/* CSR instructions naming satp (0x180) change the context */
-	if ((w & 0x7f) == 0x73 && ((w >> 12) & 7) != 0 && ((w >> 12) & 7) != 4 &&
-	    (w >> 20) == 0x180)
+	ntrace_isa_decode_ext_bytes(raw, len, &isa_cfg, &x);
+	ti->d = x.d;
+	ti->imm = x.op == NTRACE_IOP_JALR ? (int32_t)x.imm : 0;
+	/* JALR with rd == rs1 overwrites its base: read the target before it runs */
+	ti->read_early = x.op == NTRACE_IOP_JALR && x.rd && x.rd == x.rs1;
+	/* the model reads neither the stack (CM.POPRET*) nor mnepc (MNRET) */
+	ti->target_known = x.op != NTRACE_IOP_POPRET &&
+			   !(x.op == NTRACE_IOP_XRET && x.csr == NTRACE_CSR_MNEPC);
+	ti->xret_m = x.op == NTRACE_IOP_XRET && x.csr == NTRACE_CSR_MEPC;
+	ti->seq_rd = ntrace_isa_seq_setup_reg(&x);
+	ti->seq_jump = ntrace_isa_seq_jump_reg(&x) != 0;
+	/* CSR instructions naming satp change the context */
+	if (x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_SATP)
 		ti->csr_watch = CSRW_SATP;
 }
 

@@ -143,53 +143,19 @@ bool dec_rs_pop(struct dec_src *s, uint64_t *ret)
 	return true;
 }
 
-static int64_t sext(uint64_t v, unsigned int bits)
-{
-	return (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-
-/*
- * Sequential jump ("Sequential Jump Optimization"): the target of an
- * indirect jump whose rs1 was just written by LUI, C.LUI or AUIPC.
- */
+/* Target of a sequential jump (isa.h), read from the code before b's last instruction. */
 static int seq_target(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		      uint64_t *target)
 {
-	uint64_t prev = dec_block_prev(d, b), val;
-	uint32_t pb, jb;
-	unsigned int rd, rs1;
-	int64_t imm = 0;
+	uint64_t prev = dec_block_prev(d, b);
+	struct ntrace_iext p, j;
 
 	if (!prev && s->run_open && b->ninsn == 1)
 		prev = s->run_last;
-	if (!prev || ntrace_images_insn_bits(d->img, prev, &pb) ||
-	    ntrace_images_insn_bits(d->img, b->last, &jb))
+	if (!prev || ntrace_images_decode_ext(d->img, prev, &p) ||
+	    ntrace_images_decode_ext(d->img, b->last, &j) ||
+	    !ntrace_isa_seq_jump(&p, prev, &j, d->xlen, target))
 		return -1;
-	if ((jb & 3) == 3) {		/* JALR */
-		rs1 = (jb >> 15) & 31;
-		imm = sext(jb >> 20, 12);
-	} else {			/* C.JR / C.JALR */
-		rs1 = (jb >> 7) & 31;
-	}
-	if ((pb & 0x7f) == 0x17) {	/* AUIPC */
-		rd = (pb >> 7) & 31;
-		val = prev + (uint64_t)sext(pb & 0xfffff000u, 32);
-	} else if ((pb & 0x7f) == 0x37) {	/* LUI */
-		rd = (pb >> 7) & 31;
-		val = (uint64_t)sext(pb & 0xfffff000u, 32);
-	} else if ((pb & 0xe003) == 0x6001) {	/* C.LUI */
-		rd = (pb >> 7) & 31;
-		if (rd == 0 || rd == 2)
-			return -1;
-		val = (uint64_t)sext(((pb >> 12) & 1) << 17 | ((pb >> 2) & 31) << 12, 18);
-	} else {
-		return -1;
-	}
-	if (rd != rs1)
-		return -1;
-	*target = (val + (uint64_t)imm) & ~1ull;
-	if (d->xlen == 32)
-		*target = (uint32_t)*target;
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <ntrace/encoder.h>
+#include <ntrace/isa.h>
 
 #define HW(size) ((unsigned int)(size) / 2)
 
@@ -327,17 +328,8 @@ static int trace_stop(struct ntrace_encoder *e, uint64_t ts)
 /* ingress itype -> the 4-bit value the rules below use */
 static unsigned int norm_itype(const struct ntrace_enc_cfg *c, unsigned int it)
 {
-	if (c->itype_bits == 3) {
-		if (it == 8 || it == 10 || it == 12 || it == 13 || it == 14)
-			return NTRACE_ITYPE_INDIRECT;
-		/*
-		 * With trTeInstEnAllJumps a 3-bit ingress port reports direct
-		 * jumps as taken branches (itype 5); otherwise as type 0.
-		 */
-		if (it == 9 || it == 11 || it == 15)
-			return c->all_jumps ? NTRACE_ITYPE_TAKEN : NTRACE_ITYPE_NONE;
-		return it == 7 ? NTRACE_ITYPE_NONE : it;
-	}
+	if (c->itype_bits == 3)
+		return ntrace_itype_3bit(it, c->all_jumps);
 	if (!c->implicit_return && (it == NTRACE_ITYPE_COSWAP || it == NTRACE_ITYPE_RETURN))
 		return NTRACE_ITYPE_INDIRECT;
 	return it == 7 ? NTRACE_ITYPE_NONE : it;

@@ -383,6 +383,18 @@ int ntrace_images_insn_bits(struct ntrace_images *set, uint64_t pc,
 	return 0;
 }
 
+int ntrace_images_decode_ext(struct ntrace_images *set, uint64_t pc,
+			     struct ntrace_iext *x)
+{
+	uint32_t bits;
+	int rc = ntrace_images_insn_bits(set, pc, &bits);
+
+	if (rc)
+		return rc;
+	ntrace_isa_decode_ext(bits, &set->cfg, x);
+	return 0;
+}
+
 int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 				const struct ntrace_idec *d, uint64_t *target)
 {

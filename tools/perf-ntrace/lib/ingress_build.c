@@ -96,22 +96,11 @@ static struct ntrace_insn record(struct ntrace_builder *b, uint64_t addr,
 static uint8_t successor_itype(const struct ntrace_builder *b, uint64_t next)
 {
 	const struct ntrace_idec *d = &b->pend_d;
-	uint64_t pc = b->pend.addr, fall = pc + d->size;
 
-	switch (d->kind) {
-	case NTRACE_IK_BRANCH:
-		if (next == pc + (int64_t)d->off)
-			return NTRACE_ITYPE_TAKEN;
-		return next == fall ? NTRACE_ITYPE_NOT_TAKEN : 0xff;
-	case NTRACE_IK_JUMP:
-		return next == pc + (int64_t)d->off ? d->itype : 0xff;
-	case NTRACE_IK_INDIRECT:
-	case NTRACE_IK_TABLE_JUMP:	/* table not known here: any target */
-	case NTRACE_IK_TRAP_RETURN:
-		return d->itype;
-	default:
-		return next == fall ? NTRACE_ITYPE_NONE : 0xff;
-	}
+	if (ntrace_isa_may_follow(d, b->pend.addr, next) == NTRACE_FOLLOW_NO)
+		return 0xff;
+	/* a run-time target (table jump, indirect, trap return) may be anything */
+	return ntrace_isa_itype(d, next == b->pend.addr + (uint64_t)(int64_t)d->off);
 }
 
 /* Complete the pending record with its successor and deliver it. */

@@ -259,3 +259,122 @@ const char *ntrace_ikind_name(unsigned int kind)
 
 	return kind < sizeof(names) / sizeof(names[0]) ? names[kind] : "bad_kind";
 }
+
+/* Operands of a 32-bit instruction (d already decoded). */
+static void ext32(uint32_t x, struct ntrace_iext *e)
+{
+	unsigned int f3 = (x >> 12) & 7;
+
+	switch (x & 0x7f) {
+	case 0x37:	/* LUI */
+	case 0x17:	/* AUIPC */
+		e->op = (x & 0x7f) == 0x37 ? NTRACE_IOP_LUI : NTRACE_IOP_AUIPC;
+		e->rd = (x >> 7) & 31;
+		e->imm = (int32_t)(x & 0xfffff000u);
+		break;
+	case 0x67:	/* JALR */
+		if (e->d.kind != NTRACE_IK_INDIRECT)
+			break;
+		e->op = NTRACE_IOP_JALR;
+		e->rd = (x >> 7) & 31;
+		e->rs1 = (x >> 15) & 31;
+		e->imm = (int32_t)x >> 20;
+		break;
+	case 0x73:	/* SYSTEM */
+		if (e->d.kind == NTRACE_IK_TRAP_RETURN) {
+			e->op = NTRACE_IOP_XRET;
+			e->csr = x == 0x10200073 ? NTRACE_CSR_SEPC :
+				 x == 0x30200073 ? NTRACE_CSR_MEPC : NTRACE_CSR_MNEPC;
+		} else if (f3 != 0 && f3 != 4) {
+			e->op = NTRACE_IOP_CSR;
+			e->rd = (x >> 7) & 31;
+			e->rs1 = (x >> 15) & 31;	/* uimm for CSRR*I */
+			e->csr = x >> 20;
+			/* CSRRS/CSRRC (and the I forms) with rs1/uimm 0 only read */
+			e->csr_write = (f3 & 3) == 1 || e->rs1 != 0;
+		}
+		break;
+	}
+}
+
+/* Operands of a compressed instruction (d already decoded). */
+static void ext16(uint16_t x, struct ntrace_iext *e)
+{
+	unsigned int r1 = (x >> 7) & 31;
+
+	switch (e->d.kind) {
+	case NTRACE_IK_INDIRECT:
+		if ((x & 0xe003) == 0x8002) {	/* C.JR, C.JALR */
+			e->op = NTRACE_IOP_JALR;
+			e->rd = (x >> 12) & 1;
+			e->rs1 = r1;
+		} else {
+			e->op = NTRACE_IOP_POPRET;
+		}
+		return;
+	case NTRACE_IK_TABLE_JUMP:
+		e->op = NTRACE_IOP_TABLE;
+		return;
+	case NTRACE_IK_NONE:
+		/* C.LUI; rd 2 is C.ADDI16SP, rd 0 a hint */
+		if ((x & 0xe003) == 0x6001 && r1 != 0 && r1 != 2) {
+			e->op = NTRACE_IOP_LUI;
+			e->rd = r1;
+			e->imm = sext(((x >> 12) & 1) << 17 | ((x >> 2) & 31) << 12, 18);
+		}
+		return;
+	default:
+		return;
+	}
+}
+
+int ntrace_isa_decode_ext(uint32_t raw, const struct ntrace_isa_cfg *cfg,
+			  struct ntrace_iext *x)
+{
+	int rc = ntrace_isa_decode(raw, cfg, &x->d);
+
+	x->op = NTRACE_IOP_OTHER;
+	x->rd = x->rs1 = x->csr_write = 0;
+	x->csr = 0;
+	x->imm = 0;
+	if (x->d.size == 2 && x->d.kind != NTRACE_IK_INVALID)
+		ext16((uint16_t)raw, x);
+	else if (x->d.size == 4 && x->d.kind != NTRACE_IK_INVALID)
+		ext32(raw, x);
+	return rc;
+}
+
+int ntrace_isa_decode_ext_bytes(const uint8_t *p, size_t avail,
+				const struct ntrace_isa_cfg *cfg,
+				struct ntrace_iext *x)
+{
+	uint32_t raw = 0;
+	size_t i;
+
+	for (i = 0; i < avail && i < 4; i++)
+		raw |= (uint32_t)p[i] << (8 * i);
+	if (ntrace_isa_decode_bytes(p, avail, cfg, &x->d)) {
+		x->op = NTRACE_IOP_OTHER;
+		x->rd = x->rs1 = x->csr_write = 0;
+		x->csr = 0;
+		x->imm = 0;
+		return -1;
+	}
+	return ntrace_isa_decode_ext(raw, cfg, x);
+}
+
+int ntrace_isa_seq_jump(const struct ntrace_iext *prev, uint64_t prev_pc,
+			const struct ntrace_iext *jump, unsigned int xlen,
+			uint64_t *target)
+{
+	unsigned int rs1 = ntrace_isa_seq_jump_reg(jump);
+	uint64_t val;
+
+	if (!rs1 || ntrace_isa_seq_setup_reg(prev) != rs1)
+		return 0;
+	val = (uint64_t)prev->imm;
+	if (prev->op == NTRACE_IOP_AUIPC)
+		val += prev_pc;
+	*target = ntrace_isa_jalr_target(jump, val, xlen);
+	return 1;
+}

@@ -138,6 +138,10 @@ int ntrace_images_decode(struct ntrace_images *set, uint64_t pc,
 int ntrace_images_insn_bits(struct ntrace_images *set, uint64_t pc,
 			    uint32_t *bits);
 
+/* The instruction at pc with its operands (isa.h). Returns as ntrace_images_insn_bits(). */
+int ntrace_images_decode_ext(struct ntrace_images *set, uint64_t pc,
+			     struct ntrace_iext *x);
+
 /*
  * The block starting at pc (fast path, see top of file) into *b. Returns 0,
  * ENOMAP (pc not in executable code), EINVAL (odd pc, or a region too

@@ -24,8 +24,8 @@ extern "C" {
 /*
  * itype: how control leaves a retired instruction (N-Trace 1.0, "Trace
  * Ingress Port"). 0..6 are the 3-bit values; 8..15 the 4-bit values needed
- * for implicit return. An encoder configured for 3-bit itypes treats
- * 8, 10, 12, 13 and 14 as 6 (indirect), and 9, 11 and 15 as 0.
+ * for implicit return. An ingress port of 3-bit itypes folds them as
+ * ntrace_itype_3bit() (isa.h) does.
  */
 enum ntrace_itype {
 	NTRACE_ITYPE_NONE = 0,		/* no special type */

@@ -44,8 +44,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_version = NTRACE_PLUGIN_API_VERSION;
 
 struct insn_info {
 	uint64_t pc;
-	struct ntrace_idec d;
-	uint32_t bits;
+	struct ntrace_iext x;
 };
 
 static struct ntrace_gt_writer *out;
@@ -105,25 +104,24 @@ static void insn_exec(unsigned int vcpu, void *udata)
 static void insn_exec_ind(unsigned int vcpu, void *udata)
 {
 	const struct insn_info *i = udata;
-	uint32_t x = i->bits;
 
 	insn_exec(vcpu, udata);
 	jump_known = false;
 	if (!recording)
 		return;
-	if (i->d.kind == NTRACE_IK_TRAP_RETURN) {
-		if (x == 0x30200073)		/* MRET */
+	switch (i->x.op) {
+	case NTRACE_IOP_XRET:
+		if (i->x.csr == NTRACE_CSR_MEPC)
 			jump_target = read_reg(r_mepc);
-		else if (x == 0x10200073)	/* SRET */
+		else if (i->x.csr == NTRACE_CSR_SEPC)
 			jump_target = read_reg(r_sepc);
 		else
-			return;
-	} else if (i->d.size == 4) {		/* JALR */
-		jump_target = read_reg(r_gpr[i->d.reg]) +
-			(uint64_t)(int64_t)((int32_t)x >> 20);
-	} else if ((x & 0xe003) == 0x8002) {	/* C.JR, C.JALR */
-		jump_target = read_reg(r_gpr[i->d.reg]);
-	} else {
+			return;			/* MNRET */
+		break;
+	case NTRACE_IOP_JALR:
+		jump_target = ntrace_isa_jalr_target(&i->x, read_reg(r_gpr[i->x.rs1]), 64);
+		break;
+	default:
 		return;				/* CM.POPRET(Z) */
 	}
 	jump_target &= ~1ull;
@@ -133,21 +131,11 @@ static void insn_exec_ind(unsigned int vcpu, void *udata)
 /* Could control have reached pc from prev without a trap? 1 yes, 0 no, -1 maybe */
 static int reachable(const struct insn_info *q, uint64_t pc)
 {
-	uint64_t fall = q->pc + q->d.size;
+	int r = ntrace_isa_may_follow(&q->x.d, q->pc, pc);
 
-	switch (q->d.kind) {
-	case NTRACE_IK_NONE:
-		return pc == fall;
-	case NTRACE_IK_BRANCH:
-		return pc == fall || pc == q->pc + (int64_t)q->d.off;
-	case NTRACE_IK_JUMP:
-		return pc == q->pc + (int64_t)q->d.off;
-	case NTRACE_IK_TRAP:
-	case NTRACE_IK_INVALID:
-		return 0;
-	default:	/* indirect, table jump, trap return */
+	if (r == NTRACE_FOLLOW_RUNTIME)
 		return jump_known ? pc == jump_target : -1;
-	}
+	return r;
 }
 
 /* Is pc the entry of the trap vector tvec for a trap with this cause? */
@@ -186,7 +174,7 @@ static void tb_exec(unsigned int vcpu, void *udata)
 		return;	/* a jump into the vector, not a new trap */
 	last_cause = cause;
 	last_epc = epc;
-	if (q->d.kind == NTRACE_IK_TRAP || q->d.kind == NTRACE_IK_INVALID ||
+	if (q->x.d.kind == NTRACE_IK_TRAP || q->x.d.kind == NTRACE_IK_INVALID ||
 	    (!(cause >> 63) && epc == q->pc)) {
 		/* the previous instruction trapped: it did not retire */
 		have_pend = false;
@@ -214,10 +202,9 @@ static void tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		size_t len = qemu_plugin_insn_data(insn, b, sizeof(b));
 
 		infos[i].pc = qemu_plugin_insn_vaddr(insn);
-		ntrace_isa_decode_bytes(b, len, &isa, &infos[i].d);
-		memcpy(&infos[i].bits, b, 4);
-		if (infos[i].d.kind == NTRACE_IK_INDIRECT ||
-		    infos[i].d.kind == NTRACE_IK_TRAP_RETURN)
+		ntrace_isa_decode_ext_bytes(b, len, &isa, &infos[i].x);
+		if (infos[i].x.d.kind == NTRACE_IK_INDIRECT ||
+		    infos[i].x.d.kind == NTRACE_IK_TRAP_RETURN)
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, insn_exec_ind,
 				QEMU_PLUGIN_CB_R_REGS, &infos[i]);
 		else

@@ -284,38 +284,22 @@ struct truth {
 	size_t *recidx;		/* index in pc[] -> record index */
 };
 
-static int64_t sext(uint64_t v, unsigned int bits)
-{
-	return (int64_t)(v << (64 - bits)) >> (64 - bits);
-}
-
-/* The hart's "sequentially inferable" flag: LUI/C.LUI/AUIPC rd, then JALR rs1=rd. */
+/* The hart's "sequentially inferable" flag (isa.h), for consecutive records. */
 static void mark_seq(struct ntrace_images *img, struct ntrace_insn *in, size_t n)
 {
+	struct ntrace_iext p, j;
+	uint64_t target;
 	size_t i;
 
 	for (i = 1; i < n; i++) {
-		uint32_t pb, jb;
-		unsigned int rd, rs1, it = in[i].itype;
-
-		if (it != NTRACE_ITYPE_IND_CALL && it != NTRACE_ITYPE_IND_JUMP &&
-		    it != NTRACE_ITYPE_OTHER_IND_JUMP && it != NTRACE_ITYPE_INDIRECT)
-			continue;
 		if (in[i - 1].size == 0 || in[i - 1].addr + in[i - 1].size != in[i].addr ||
 		    in[i - 1].itype != NTRACE_ITYPE_NONE)
 			continue;
-		if (ntrace_images_insn_bits(img, in[i - 1].addr, &pb) ||
-		    ntrace_images_insn_bits(img, in[i].addr, &jb))
+		if (ntrace_images_decode_ext(img, in[i - 1].addr, &p) ||
+		    ntrace_images_decode_ext(img, in[i].addr, &j))
 			continue;
-		rs1 = (jb & 3) == 3 ? (jb >> 15) & 31 : (jb >> 7) & 31;
-		if ((pb & 0x7f) == 0x17 || (pb & 0x7f) == 0x37)
-			rd = (pb >> 7) & 31;
-		else if ((pb & 0xe003) == 0x6001)
-			rd = (pb >> 7) & 31;
-		else
-			continue;
-		(void)sext;
-		if (rd == rs1 && rd != 0)
+		if (ntrace_isa_seq_jump(&p, in[i - 1].addr, &j, ntrace_images_isa(img)->xlen,
+					&target))
 			in[i].flags |= NTRACE_INSN_SEQ_INFERABLE;
 	}
 }

@@ -105,23 +105,98 @@ static void test_edges(void)
 	      ntrace_isa_itype(&d, 1) == NTRACE_ITYPE_TAKEN, "isa: branch outcome itype");
 	ntrace_isa_decode(0xa00e, &g, &d);	/* cm.jt 3 without Zcmt: c.fsdsp */
 	check(d.kind == NTRACE_IK_NONE, "isa: Zcmt space is C.FSDSP by default");
-	/* 4-bit to 3-bit mapping, from the N-Trace itype tables */
+	/*
+	 * 4-bit to 3-bit mapping, from the N-Trace itype tables; with
+	 * trTeInstEnAllJumps direct jumps are reported as taken branches.
+	 */
 	for (i = 0; i < 16; i++) {
-		unsigned int want = i;
+		unsigned int want = i, want_all;
 
 		if (i == 8 || i == 10 || i == 12 || i == 13 || i == 14)
 			want = 6;
-		if (i == 9 || i == 11 || i == 15)
+		if (i == 7 || i == 9 || i == 11 || i == 15)
 			want = 0;
-		ok &= ntrace_itype_3bit(i) == want;
+		want_all = i == 9 || i == 11 || i == 15 ? 5 : want;
+		ok &= ntrace_itype_3bit(i, 0) == want && ntrace_itype_3bit(i, 1) == want_all;
 	}
 	check(ok, "isa: 4-bit to 3-bit itype mapping");
+}
+
+/*
+ * Operands, sequential jumps and successors. Encodings and targets are the
+ * GNU assembler's and objdump's (riscv64-linux-gnu-as -march=rv64gc, the
+ * code placed at 0): "lui a5,0x12345; jalr ra,16(a5)" -> 0x12345010,
+ * "auipc t1,0xfffff" at 8 then "jalr zero,-8(t1)" -> 0xfffffffffffff000.
+ */
+static void test_ext(void)
+{
+	const struct ntrace_isa_cfg g = NTRACE_ISA_CFG_RV64GC;
+	struct ntrace_iext lui, jalr, auipc, jr, clui, cjr, cjalr, lra, ret, x;
+	uint64_t t = 0;
+
+	ntrace_isa_decode_ext(0x123457b7, &g, &lui);	/* lui a5,0x12345 */
+	ntrace_isa_decode_ext(0x010780e7, &g, &jalr);	/* jalr ra,16(a5) */
+	ntrace_isa_decode_ext(0xfffff317, &g, &auipc);	/* auipc t1,0xfffff */
+	ntrace_isa_decode_ext(0xff830067, &g, &jr);	/* jalr zero,-8(t1) */
+	ntrace_isa_decode_ext(0x77fd, &g, &clui);	/* c.lui a5,0xfffff */
+	ntrace_isa_decode_ext(0x8782, &g, &cjr);	/* c.jr a5 */
+	ntrace_isa_decode_ext(0x9782, &g, &cjalr);	/* c.jalr a5 */
+	ntrace_isa_decode_ext(0x6085, &g, &lra);	/* c.lui ra,0x1 */
+	ntrace_isa_decode_ext(0x00008067, &g, &ret);	/* jalr zero,0(ra) */
+	check(lui.op == NTRACE_IOP_LUI && lui.rd == 15 && lui.imm == 0x12345000 &&
+	      jalr.op == NTRACE_IOP_JALR && jalr.rd == 1 && jalr.rs1 == 15 && jalr.imm == 16 &&
+	      auipc.op == NTRACE_IOP_AUIPC && auipc.rd == 6 && auipc.imm == -0x1000 &&
+	      clui.op == NTRACE_IOP_LUI && clui.rd == 15 && clui.imm == -0x1000 &&
+	      cjr.op == NTRACE_IOP_JALR && cjr.rd == 0 && cjr.rs1 == 15 && cjr.imm == 0 &&
+	      cjalr.op == NTRACE_IOP_JALR && cjalr.rd == 1 && cjalr.rs1 == 15,
+	      "isa: LUI, AUIPC, C.LUI, JALR, C.JR, C.JALR operands");
+	check(ntrace_isa_seq_jump(&lui, 0, &jalr, 64, &t) && t == 0x12345010,
+	      "isa: LUI then JALR is a sequential call (objdump's target)");
+	t = 0;
+	check(ntrace_isa_seq_jump(&auipc, 8, &jr, 64, &t) && t == 0xfffffffffffff000ull,
+	      "isa: AUIPC then JALR is a sequential jump (objdump's target)");
+	check(ntrace_isa_seq_jump(&auipc, 8, &jr, 32, &t) && t == 0xfffff000u,
+	      "isa: a sequential jump target wraps at XLEN 32");
+	check(ntrace_isa_seq_jump(&clui, 0, &cjr, 64, &t) && t == 0xfffffffffffff000ull &&
+	      ntrace_isa_seq_jump(&clui, 0, &cjalr, 64, &t),
+	      "isa: C.LUI then C.JR or C.JALR are sequential jumps");
+	check(!ntrace_isa_seq_jump(&lui, 0, &jr, 64, &t) && !ntrace_isa_seq_jump(&lra, 0, &ret, 64, &t),
+	      "isa: no sequential jump through another register, nor for a return");
+	ntrace_isa_decode_ext(0x18051073, &g, &x);	/* csrrw zero,satp,a0 */
+	check(x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_SATP && x.csr_write, "isa: CSR write");
+	ntrace_isa_decode_ext(0x18002573, &g, &x);	/* csrrs a0,satp,zero */
+	check(x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_SATP && !x.csr_write,
+	      "isa: CSRRS with x0 only reads");
+	ntrace_isa_decode_ext(0x30200073, &g, &x);
+	check(x.op == NTRACE_IOP_XRET && x.csr == NTRACE_CSR_MEPC, "isa: MRET returns to mepc");
+	ntrace_isa_decode_ext(0x10200073, &g, &x);
+	check(x.op == NTRACE_IOP_XRET && x.csr == NTRACE_CSR_SEPC, "isa: SRET returns to sepc");
+	ntrace_isa_decode_ext(0x70200073, &g, &x);	/* Smrnmi: mnepc is CSR 0x741 */
+	check(x.op == NTRACE_IOP_XRET && x.csr == NTRACE_CSR_MNEPC, "isa: MNRET returns to mnepc");
+	/* jalr a0,0(a0): rd == rs1, the target is the old a0 */
+	ntrace_isa_decode_ext(0x00050567, &g, &x);
+	check(x.rd == 10 && x.rs1 == 10 && ntrace_isa_jalr_target(&x, 0x1235, 64) == 0x1234,
+	      "isa: JALR target clears bit 0");
+
+	/* successors: beq at 0x100 to 0x108 */
+	ntrace_isa_decode_ext(0x00b50463, &g, &x);
+	check(ntrace_isa_may_follow(&x.d, 0x100, 0x104) == NTRACE_FOLLOW_YES &&
+	      ntrace_isa_may_follow(&x.d, 0x100, 0x108) == NTRACE_FOLLOW_YES &&
+	      ntrace_isa_may_follow(&x.d, 0x100, 0x10c) == NTRACE_FOLLOW_NO,
+	      "isa: a branch goes to its target or falls through");
+	check(ntrace_isa_may_follow(&jalr.d, 0, 0x1234) == NTRACE_FOLLOW_RUNTIME &&
+	      ntrace_isa_may_follow(&lui.d, 0, 4) == NTRACE_FOLLOW_YES &&
+	      ntrace_isa_may_follow(&lui.d, 0, 8) == NTRACE_FOLLOW_NO,
+	      "isa: an indirect jump's successor is known at run time only");
+	ntrace_isa_decode_ext(0x00000073, &g, &x);	/* ecall */
+	check(ntrace_isa_may_follow(&x.d, 0, 4) == NTRACE_FOLLOW_NO, "isa: ECALL never retires");
 }
 
 int main(void)
 {
 	test_assembler_cases();
 	test_edges();
+	test_ext();
 	printf("# isa_decode_test: %d failed\n", failed);
 	return failed != 0;
 }

@@ -74,6 +74,126 @@ int codec_opt(const char *cmd, int opt, const char *arg, struct ntrace_codec_cfg
 	return 0;
 }
 
+int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cfg)
+{
+	static const char *const modes[] = { [NTRACE_MODE_BTM] = "btm", [NTRACE_MODE_HTM] = "htm" };
+	static const char *const irets[] = { "off", "count", "partial", "full" };
+	static const char *const syncs[] = { "off", "msgs", "cycles", "hwords" };
+	unsigned int e;
+	uint64_t v;
+	int r = codec_opt(cmd, opt, arg, &cfg->codec);
+
+	if (r)
+		return r;
+#define NUM(name, max, field)                                              \
+	do {                                                               \
+		if (!opt_uint(cmd, name, arg, max, &v))                    \
+			return -1;                                         \
+		cfg->field = (__typeof__(cfg->field))v;                    \
+	} while (0)
+
+	switch (opt) {
+	case ENC_OPT_MODE:
+		if (!opt_enum(cmd, "mode", arg, modes, NTRACE_MODE_HTM + 1, &e))
+			return -1;
+		if (e != NTRACE_MODE_BTM && e != NTRACE_MODE_HTM) {
+			fprintf(stderr, "perf-ntrace %s: --mode must be btm or htm\n", cmd);
+			return -1;
+		}
+		cfg->mode = (uint8_t)e;
+		break;
+	case ENC_OPT_ITYPE_BITS: NUM("itype-bits", 4, itype_bits); break;
+	case ENC_OPT_ICNT_BITS: NUM("icnt-bits", 32, icnt_bits); break;
+	case ENC_OPT_HIST_BITS: NUM("hist-bits", 32, hist_bits); break;
+	case ENC_OPT_HREPEAT_BITS: NUM("hrepeat-bits", 18, hrepeat_bits); break;
+	case ENC_OPT_BCNT_BITS: NUM("bcnt-bits", 18, bcnt_bits); break;
+	case ENC_OPT_RDEPTH: NUM("return-depth", NTRACE_IRET_MAX_DEPTH, return_depth); break;
+	case ENC_OPT_RBITS: NUM("return-addr-bits", 63, return_addr_bits); break;
+	case ENC_OPT_SYNC_MAX: NUM("sync-max", 15, sync_max); break;
+	case ENC_OPT_START_SYNC: NUM("start-sync", 15, start_sync); break;
+	case ENC_OPT_STOP_EVCODE: NUM("stop-evcode", 15, stop_evcode); break;
+	case ENC_OPT_SRC_ID: NUM("src-id", (1u << NTRACE_MAX_SRC_BITS) - 1, src_id); break;
+	case ENC_OPT_IRET:
+		if (!opt_enum(cmd, "implicit-return", arg, irets, 4, &e))
+			return -1;
+		cfg->implicit_return = (uint8_t)e;
+		break;
+	case ENC_OPT_SYNC_MODE:
+		if (!opt_enum(cmd, "sync-mode", arg, syncs, 4, &e))
+			return -1;
+		cfg->sync_mode = (uint8_t)e;
+		break;
+	case ENC_OPT_SEQ: cfg->seq_jump = true; break;
+	case ENC_OPT_ALLJ: cfg->all_jumps = true; break;
+	case ENC_OPT_RHIST: cfg->repeated_history = true; break;
+	case ENC_OPT_RBRANCH: cfg->repeat_branch = true; break;
+	case ENC_OPT_CONTEXT: cfg->context = true; break;
+	case ENC_OPT_BTYPE1: cfg->trap_btype1 = true; break;
+	case ENC_OPT_ICNT_SYNC: cfg->icnt_full_sync = true; break;
+	case ENC_OPT_HTM_IB: cfg->htm_ib_no_hist = true; break;
+	default:
+		return 0;
+	}
+#undef NUM
+	return 1;
+}
+
+void img_opts_init(struct img_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->isa = NTRACE_ISA_CFG_RV64GC;
+}
+
+int img_opt(const char *cmd, int opt, const char *arg, struct img_opts *o)
+{
+	switch (opt) {
+	case IMG_OPT_ELF:
+	case IMG_OPT_BIN:
+		if (o->n == IMG_OPTS_MAX) {
+			fprintf(stderr, "perf-ntrace %s: more than %d images\n", cmd, IMG_OPTS_MAX);
+			return -1;
+		}
+		if (opt == IMG_OPT_BIN && !strchr(arg, '@')) {
+			fprintf(stderr, "perf-ntrace %s: --bin needs FILE@ADDR\n", cmd);
+			return -1;
+		}
+		o->raw[o->n] = opt == IMG_OPT_BIN;
+		o->arg[o->n++] = arg;
+		return 1;
+	case IMG_OPT_ZCMP:
+		o->isa.ext |= NTRACE_ISA_ZCMP;
+		return 1;
+	case IMG_OPT_ZCMT:
+		o->isa.ext |= NTRACE_ISA_ZCMT;
+		return 1;
+	case IMG_OPT_JVT:
+		return opt_uint(cmd, "jvt", arg, UINT64_MAX, &o->isa.jvt_base) ? 1 : -1;
+	}
+	return 0;
+}
+
+struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o)
+{
+	struct ntrace_images *img = ntrace_images_new(&o->isa);
+	char spec[4200];
+	unsigned int i;
+
+	if (!img) {
+		fprintf(stderr, "perf-ntrace %s: out of memory\n", cmd);
+		return NULL;
+	}
+	for (i = 0; i < o->n; i++) {
+		/* image.h's spec form: "raw:" marks raw code */
+		snprintf(spec, sizeof(spec), "%s%s", o->raw[i] ? "raw:" : "", o->arg[i]);
+		if (ntrace_images_add_spec(img, spec)) {
+			fprintf(stderr, "perf-ntrace %s: %s\n", cmd, ntrace_images_errmsg(img));
+			ntrace_images_free(img);
+			return NULL;
+		}
+	}
+	return img;
+}
+
 FILE *open_in(const char *cmd, const char *path, const char *mode)
 {
 	FILE *f;

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ntrace/encoder.h>
+#include <ntrace/image.h>
 #include <ntrace/msg.h>
 
 /*
@@ -46,6 +48,127 @@ enum {
 	"  --xlen N        address width, 32 or 64 (default 64)\n"
 
 int codec_opt(const char *cmd, int opt, const char *arg, struct ntrace_codec_cfg *cfg);
+
+/*
+ * Encoder settings (struct ntrace_enc_cfg, Trace Control Interface names in
+ * brackets), for the encoder and for the decoder that must know them.
+ * enc_opt() returns as codec_opt() and also applies the codec options.
+ */
+enum {
+	ENC_OPT_MODE = CODEC_OPT__END,
+	ENC_OPT_ITYPE_BITS,
+	ENC_OPT_ICNT_BITS,
+	ENC_OPT_HIST_BITS,
+	ENC_OPT_HREPEAT_BITS,
+	ENC_OPT_BCNT_BITS,
+	ENC_OPT_IRET,
+	ENC_OPT_RDEPTH,
+	ENC_OPT_RBITS,
+	ENC_OPT_SEQ,
+	ENC_OPT_ALLJ,
+	ENC_OPT_RHIST,
+	ENC_OPT_RBRANCH,
+	ENC_OPT_CONTEXT,
+	ENC_OPT_BTYPE1,
+	ENC_OPT_ICNT_SYNC,
+	ENC_OPT_HTM_IB,
+	ENC_OPT_SYNC_MODE,
+	ENC_OPT_SYNC_MAX,
+	ENC_OPT_START_SYNC,
+	ENC_OPT_STOP_EVCODE,
+	ENC_OPT_SRC_ID,
+	ENC_OPT__END,
+};
+
+#define ENC_LONG_OPTIONS                                                         \
+	CODEC_LONG_OPTIONS,                                                      \
+	{ "mode", required_argument, NULL, ENC_OPT_MODE },                       \
+	{ "itype-bits", required_argument, NULL, ENC_OPT_ITYPE_BITS },           \
+	{ "icnt-bits", required_argument, NULL, ENC_OPT_ICNT_BITS },             \
+	{ "hist-bits", required_argument, NULL, ENC_OPT_HIST_BITS },             \
+	{ "hrepeat-bits", required_argument, NULL, ENC_OPT_HREPEAT_BITS },       \
+	{ "bcnt-bits", required_argument, NULL, ENC_OPT_BCNT_BITS },             \
+	{ "implicit-return", required_argument, NULL, ENC_OPT_IRET },            \
+	{ "return-depth", required_argument, NULL, ENC_OPT_RDEPTH },             \
+	{ "return-addr-bits", required_argument, NULL, ENC_OPT_RBITS },          \
+	{ "seq-jump", no_argument, NULL, ENC_OPT_SEQ },                          \
+	{ "all-jumps", no_argument, NULL, ENC_OPT_ALLJ },                        \
+	{ "repeated-history", no_argument, NULL, ENC_OPT_RHIST },                \
+	{ "repeat-branch", no_argument, NULL, ENC_OPT_RBRANCH },                 \
+	{ "context", no_argument, NULL, ENC_OPT_CONTEXT },                       \
+	{ "trap-btype1", no_argument, NULL, ENC_OPT_BTYPE1 },                    \
+	{ "icnt-full-sync", no_argument, NULL, ENC_OPT_ICNT_SYNC },              \
+	{ "htm-ib-no-hist", no_argument, NULL, ENC_OPT_HTM_IB },                 \
+	{ "sync-mode", required_argument, NULL, ENC_OPT_SYNC_MODE },             \
+	{ "sync-max", required_argument, NULL, ENC_OPT_SYNC_MAX },               \
+	{ "start-sync", required_argument, NULL, ENC_OPT_START_SYNC },           \
+	{ "stop-evcode", required_argument, NULL, ENC_OPT_STOP_EVCODE },         \
+	{ "src-id", required_argument, NULL, ENC_OPT_SRC_ID }
+
+/* Defaults differ between encoder and decoder: each command states its own. */
+#define ENC_HELP                                                                           \
+	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"                   \
+	"  --implicit-return M  off|count|partial|full [trTeInstImplicitReturnMode]\n"      \
+	"  --return-depth N     return stack depth / call counter limit, 1..32\n"           \
+	"  --return-addr-bits N low address bits kept in partial mode (16)\n"               \
+	"  --itype-bits N  ingress itype width, 3 or 4 (default 4; 3 turns implicit\n"      \
+	"                  return off)\n"                                                    \
+	"  --icnt-bits N   I-CNT counter width incl. overflow bit, 3..32\n"                 \
+	"  --hist-bits N   HIST register width incl. stop bit, 2..32 (default 32)\n"        \
+	"  --hrepeat-bits N  HREPEAT counter width, 1..18 (default 18)\n"                   \
+	"  --bcnt-bits N   B-CNT counter width, 1..18 (default 18)\n"                       \
+	"  --seq-jump      sequential jump optimisation [trTeInstEnSequentialJump]\n"       \
+	"  --all-jumps     trace direct jumps too [trTeInstEnAllJumps]\n"                   \
+	"  --repeated-history  ResourceFull RCODE=2 [trTeInstEnRepeatedHistory]\n"          \
+	"  --repeat-branch RepeatBranch messages for identical branch messages\n"           \
+	"  --context       Ownership messages [trTeContext]\n"                              \
+	"  --trap-btype1   report traps as B-TYPE=1 instead of 2/3\n"                       \
+	"  --icnt-full-sync  BTM: SYNC=4 message when I-CNT is full\n"                      \
+	"  --htm-ib-no-hist  HTM: IndirectBranch when HIST is empty\n"                      \
+	"  --sync-mode M   off|msgs|cycles|hwords [trTeInstSyncMode] (default off)\n"       \
+	"  --sync-max N    sync period 2^(N+4) units, 0..15 [trTeInstSyncMax]\n"            \
+	"  --start-sync N  SYNC code at trace start, 0..15 (default 5)\n"                   \
+	"  --stop-evcode N EVCODE at trace stop/end, 0..15 (default 4)\n"                   \
+	"  --src-id N      SRC value [trTeSrcID]\n" CODEC_HELP
+
+int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cfg);
+
+/* Program images: --elf, --bin, --zcmp, --zcmt, --jvt (returns as codec_opt()). */
+enum {
+	IMG_OPT_ELF = ENC_OPT__END,
+	IMG_OPT_BIN,
+	IMG_OPT_ZCMP,
+	IMG_OPT_ZCMT,
+	IMG_OPT_JVT,
+	IMG_OPT__END,
+};
+
+#define IMG_LONG_OPTIONS                                                         \
+	{ "elf", required_argument, NULL, IMG_OPT_ELF },                         \
+	{ "bin", required_argument, NULL, IMG_OPT_BIN },                         \
+	{ "zcmp", no_argument, NULL, IMG_OPT_ZCMP },                             \
+	{ "zcmt", no_argument, NULL, IMG_OPT_ZCMT },                             \
+	{ "jvt", required_argument, NULL, IMG_OPT_JVT }
+
+#define IMG_HELP                                                                           \
+	"  --elf FILE[@ADDR]   RISC-V ELF64 executable or shared object (at ADDR)\n"        \
+	"  --bin FILE@ADDR     raw binary code (bare metal) loaded at ADDR\n"               \
+	"  --zcmp, --zcmt      the code uses Zcmp / Zcmt;  --jvt ADDR  Zcmt table base\n"
+
+#define IMG_OPTS_MAX 256
+
+struct img_opts {
+	const char *arg[IMG_OPTS_MAX];	/* FILE[@ADDR] as given */
+	bool raw[IMG_OPTS_MAX];		/* --bin */
+	unsigned int n;
+	struct ntrace_isa_cfg isa;
+};
+
+void img_opts_init(struct img_opts *o);
+int img_opt(const char *cmd, int opt, const char *arg, struct img_opts *o);
+
+/* A new image set with every image named; NULL after printing why. */
+struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o);
 
 /* Open a file for reading ("-" = stdin); prints the reason on failure. */
 FILE *open_in(const char *cmd, const char *path, const char *mode);

@@ -33,9 +33,7 @@ static const char encode_help[] =
 	"  --pcs F         retired PCs: a ground-truth .pcs file (tests/gt), or text\n"
 	"                  with one hex PC per line and 'trap EPC CAUSE' lines for\n"
 	"                  traps; needs the program images:\n"
-	"  --elf F[@ADDR]  RISC-V ELF64 executable or shared object (at ADDR)\n"
-	"  --bin F@ADDR    raw binary code (bare metal) loaded at ADDR\n"
-	"  --zcmp, --zcmt  the code uses Zcmp / Zcmt;  --jvt ADDR  Zcmt table base\n"
+	IMG_HELP
 	"  --priv P        privilege of every PC-list record: u, s, m, vu, vs (u)\n"
 	"  --strict        reject a PC list with a successor that no instruction\n"
 	"                  explains (default: warn, encode it as an exception)\n"
@@ -45,48 +43,19 @@ static const char encode_help[] =
 	"options (Trace Control Interface names in brackets):\n"
 	"  -o, --output F  write bytes to F instead of stdout\n"
 	"  --text          write one message per line as text instead of bytes\n"
-	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"
-	"  --itype-bits N  ingress itype width, 3 or 4 (default 4)\n"
-	"  --icnt-bits N   I-CNT counter width incl. overflow bit, 3..32 (default 16)\n"
-	"  --hist-bits N   HIST register width incl. stop bit, 2..32 (default 32)\n"
-	"  --hrepeat-bits N  HREPEAT counter width, 1..18 (default 18)\n"
-	"  --bcnt-bits N   B-CNT counter width, 1..18 (default 18)\n"
-	"  --implicit-return M  off|count|partial|full [trTeInstImplicitReturnMode]\n"
-	"  --return-depth N     return stack depth / call counter limit, 1..32 (16)\n"
-	"  --return-addr-bits N low address bits kept in partial mode (16)\n"
-	"  --seq-jump      sequential jump optimisation [trTeInstEnSequentialJump]\n"
-	"  --all-jumps     trace direct jumps too [trTeInstEnAllJumps]\n"
-	"  --repeated-history  ResourceFull RCODE=2 [trTeInstEnRepeatedHistory]\n"
-	"  --repeat-branch RepeatBranch messages for identical branch messages\n"
-	"  --context       Ownership messages [trTeContext]\n"
-	"  --trap-btype1   report traps as B-TYPE=1 instead of 2/3\n"
-	"  --icnt-full-sync  BTM: SYNC=4 message when I-CNT is full\n"
-	"  --htm-ib-no-hist  HTM: IndirectBranch when HIST is empty\n"
-	"  --sync-mode M   off|msgs|cycles|hwords [trTeInstSyncMode] (default off)\n"
-	"  --sync-max N    sync period 2^(N+4) units, 0..15 [trTeInstSyncMax]\n"
-	"  --start-sync N  SYNC code at trace start, 0..15 (default 5)\n"
-	"  --stop-evcode N EVCODE at trace stop/end, 0..15 (default 4)\n"
-	"  --src-id N      SRC value [trTeSrcID]\n" CODEC_HELP
+	ENC_HELP
+	"  defaults: --implicit-return off, --return-depth 16, --icnt-bits 16\n"
 	"  -h, --help      this help\n"
 	"exit status: 0 encoded, 2 usage, input, image or I/O error\n";
 
 enum {
-	OPT_TEXT = CODEC_OPT__END, OPT_MODE, OPT_ITYPE_BITS, OPT_ICNT_BITS, OPT_HIST_BITS,
-	OPT_HREPEAT_BITS, OPT_BCNT_BITS, OPT_IRET, OPT_RDEPTH, OPT_RBITS, OPT_SEQ, OPT_ALLJ,
-	OPT_RHIST, OPT_RBRANCH, OPT_CONTEXT, OPT_BTYPE1, OPT_ICNT_SYNC, OPT_HTM_IB,
-	OPT_SYNC_MODE, OPT_SYNC_MAX, OPT_START_SYNC, OPT_STOP_EVCODE, OPT_SRC_ID,
-	OPT_PCS, OPT_TV, OPT_ELF, OPT_BIN, OPT_ZCMP, OPT_ZCMT, OPT_JVT, OPT_PRIV, OPT_STRICT,
+	OPT_TEXT = IMG_OPT__END, OPT_PCS, OPT_TV, OPT_PRIV, OPT_STRICT,
 };
-
-#define MAX_IMAGES 64
 
 /* Where the retired instructions come from, and how to read them. */
 struct encode_input {
 	const char *text, *pcs, *tv;
-	const char *imgs[MAX_IMAGES];
-	bool is_bin[MAX_IMAGES];
-	unsigned int nimg;
-	struct ntrace_isa_cfg isa;
+	struct img_opts img;
 	struct ntrace_ingress_opts io;
 	bool has_priv, strict;
 };
@@ -99,73 +68,16 @@ static int print_msg(void *ctx, const struct ntrace_msg *m)
 	return fprintf(ctx, "%08" PRIx64 "  %s\n", m->offset, line) < 0 ? -1 : 0;
 }
 
-static int apply(int c, const char *arg, struct ntrace_enc_cfg *cfg)
-{
-	static const char *const modes[8] = { [3] = "btm", [6] = "htm" };
-	static const char *const irets[] = { "off", "count", "partial", "full" };
-	static const char *const syncs[] = { "off", "msgs", "cycles", "hwords" };
-	unsigned int e;
-	uint64_t v;
-
-#define NUM(name, max, field)                                              \
-	do {                                                               \
-		if (!opt_uint("encode", name, arg, max, &v))               \
-			return -1;                                         \
-		cfg->field = (__typeof__(cfg->field))v;                    \
-	} while (0)
-
-	switch (c) {
-	case OPT_MODE:
-		if (!opt_enum("encode", "mode", arg, modes, 8, &e))
-			return -1;
-		if (e != 3 && e != 6) {
-			fprintf(stderr, "perf-ntrace encode: --mode must be btm or htm\n");
-			return -1;
-		}
-		cfg->mode = (uint8_t)e;
-		break;
-	case OPT_ITYPE_BITS: NUM("itype-bits", 4, itype_bits); break;
-	case OPT_ICNT_BITS: NUM("icnt-bits", 32, icnt_bits); break;
-	case OPT_HIST_BITS: NUM("hist-bits", 32, hist_bits); break;
-	case OPT_HREPEAT_BITS: NUM("hrepeat-bits", 18, hrepeat_bits); break;
-	case OPT_BCNT_BITS: NUM("bcnt-bits", 18, bcnt_bits); break;
-	case OPT_RDEPTH: NUM("return-depth", 32, return_depth); break;
-	case OPT_RBITS: NUM("return-addr-bits", 63, return_addr_bits); break;
-	case OPT_SYNC_MAX: NUM("sync-max", 15, sync_max); break;
-	case OPT_START_SYNC: NUM("start-sync", 15, start_sync); break;
-	case OPT_STOP_EVCODE: NUM("stop-evcode", 15, stop_evcode); break;
-	case OPT_SRC_ID: NUM("src-id", 4095, src_id); break;
-	case OPT_IRET:
-		if (!opt_enum("encode", "implicit-return", arg, irets, 4, &e))
-			return -1;
-		cfg->implicit_return = (uint8_t)e;
-		break;
-	case OPT_SYNC_MODE:
-		if (!opt_enum("encode", "sync-mode", arg, syncs, 4, &e))
-			return -1;
-		cfg->sync_mode = (uint8_t)e;
-		break;
-	case OPT_SEQ: cfg->seq_jump = true; break;
-	case OPT_ALLJ: cfg->all_jumps = true; break;
-	case OPT_RHIST: cfg->repeated_history = true; break;
-	case OPT_RBRANCH: cfg->repeat_branch = true; break;
-	case OPT_CONTEXT: cfg->context = true; break;
-	case OPT_BTYPE1: cfg->trap_btype1 = true; break;
-	case OPT_ICNT_SYNC: cfg->icnt_full_sync = true; break;
-	case OPT_HTM_IB: cfg->htm_ib_no_hist = true; break;
-	default:
-		return 0;
-	}
-#undef NUM
-	return 1;
-}
-
 /* Input options; 1 if applied, -1 on a bad value, 0 if not one of them. */
 static int input_opt(int c, const char *arg, struct encode_input *in)
 {
 	static const char *const privs[6] = { "u", "s", NULL, "m", "vu", "vs" };
 	unsigned int e;
 
+	int r = img_opt("encode", c, arg, &in->img);
+
+	if (r)
+		return r;
 	switch (c) {
 	case OPT_PCS:
 		in->pcs = arg;
@@ -173,27 +85,6 @@ static int input_opt(int c, const char *arg, struct encode_input *in)
 	case OPT_TV:
 		in->tv = arg;
 		return 1;
-	case OPT_ELF:
-	case OPT_BIN:
-		if (in->nimg == MAX_IMAGES) {
-			fprintf(stderr, "perf-ntrace encode: more than %d images\n", MAX_IMAGES);
-			return -1;
-		}
-		if (c == OPT_BIN && !strchr(arg, '@')) {
-			fprintf(stderr, "perf-ntrace encode: --bin needs FILE@ADDR\n");
-			return -1;
-		}
-		in->is_bin[in->nimg] = c == OPT_BIN;
-		in->imgs[in->nimg++] = arg;
-		return 1;
-	case OPT_ZCMP:
-		in->isa.ext |= NTRACE_ISA_ZCMP;
-		return 1;
-	case OPT_ZCMT:
-		in->isa.ext |= NTRACE_ISA_ZCMT;
-		return 1;
-	case OPT_JVT:
-		return opt_uint("encode", "jvt", arg, UINT64_MAX, &in->isa.jvt_base) ? 1 : -1;
 	case OPT_PRIV:
 		if (!opt_enum("encode", "priv", arg, privs, 6, &e))
 			return -1;
@@ -215,29 +106,17 @@ static int input_opt(int c, const char *arg, struct encode_input *in)
 static int load_records(struct encode_input *in, struct ntrace_insn_vec *v)
 {
 	struct ntrace_images *img;
-	char spec[4200];
 	size_t unmarked;
-	unsigned int i;
 	int rc;
 
 	if (in->tv) {
 		if (!in->has_priv)
 			in->io.priv = NTRACE_PRIV_M;
-		return ingress_load_tv(in->tv, &in->isa, &in->io, v);
+		return ingress_load_tv(in->tv, &in->img.isa, &in->io, v);
 	}
-	img = ntrace_images_new(&in->isa);
-	if (!img) {
-		fprintf(stderr, "perf-ntrace encode: out of memory\n");
+	img = img_opts_load("encode", &in->img);
+	if (!img)
 		return -1;
-	}
-	for (i = 0; i < in->nimg; i++) {
-		snprintf(spec, sizeof(spec), "%s%s", in->is_bin[i] ? "raw:" : "", in->imgs[i]);
-		if (ntrace_images_add_spec(img, spec)) {
-			fprintf(stderr, "perf-ntrace encode: %s\n", ntrace_images_errmsg(img));
-			ntrace_images_free(img);
-			return -1;
-		}
-	}
 	rc = ingress_load_pcs(in->pcs, img, &in->io, in->strict, v, &unmarked);
 	ntrace_images_free(img);
 	return rc;
@@ -254,12 +133,12 @@ static int check_input(const struct encode_input *in)
 			  : "expected one ingress file, --pcs or --tv", encode_help);
 		return -1;
 	}
-	if (in->pcs && !in->nimg) {
+	if (in->pcs && !in->img.n) {
 		fprintf(stderr, "perf-ntrace encode: --pcs needs the program images: give --elf "
 				"or --bin\n");
 		return -1;
 	}
-	if (!in->pcs && in->nimg) {
+	if (!in->pcs && in->img.n) {
 		fprintf(stderr, "perf-ntrace encode: --elf/--bin only apply to --pcs\n");
 		return -1;
 	}
@@ -318,44 +197,18 @@ static int encode_text(struct ntrace_encoder *enc, const char *path)
 int cmd_encode(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		CODEC_LONG_OPTIONS,
+		ENC_LONG_OPTIONS,
+		IMG_LONG_OPTIONS,
 		{ "output", required_argument, NULL, 'o' },
 		{ "text", no_argument, NULL, OPT_TEXT },
-		{ "mode", required_argument, NULL, OPT_MODE },
-		{ "itype-bits", required_argument, NULL, OPT_ITYPE_BITS },
-		{ "icnt-bits", required_argument, NULL, OPT_ICNT_BITS },
-		{ "hist-bits", required_argument, NULL, OPT_HIST_BITS },
-		{ "hrepeat-bits", required_argument, NULL, OPT_HREPEAT_BITS },
-		{ "bcnt-bits", required_argument, NULL, OPT_BCNT_BITS },
-		{ "implicit-return", required_argument, NULL, OPT_IRET },
-		{ "return-depth", required_argument, NULL, OPT_RDEPTH },
-		{ "return-addr-bits", required_argument, NULL, OPT_RBITS },
-		{ "seq-jump", no_argument, NULL, OPT_SEQ },
-		{ "all-jumps", no_argument, NULL, OPT_ALLJ },
-		{ "repeated-history", no_argument, NULL, OPT_RHIST },
-		{ "repeat-branch", no_argument, NULL, OPT_RBRANCH },
-		{ "context", no_argument, NULL, OPT_CONTEXT },
-		{ "trap-btype1", no_argument, NULL, OPT_BTYPE1 },
-		{ "icnt-full-sync", no_argument, NULL, OPT_ICNT_SYNC },
-		{ "htm-ib-no-hist", no_argument, NULL, OPT_HTM_IB },
-		{ "sync-mode", required_argument, NULL, OPT_SYNC_MODE },
-		{ "sync-max", required_argument, NULL, OPT_SYNC_MAX },
-		{ "start-sync", required_argument, NULL, OPT_START_SYNC },
-		{ "stop-evcode", required_argument, NULL, OPT_STOP_EVCODE },
-		{ "src-id", required_argument, NULL, OPT_SRC_ID },
 		{ "pcs", required_argument, NULL, OPT_PCS },
 		{ "tv", required_argument, NULL, OPT_TV },
-		{ "elf", required_argument, NULL, OPT_ELF },
-		{ "bin", required_argument, NULL, OPT_BIN },
-		{ "zcmp", no_argument, NULL, OPT_ZCMP },
-		{ "zcmt", no_argument, NULL, OPT_ZCMT },
-		{ "jvt", required_argument, NULL, OPT_JVT },
 		{ "priv", required_argument, NULL, OPT_PRIV },
 		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct encode_input in = { .isa = NTRACE_ISA_CFG_RV64GC };
+	struct encode_input in = { 0 };
 	struct ntrace_insn_vec recs = { 0 };
 	struct ntrace_enc_cfg cfg;
 	struct ntrace_byte_sink sink = { 0 };
@@ -366,11 +219,10 @@ int cmd_encode(int argc, char **argv)
 	int c, r, rc = 0;
 
 	ntrace_enc_cfg_default(&cfg);
+	img_opts_init(&in.img);
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "ho:", opts, NULL)) != -1) {
-		r = codec_opt("encode", c, optarg, &cfg.codec);
-		if (!r)
-			r = apply(c, optarg, &cfg);
+		r = enc_opt("encode", c, optarg, &cfg);
 		if (!r)
 			r = input_opt(c, optarg, &in);
 		if (r < 0)

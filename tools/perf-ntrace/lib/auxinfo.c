@@ -71,14 +71,13 @@ static const char *cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cf
 	} else {
 		e->implicit_return = NTRACE_IRET_OFF;
 	}
-	if (e->itype_bits == 3)
-		e->implicit_return = NTRACE_IRET_OFF;
 	e->repeated_history = c->options & NTRACE_OPT_REPHIST;
 	e->seq_jump = c->options & NTRACE_OPT_SEQJUMP;
 	e->all_jumps = c->options & NTRACE_OPT_ALLJUMPS;
 	e->context = c->options & NTRACE_OPT_CTX;
 	e->sync_mode = c->sync_mode;
 	e->sync_max = c->sync_max;
+	ntrace_enc_cfg_effective(e);
 	return ntrace_enc_cfg_check(e);
 }
 

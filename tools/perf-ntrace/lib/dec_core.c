@@ -96,6 +96,11 @@ void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *i
 	}
 }
 
+struct ntrace_images *ntrace_decoder_images(const struct ntrace_decoder *d)
+{
+	return d->img;
+}
+
 int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 {
 	struct ntrace_msg m[64];

@@ -18,14 +18,18 @@ struct ntrace_sink {
 	enum ntrace_sink_format fmt;
 	FILE *out;
 	struct ntrace_decoder *d;
-	struct ntrace_images *img;
+	struct ntrace_images *img;	/* NULL: the decoder's, per call */
+	struct ntrace_images *cur;	/* the images of this call */
 	int err;
 	bool symbols;
 	size_t n;
 	char *buf;
+	char prefix[128];		/* at the start of each line */
+	size_t plen;
 	/* tv: records held until a fall-through boundary (at most ~TV_CHUNK) */
 	struct ntrace_insn *tv;
 	size_t ntv, tvcap;
+	struct ntrace_images *tv_img;	/* the images of the held records */
 	bool tv_started;
 };
 
@@ -93,11 +97,12 @@ static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
 	size_t i;
 	char *p;
 
-	if (s->n + n * 20 > OUTBUF && out_flush(s))
+	if (s->n + n * (20 + s->plen) > OUTBUF && out_flush(s))
 		return -1;
 	p = s->buf + s->n;
 	for (i = 0; i < n; i++) {
-		p = hex(p, pcs[i]);
+		memcpy(p, s->prefix, s->plen);
+		p = hex(p + s->plen, pcs[i]);
 		*p++ = '\n';
 	}
 	s->n = (size_t)(p - s->buf);
@@ -107,7 +112,7 @@ static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
 static char *sym(struct ntrace_sink *s, char *p, uint64_t addr)
 {
 	uint64_t off = 0;
-	const char *name = addr ? ntrace_images_symbol(s->img, addr, &off, NULL) : NULL;
+	const char *name = addr ? ntrace_images_symbol(s->cur, addr, &off, NULL) : NULL;
 
 	if (!name)
 		return p + sprintf(p, "?");
@@ -122,10 +127,11 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 
 	if (r->kind == NTRACE_DK_FALL || r->kind == NTRACE_DK_NOT_TAKEN)
 		return 0;
-	if (s->n + 512 > OUTBUF && out_flush(s))
+	if (s->n + 512 + s->plen > OUTBUF && out_flush(s))
 		return -1;
 	p = s->buf + s->n;
-	p = hex(p, r->ninsn ? r->last : r->start);
+	memcpy(p, s->prefix, s->plen);
+	p = hex(p + s->plen, r->ninsn ? r->last : r->start);
 	*p++ = ' ';
 	p = hex(p, r->to);
 	*p++ = ' ';
@@ -152,7 +158,7 @@ static int tv_flush(struct ntrace_sink *s, size_t upto)
 
 	if (!upto)
 		return 0;
-	if (ntrace_tv_export(s->tv, upto, s->img, s->out, err, sizeof(err))) {
+	if (ntrace_tv_export(s->tv, upto, s->tv_img, s->out, err, sizeof(err))) {
 		fprintf(stderr, "perf-ntrace: tandem-verification export: %s\n", err);
 		s->err = -1;
 		return -1;
@@ -214,7 +220,7 @@ static int tv_pcs(void *ctx, const uint64_t *pcs, size_t n)
 		in.addr = pcs[i];
 		in.priv = t->r->priv;
 		in.tstamp = t->r->tstamp;
-		if (ntrace_images_decode(s->img, pcs[i], &id))
+		if (ntrace_images_decode(s->cur, pcs[i], &id))
 			return -1;
 		in.size = id.size;
 		if (++t->done == t->r->ninsn && t->r->kind != NTRACE_DK_STOP)
@@ -239,6 +245,13 @@ static int tv_run(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 	struct tv_ctx t = { s, r, 0 };
 	struct ntrace_insn in;
 
+	/* held records are exported with the images they were decoded with */
+	if (s->cur != s->tv_img) {
+		if (tv_flush(s, s->ntv))
+			return -1;
+		s->tv_img = s->cur;
+	}
+
 	if (r->ninsn && ntrace_decoder_run_pcs(s->d, r, tv_pcs, &t))
 		return s->err = -1;
 	if (!r->ninsn && (r->kind == NTRACE_DK_EXCEPTION || r->kind == NTRACE_DK_INTERRUPT ||
@@ -260,6 +273,7 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 	struct ntrace_sink *s = sink;
 	size_t i;
 
+	s->cur = s->img ? s->img : ntrace_decoder_images(s->d);
 	for (i = 0; i < n && !s->err; i++) {
 		switch (s->fmt) {
 		case NTRACE_SINK_PC:
@@ -306,6 +320,12 @@ void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d)
 void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on)
 {
 	s->symbols = on;
+}
+
+void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix)
+{
+	s->plen = prefix ? strnlen(prefix, sizeof(s->prefix) - 1) : 0;
+	memcpy(s->prefix, prefix ? prefix : "", s->plen);
 }
 
 int ntrace_sink_flush(struct ntrace_sink *s)

@@ -23,6 +23,12 @@ void ntrace_enc_cfg_default(struct ntrace_enc_cfg *cfg)
 	cfg->stop_evcode = NTRACE_EVCODE_TRACE_DISABLED;
 }
 
+void ntrace_enc_cfg_effective(struct ntrace_enc_cfg *cfg)
+{
+	if (cfg->itype_bits == 3)
+		cfg->implicit_return = NTRACE_IRET_OFF;
+}
+
 const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *c)
 {
 	if (c->mode != NTRACE_MODE_BTM && c->mode != NTRACE_MODE_HTM)

@@ -182,6 +182,8 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
  * it between feeds, never from a callback. Cheap: no memory is touched.
  */
 void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *img);
+/* The images the decoder walks now. */
+struct ntrace_images *ntrace_decoder_images(const struct ntrace_decoder *d);
 
 /* Free the decoder (NULL is allowed). Does not call finish. */
 void ntrace_decoder_free(struct ntrace_decoder *d);
@@ -252,8 +254,10 @@ struct ntrace_sink;
 /*
  * Create a sink writing fmt to out. out, img and d (the decoder whose runs
  * it expands; may be NULL here and set with ntrace_sink_set_decoder()
- * before the first run) are borrowed and must outlive the sink. Returns
- * NULL when out of memory.
+ * before the first run) are borrowed and must outlive the sink. img NULL:
+ * at each call, the images the decoder walks then (ntrace_decoder_images()),
+ * so one sink serves a decoder whose image set changes between calls.
+ * Returns NULL when out of memory.
  */
 struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 				    struct ntrace_decoder *d, struct ntrace_images *img);
@@ -267,6 +271,12 @@ void ntrace_sink_free(struct ntrace_sink *s);
 void ntrace_sink_set_decoder(struct ntrace_sink *s, struct ntrace_decoder *d);
 /* branches: append " SYM+OFF -> SYM+OFF" from the images' symbol tables. */
 void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on);
+/*
+ * PC list and branches: begin each line with prefix (copied, up to 127
+ * bytes; NULL or "" for none), e.g. "CPU PID TID TIME " of the task whose
+ * trace follows.
+ */
+void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix);
 
 /* Static names ("taken", "ind_call", "error", ...); "?" when out of range. */
 const char *ntrace_dec_kind_name(unsigned int kind);

@@ -96,6 +96,13 @@ void ntrace_enc_cfg_default(struct ntrace_enc_cfg *cfg);
 const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg);
 
 /*
+ * Turn cfg into the settings an encoder really applies: an ingress port of
+ * 3-bit itypes cannot tell returns from other jumps, so implicit return is
+ * off. For decoders given register values or options that may say more.
+ */
+void ntrace_enc_cfg_effective(struct ntrace_enc_cfg *cfg);
+
+/*
  * Message sink: called once per message in stream order. Return 0 to go on,
  * non-zero to stop the encoder (it then returns that value).
  */

@@ -15,7 +15,7 @@
 #include <ntrace/encoder.h>
 
 #include "model.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 struct trace_out {
 	struct ntrace_encoder enc;
@@ -26,8 +26,8 @@ struct trace_out {
 /* Options the model's encoder implements (trTeInstFeatures WARL mask). */
 uint32_t trace_out_features(void)
 {
-	return TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN | TE_F_IRET_MODE_MASK |
-	       TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS | TE_F_EXTEND_ADDR_MSB;
+	return TCI_TE_F_SEQ_JUMP | TCI_TE_F_IMPLICIT_RETURN | TCI_TE_F_IRET_MODE_MASK |
+	       TCI_TE_F_REPEATED_HISTORY | TCI_TE_F_ALL_JUMPS | TCI_TE_F_EXTEND_ADDR_MSB;
 }
 
 bool trace_out_has_context(void)
@@ -65,25 +65,25 @@ static void cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
 {
 	const struct encoder *te = &h->te;
 	uint32_t f = te->features;
-	unsigned int bits = (f & TE_F_SRC_BITS_MASK) >> TE_F_SRC_BITS_SHIFT;
+	unsigned int bits = TCI_GET(f, TE_F_SRC_BITS);
 
 	ntrace_enc_cfg_default(c);
-	c->mode = (te->control & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT;
-	c->codec.src_bits = (te->control & TE_INHIBIT_SRC) ? 0 : bits;
-	c->src_id = (f & TE_F_SRC_ID_MASK) >> TE_F_SRC_ID_SHIFT;
+	c->mode = TCI_GET(te->control, TE_INST_MODE);
+	c->codec.src_bits = (te->control & TCI_TE_INHIBIT_SRC) ? 0 : bits;
+	c->src_id = TCI_GET(f, TE_F_SRC_ID);
 	if (c->codec.src_bits < 12)
 		c->src_id &= (1u << c->codec.src_bits) - 1;
-	c->codec.ext_addr_msb = f & TE_F_EXTEND_ADDR_MSB;
-	c->codec.tstamp = te->ts_active && (te->ts_control & TS_ENABLE) &&
-			  ((te->ts_control & TS_MODE_MASK) >> TS_MODE_SHIFT) != TS_MODE_NONE;
-	c->seq_jump = f & TE_F_SEQ_JUMP;
-	c->all_jumps = f & TE_F_ALL_JUMPS;
-	c->repeated_history = f & TE_F_REPEATED_HISTORY;
-	c->implicit_return = (f & TE_F_IMPLICIT_RETURN) ?
-			     (f & TE_F_IRET_MODE_MASK) >> TE_F_IRET_MODE_SHIFT : 0;
-	c->context = te->control & TE_CONTEXT;
-	c->sync_mode = (te->control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT;
-	c->sync_max = (te->control & TE_SYNC_MAX_MASK) >> TE_SYNC_MAX_SHIFT;
+	c->codec.ext_addr_msb = f & TCI_TE_F_EXTEND_ADDR_MSB;
+	c->codec.tstamp = te->ts_active && (te->ts_control & TCI_TS_ENABLE) &&
+			  TCI_GET(te->ts_control, TS_MODE) != TCI_TS_MODE_NONE;
+	c->seq_jump = f & TCI_TE_F_SEQ_JUMP;
+	c->all_jumps = f & TCI_TE_F_ALL_JUMPS;
+	c->repeated_history = f & TCI_TE_F_REPEATED_HISTORY;
+	c->implicit_return = (f & TCI_TE_F_IMPLICIT_RETURN) ?
+			     TCI_GET(f, TE_F_IRET_MODE) : 0;
+	c->context = te->control & TCI_TE_CONTEXT;
+	c->sync_mode = TCI_GET(te->control, TE_SYNC_MODE);
+	c->sync_max = TCI_GET(te->control, TE_SYNC_MAX);
 }
 
 const char *trace_out_start(struct hart *h)

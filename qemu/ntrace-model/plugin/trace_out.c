@@ -61,29 +61,19 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 	return 0;
 }
 
-static void cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
+/* The encoder's settings from its registers, as a decoder reads them. */
+static const char *cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
 {
 	const struct encoder *te = &h->te;
-	uint32_t f = te->features;
-	unsigned int bits = TCI_GET(f, TE_F_SRC_BITS);
+	struct ntrace_tci_regs r = {
+		.te_control = te->control,
+		.te_features = te->features,
+		.ts_control = te->ts_active ? TCI_TS_ACTIVE | te->ts_control : 0,
+		.te_impl = h->te_regs[TCI_IMPL / 4],
+	};
 
 	ntrace_enc_cfg_default(c);
-	c->mode = TCI_GET(te->control, TE_INST_MODE);
-	c->codec.src_bits = (te->control & TCI_TE_INHIBIT_SRC) ? 0 : bits;
-	c->src_id = TCI_GET(f, TE_F_SRC_ID);
-	if (c->codec.src_bits < 12)
-		c->src_id &= (1u << c->codec.src_bits) - 1;
-	c->codec.ext_addr_msb = f & TCI_TE_F_EXTEND_ADDR_MSB;
-	c->codec.tstamp = te->ts_active && (te->ts_control & TCI_TS_ENABLE) &&
-			  TCI_GET(te->ts_control, TS_MODE) != TCI_TS_MODE_NONE;
-	c->seq_jump = f & TCI_TE_F_SEQ_JUMP;
-	c->all_jumps = f & TCI_TE_F_ALL_JUMPS;
-	c->repeated_history = f & TCI_TE_F_REPEATED_HISTORY;
-	c->implicit_return = (f & TCI_TE_F_IMPLICIT_RETURN) ?
-			     TCI_GET(f, TE_F_IRET_MODE) : 0;
-	c->context = te->control & TCI_TE_CONTEXT;
-	c->sync_mode = TCI_GET(te->control, TE_SYNC_MODE);
-	c->sync_max = TCI_GET(te->control, TE_SYNC_MAX);
+	return ntrace_enc_cfg_from_regs(&r, c);
 }
 
 const char *trace_out_start(struct hart *h)
@@ -99,8 +89,9 @@ const char *trace_out_start(struct hart *h)
 		o->h = h;
 		h->enc = o;
 	}
-	cfg_from_regs(h, &cfg);
-	err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
+	err = cfg_from_regs(h, &cfg);
+	if (!err)
+		err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
 	o->running = !err;
 	return err;
 }

@@ -51,6 +51,9 @@ static const char decode_help[] =
 	"  --symbols       branches: append \"FROM-SYM+OFF -> TO-SYM+OFF\"\n"
 	"  -q, --quiet     no warnings on stderr;  --max-warnings N  (default 20)\n"
 	"encoder settings:\n"
+	"  --regs CTL,FEAT[,TS[,IMPL]]  the settings an encoder's registers hold, as\n"
+	"                  read back: trTeControl, trTeInstFeatures, trTsControl,\n"
+	"                  trTeImpl (options after it override single settings)\n"
 	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"
 	"  --implicit-return M  off|count|partial|full [trTeInstImplicitReturnMode]\n"
 	"                  (default full: return-stack decoding; the stack depth need\n"
@@ -75,7 +78,7 @@ enum {
 	OPT_MODE, OPT_IRET, OPT_RDEPTH, OPT_RBITS, OPT_RHIST, OPT_RBRANCH, OPT_ITYPE_BITS,
 	OPT_SEQ, OPT_ALLJ, OPT_ICNT_BITS, OPT_HIST_BITS, OPT_HREPEAT_BITS, OPT_BCNT_BITS,
 	OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA, OPT_ROOT, OPT_ELF_DIR, OPT_CPU,
-	OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
+	OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK, OPT_REGS,
 };
 
 /* Task mode: one sink per image set (a sink reads symbols from its set). */
@@ -347,6 +350,44 @@ static int add_image(struct ntrace_images *img, const char *kind, const char *ar
 	return rc;
 }
 
+/* --regs: encoder settings from two to four register words (ntrace_enc_cfg_from_regs) */
+static bool opt_regs(const char *arg, struct ntrace_enc_cfg *enc)
+{
+	uint32_t w[4] = { 0 };
+	struct ntrace_tci_regs r;
+	const char *p = arg, *err;
+	unsigned long long v;
+	unsigned int n = 0;
+	char *end;
+
+	for (;;) {
+		errno = 0;
+		v = strtoull(p, &end, 0);
+		if (end == p || *p == '-' || errno || v > UINT32_MAX || n == 4)
+			goto bad;
+		w[n++] = (uint32_t)v;
+		if (!*end)
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	if (n < 2)
+		goto bad;
+	r = (struct ntrace_tci_regs){ .te_control = w[0], .te_features = w[1],
+				      .ts_control = w[2], .te_impl = w[3] };
+	err = ntrace_enc_cfg_from_regs(&r, enc);
+	if (err) {
+		fprintf(stderr, "perf-ntrace decode: --regs %s: %s\n", arg, err);
+		return false;
+	}
+	return true;
+bad:
+	fprintf(stderr, "perf-ntrace decode: bad value for --regs: '%s' (trTeControl,"
+		"trTeInstFeatures[,trTsControl[,trTeImpl]], 32-bit numbers)\n", arg);
+	return false;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	static const char *const modes[] = { [NTRACE_MODE_BTM] = "btm", [NTRACE_MODE_HTM] = "htm" };
@@ -386,6 +427,7 @@ int cmd_decode(int argc, char **argv)
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "show-task", no_argument, NULL, OPT_SHOW_TASK },
 		{ "no-task-mode", no_argument, NULL, OPT_NO_TASK },
+		{ "regs", required_argument, NULL, OPT_REGS },
 		{ "help", no_argument, NULL, 'h' },
 		CODEC_LONG_OPTIONS,
 		{ NULL, 0, NULL, 0 },
@@ -551,6 +593,10 @@ int cmd_decode(int argc, char **argv)
 			break;
 		case OPT_NO_TASK:
 			pdo.no_task_mode = true;
+			break;
+		case OPT_REGS:
+			if (!opt_regs(optarg, &cfg.enc))
+				return 2;
 			break;
 		case 'h':
 			fputs(decode_help, stdout);

@@ -30,30 +30,9 @@
  * (the platform timer in the model) against them.
  */
 #include "ntrace_regs_bm.h"
+#include "trace_cfg.h"
 
-#define TRACE_CFG_ADDR	0x80300000UL
-#define TRACE_CFG_MAGIC	0x4643544eU	/* "NTCF" */
-#define MAX_HARTS	2
 #define MAX_PROBES	16
-
-/* cfg.flags */
-#define CFG_FILTER_RANGE	(1u << 0)	/* filter 0 + comparator 0: only fib() */
-#define CFG_TOGGLE_INST		(1u << 1)	/* trTeInstTracing off/on mid-workload */
-#define CFG_TOGGLE_ENABLE	(1u << 2)	/* trTeEnable off/on mid-workload */
-#define CFG_FILTER_PRIV		(1u << 3)	/* filter 1, MatchPrivilege: U-mode only */
-#define CFG_FILTER_OUT		(1u << 4)	/* comparator 1, match mode 2: all but fib() */
-#define CFG_FILTER_LATCH	(1u << 5)	/* match mode 3: from fib() entry to spin() entry */
-#define CFG_FILTER_MASK		(1u << 6)	/* secondary function 6: classify()'s 64-byte block */
-#define CFG_FILTER_TWO		(1u << 7)	/* MatchComp1 && MatchComp2: two comparators */
-
-struct trace_cfg {
-	uint32_t magic;
-	uint32_t control;	/* trTeControl: InstMode, Context, InhibitSrc, Sync* */
-	uint32_t features;	/* trTeInstFeatures (SrcID of hart 0) */
-	uint32_t ts_control;	/* second trTsControl write; 0: unit kept in reset */
-	uint32_t flags;		/* CFG_* */
-	uint32_t harts;		/* 1..MAX_HARTS */
-};
 
 /* fib() lives alone in section "ntfilt"; the linker defines its bounds */
 extern char __start_ntfilt[], __stop_ntfilt[];

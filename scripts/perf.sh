@@ -67,6 +67,7 @@ libntrace_prefix() {
 	local cc=$1 ar=$2 nt=$NTRACE_TOP/tools/perf-ntrace key dir
 	key=$(cache_key "libntrace rev 1" "$($cc --version | head -1)" "$nt/Makefile" \
 		"$nt/libntrace.map" "$nt/libntrace.pc.in" "$NTRACE_TOP/include/uapi/linux/ntrace.h" \
+		"$NTRACE_TOP/include/uapi/linux/ntrace_tci.h" \
 		$(find "$nt/lib" "$nt/include" -type f | LC_ALL=C sort))
 	dir=$NTRACE_CACHE/libntrace/$key
 	if [ ! -f "$dir/.ntrace-built" ]; then

@@ -7,11 +7,11 @@
  */
 #include <linux/bitfield.h>
 #include <linux/device.h>
+#include <linux/ntrace_tci.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 
 #include "ntrace.h"
-#include "ntrace_regs.h"
 
 #define NTRACE_FORMAT(_name, _fmt)					\
 	static ssize_t _name##_show(struct device *dev,			\
@@ -72,29 +72,33 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 	case CAP_TE_IMPL:
 		return sysfs_emit(page, "%#010x\n", impl);
 	case CAP_VERSION:
-		return sysfs_emit(page, "%lu.%lu\n",
-				  FIELD_GET(TR_IMPL_VER_MAJOR, impl),
-				  FIELD_GET(TR_IMPL_VER_MINOR, impl));
+		return sysfs_emit(page, "%u.%u\n",
+				  FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, impl),
+				  FIELD_GET(TCI_IMPL_VER_MINOR_MASK, impl));
 	case CAP_PROTOCOL:
-		return sysfs_emit(page, "%lu.%lu\n",
-				  FIELD_GET(TE_IMPL_PROTO_MAJOR, impl),
-				  FIELD_GET(TE_IMPL_PROTO_MINOR, impl));
+		return sysfs_emit(page, "%u.%u\n",
+				  FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK, impl),
+				  FIELD_GET(TCI_TE_IMPL_PROTO_MINOR_MASK, impl));
 	case CAP_BTM:
-		return sysfs_emit(page, "%d\n", !!(c->modes & BIT(TE_MODE_BTM)));
+		return sysfs_emit(page, "%d\n",
+				  !!(c->modes & BIT(TCI_TE_INST_MODE_BTM)));
 	case CAP_HTM:
-		return sysfs_emit(page, "%d\n", !!(c->modes & BIT(TE_MODE_HTM)));
+		return sysfs_emit(page, "%d\n",
+				  !!(c->modes & BIT(TCI_TE_INST_MODE_HTM)));
 	case CAP_IRET:
 		return sysfs_emit(page, "%d\n",
-				  !!(c->features & TE_F_IMPLICIT_RETURN));
+				  !!(c->features & TCI_TE_F_IMPLICIT_RETURN));
 	case CAP_IRET_MODES:
 		return sysfs_emit(page, "%#x\n", c->iret_modes);
 	case CAP_REPHIST:
 		return sysfs_emit(page, "%d\n",
-				  !!(c->features & TE_F_REPEATED_HISTORY));
+				  !!(c->features & TCI_TE_F_REPEATED_HISTORY));
 	case CAP_SEQJUMP:
-		return sysfs_emit(page, "%d\n", !!(c->features & TE_F_SEQ_JUMP));
+		return sysfs_emit(page, "%d\n",
+				  !!(c->features & TCI_TE_F_SEQ_JUMP));
 	case CAP_ALLJUMPS:
-		return sysfs_emit(page, "%d\n", !!(c->features & TE_F_ALL_JUMPS));
+		return sysfs_emit(page, "%d\n",
+				  !!(c->features & TCI_TE_F_ALL_JUMPS));
 	case CAP_CTX:
 		return sysfs_emit(page, "%d\n", c->ctx);
 	case CAP_SYNC_MODES:

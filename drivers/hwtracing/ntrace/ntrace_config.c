@@ -8,10 +8,17 @@
 #include <linux/bitops.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
+#include <linux/ntrace_tci.h>
 #include <linux/string.h>
 
 #include "ntrace_config.h"
-#include "ntrace_regs.h"
+
+/* ntrace_cpu_info.ts_mode and caps->ts_mode hold trTsMode values */
+static_assert(NTRACE_TS_MODE_NONE == TCI_TS_MODE_NONE);
+static_assert(NTRACE_TS_MODE_EXTERNAL == TCI_TS_MODE_EXTERNAL);
+static_assert(NTRACE_TS_MODE_INTERNAL_SYSTEM == TCI_TS_MODE_INTERNAL_SYSTEM);
+static_assert(NTRACE_TS_MODE_INTERNAL_CORE == TCI_TS_MODE_INTERNAL_CORE);
+static_assert(NTRACE_TS_MODE_SHARED == TCI_TS_MODE_SHARED);
 
 static int reject(const char **why, const char *msg, int err)
 {
@@ -46,7 +53,7 @@ static int resolve_options(const struct ntrace_caps *caps, u64 config,
 	if (iret_mode && !(config & NTRACE_CFG_IRET_MASK))
 		return reject(why, "iret_mode needs iret=1", -EINVAL);
 	if (config & NTRACE_CFG_IRET_MASK) {
-		if (!(caps->features & TE_F_IMPLICIT_RETURN))
+		if (!(caps->features & TCI_TE_F_IMPLICIT_RETURN))
 			return reject(why, "encoder has no implicit return",
 				      -EOPNOTSUPP);
 		if (!iret_mode)
@@ -54,35 +61,35 @@ static int resolve_options(const struct ntrace_caps *caps, u64 config,
 		else if (!(caps->iret_modes & BIT(iret_mode)))
 			return reject(why, "encoder lacks this iret_mode",
 				      -EOPNOTSUPP);
-		prog->features |= TE_F_IMPLICIT_RETURN |
-				  FIELD_PREP(TE_F_IRET_MODE, iret_mode);
+		prog->features |= TCI_TE_F_IMPLICIT_RETURN |
+				  FIELD_PREP(TCI_TE_F_IRET_MODE_MASK, iret_mode);
 		prog->iret_mode = iret_mode;
 	}
 	if (config & NTRACE_CFG_REPHIST_MASK) {
 		if (!htm)
 			return reject(why, "rephist needs htm=1", -EINVAL);
-		if (!(caps->features & TE_F_REPEATED_HISTORY))
+		if (!(caps->features & TCI_TE_F_REPEATED_HISTORY))
 			return reject(why, "encoder has no repeated history",
 				      -EOPNOTSUPP);
-		prog->features |= TE_F_REPEATED_HISTORY;
+		prog->features |= TCI_TE_F_REPEATED_HISTORY;
 	}
 	if (config & NTRACE_CFG_SEQJUMP_MASK) {
-		if (!(caps->features & TE_F_SEQ_JUMP))
+		if (!(caps->features & TCI_TE_F_SEQ_JUMP))
 			return reject(why, "encoder has no sequential jumps",
 				      -EOPNOTSUPP);
-		prog->features |= TE_F_SEQ_JUMP;
+		prog->features |= TCI_TE_F_SEQ_JUMP;
 	}
 	if (config & NTRACE_CFG_ALLJUMPS_MASK) {
-		if (!(caps->features & TE_F_ALL_JUMPS))
+		if (!(caps->features & TCI_TE_F_ALL_JUMPS))
 			return reject(why, "encoder has no all-jumps mode",
 				      -EOPNOTSUPP);
-		prog->features |= TE_F_ALL_JUMPS;
+		prog->features |= TCI_TE_F_ALL_JUMPS;
 	}
 	if (config & NTRACE_CFG_CTX_MASK) {
 		if (!caps->ctx)
 			return reject(why, "encoder has no context messages",
 				      -EOPNOTSUPP);
-		prog->te_control |= TE_CONTEXT;
+		prog->te_control |= TCI_TE_CONTEXT;
 	}
 	if (config & NTRACE_CFG_SRC_MASK) {
 		if (!caps->src_bits || !caps->src_id_writable)
@@ -111,8 +118,8 @@ static int resolve_sync(const struct ntrace_caps *caps, u64 config,
 	if (max > caps->sync_max)
 		return reject(why, "sync_period above the encoder's maximum",
 			      -EOPNOTSUPP);
-	prog->te_control |= FIELD_PREP(TE_SYNC_MODE, sync) |
-			    FIELD_PREP(TE_SYNC_MAX, max);
+	prog->te_control |= FIELD_PREP(TCI_TE_SYNC_MODE_MASK, sync) |
+			    FIELD_PREP(TCI_TE_SYNC_MAX_MASK, max);
 	return 0;
 }
 
@@ -131,9 +138,9 @@ static int resolve_ts(const struct ntrace_caps *caps, u64 config,
 	if (prescale > caps->ts_prescale_max)
 		return reject(why, "ts_prescale above the unit's maximum",
 			      -EOPNOTSUPP);
-	prog->ts_control = TS_ACTIVE | TS_COUNT | TS_ENABLE |
-			   FIELD_PREP(TS_MODE, caps->ts_mode) |
-			   FIELD_PREP(TS_PRESCALE, prescale);
+	prog->ts_control = TCI_TS_ACTIVE | TCI_TS_COUNT | TCI_TS_ENABLE |
+			   FIELD_PREP(TCI_TS_MODE_MASK, caps->ts_mode) |
+			   FIELD_PREP(TCI_TS_PRESCALE_MASK, prescale);
 	return 0;
 }
 
@@ -143,7 +150,7 @@ int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
 			  struct ntrace_prog *prog, const char **why)
 {
 	bool htm = config & NTRACE_CFG_HTM_MASK;
-	unsigned int mode = htm ? TE_MODE_HTM : TE_MODE_BTM;
+	unsigned int mode = htm ? TCI_TE_INST_MODE_HTM : TCI_TE_INST_MODE_BTM;
 	int err;
 
 	memset(prog, 0, sizeof(*prog));
@@ -159,8 +166,8 @@ int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
 	if (!(caps->modes & BIT(mode)))
 		return reject(why, htm ? "encoder has no HTM" : "encoder has no BTM",
 			      -EOPNOTSUPP);
-	prog->te_control = FIELD_PREP(TE_INST_MODE, mode) |
-			   FIELD_PREP(TE_FORMAT, TE_FORMAT_NTRACE);
+	prog->te_control = FIELD_PREP(TCI_TE_INST_MODE_MASK, mode) |
+			   FIELD_PREP(TCI_TE_FORMAT_MASK, TCI_TE_FORMAT_NTRACE);
 
 	err = resolve_options(caps, config, htm, prog, why);
 	if (!err)
@@ -196,8 +203,8 @@ u32 ntrace_prog_features(const struct ntrace_prog *prog,
 	u32 f = prog->features;
 
 	if (prog->src)
-		f |= FIELD_PREP(TE_F_SRC_BITS, caps->src_bits) |
-		     FIELD_PREP(TE_F_SRC_ID, cpu);
+		f |= FIELD_PREP(TCI_TE_F_SRC_BITS_MASK, caps->src_bits) |
+		     FIELD_PREP(TCI_TE_F_SRC_ID_MASK, cpu);
 	return f;
 }
 
@@ -238,23 +245,27 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 			  u32 hartid, u32 te_control, u32 features,
 			  u32 ts_control)
 {
-	bool inhibit = te_control & TE_INHIBIT_SRC;
+	bool inhibit = te_control & TCI_TE_INHIBIT_SRC;
 	u32 opt = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->cpu = cpu;
 	out->hartid = hartid;
-	out->src_bits = inhibit ? 0 : FIELD_GET(TE_F_SRC_BITS, features);
-	out->src_id = out->src_bits ? FIELD_GET(TE_F_SRC_ID, features) : 0;
-	out->format = FIELD_GET(TE_FORMAT, te_control);
-	out->proto_major = FIELD_GET(TE_IMPL_PROTO_MAJOR, caps->te_impl);
-	out->proto_minor = FIELD_GET(TE_IMPL_PROTO_MINOR, caps->te_impl);
-	out->te_ver_major = FIELD_GET(TR_IMPL_VER_MAJOR, caps->te_impl);
-	out->te_ver_minor = FIELD_GET(TR_IMPL_VER_MINOR, caps->te_impl);
-	out->mode = FIELD_GET(TE_INST_MODE, te_control);
-	if (features & TE_F_IMPLICIT_RETURN) {
+	out->src_bits = inhibit ? 0 :
+			FIELD_GET(TCI_TE_F_SRC_BITS_MASK, features);
+	out->src_id = out->src_bits ?
+		      FIELD_GET(TCI_TE_F_SRC_ID_MASK, features) : 0;
+	out->format = FIELD_GET(TCI_TE_FORMAT_MASK, te_control);
+	out->proto_major = FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK,
+				     caps->te_impl);
+	out->proto_minor = FIELD_GET(TCI_TE_IMPL_PROTO_MINOR_MASK,
+				     caps->te_impl);
+	out->te_ver_major = FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, caps->te_impl);
+	out->te_ver_minor = FIELD_GET(TCI_IMPL_VER_MINOR_MASK, caps->te_impl);
+	out->mode = FIELD_GET(TCI_TE_INST_MODE_MASK, te_control);
+	if (features & TCI_TE_F_IMPLICIT_RETURN) {
 		opt |= NTRACE_OPT_IRET;
-		out->iret_mode = FIELD_GET(TE_F_IRET_MODE, features);
+		out->iret_mode = FIELD_GET(TCI_TE_F_IRET_MODE_MASK, features);
 	}
 	out->return_depth = caps->return_depth;
 	out->return_addr_bits = caps->return_addr_bits;
@@ -262,35 +273,35 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 	out->hist_bits = caps->hist_bits;
 	out->hrepeat_bits = caps->hrepeat_bits;
 	out->bcnt_bits = caps->bcnt_bits;
-	if (features & TE_F_REPEATED_HISTORY)
+	if (features & TCI_TE_F_REPEATED_HISTORY)
 		opt |= NTRACE_OPT_REPHIST;
-	if (features & TE_F_SEQ_JUMP)
+	if (features & TCI_TE_F_SEQ_JUMP)
 		opt |= NTRACE_OPT_SEQJUMP;
-	if (features & TE_F_ALL_JUMPS)
+	if (features & TCI_TE_F_ALL_JUMPS)
 		opt |= NTRACE_OPT_ALLJUMPS;
-	if (features & TE_F_EXTEND_ADDR_MSB)
+	if (features & TCI_TE_F_EXTEND_ADDR_MSB)
 		opt |= NTRACE_OPT_EXT_ADDR_MSB;
-	if (features & TE_F_NO_ADDR_DIFF)
+	if (features & TCI_TE_F_NO_ADDR_DIFF)
 		opt |= NTRACE_OPT_NO_ADDR_DIFF;
-	if (features & TE_F_NO_TRAP_ADDR)
+	if (features & TCI_TE_F_NO_TRAP_ADDR)
 		opt |= NTRACE_OPT_NO_TRAP_ADDR;
-	if (te_control & TE_CONTEXT)
+	if (te_control & TCI_TE_CONTEXT)
 		opt |= NTRACE_OPT_CTX;
 	if (inhibit)
 		opt |= NTRACE_OPT_INHIBIT_SRC;
-	if (ts_control & TS_ENABLE) {
+	if (ts_control & TCI_TS_ENABLE) {
 		opt |= NTRACE_OPT_TS;
-		out->ts_mode = FIELD_GET(TS_MODE, ts_control);
-		out->ts_width = FIELD_GET(TS_WIDTH, ts_control);
-		out->ts_prescale = FIELD_GET(TS_PRESCALE, ts_control);
+		out->ts_mode = FIELD_GET(TCI_TS_MODE_MASK, ts_control);
+		out->ts_width = FIELD_GET(TCI_TS_WIDTH_MASK, ts_control);
+		out->ts_prescale = FIELD_GET(TCI_TS_PRESCALE_MASK, ts_control);
 		out->ts_rate_hz = caps->ts_rate_hz;
 	}
 	out->options = opt;
 	out->itype_bits = caps->itype_bits;
 	out->xlen = 64;
 	out->va_bits = caps->va_bits;
-	out->sync_mode = FIELD_GET(TE_SYNC_MODE, te_control);
-	out->sync_max = FIELD_GET(TE_SYNC_MAX, te_control);
+	out->sync_mode = FIELD_GET(TCI_TE_SYNC_MODE_MASK, te_control);
+	out->sync_max = FIELD_GET(TCI_TE_SYNC_MAX_MASK, te_control);
 	out->te_control = te_control;
 	out->te_features = features;
 	out->te_impl = caps->te_impl;

@@ -9,12 +9,12 @@
 #include <linux/bitops.h>
 #include <linux/iopoll.h>
 #include <linux/mod_devicetable.h>
+#include <linux/ntrace_tci.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
 #include <asm/pgtable.h>
 
 #include "ntrace.h"
-#include "ntrace_regs.h"
 
 /*
  * N-Trace parameters that no TCI register shows. These are the values of
@@ -29,6 +29,13 @@
 #define NT_RETURN_ADDR_BITS	16
 #define NT_ITYPE_BITS		4
 
+/* trTeInstFeatures option bits (all but the mode and source fields) */
+#define TE_FEATURE_BITS							\
+	(TCI_TE_F_NO_ADDR_DIFF | TCI_TE_F_NO_TRAP_ADDR | TCI_TE_F_SEQ_JUMP |	\
+	 TCI_TE_F_IMPLICIT_RETURN | TCI_TE_F_BRANCH_PREDICTION |		\
+	 TCI_TE_F_JUMP_TARGET_CACHE | TCI_TE_F_REPEATED_HISTORY |		\
+	 TCI_TE_F_ALL_JUMPS | TCI_TE_F_EXTEND_ADDR_MSB)
+
 static u32 te_warl(void __iomem *reg, u32 val)
 {
 	writel(val, reg);
@@ -38,48 +45,56 @@ static u32 te_warl(void __iomem *reg, u32 val)
 /* reset: trTeControl as it read right after the Active handshake */
 static void te_probe_control(struct ntrace_encoder *te, u32 reset)
 {
+	static const u8 modes[] = { TCI_TE_INST_MODE_BTM, TCI_TE_INST_MODE_HTM };
 	struct ntrace_caps *c = &te->caps;
-	void __iomem *ctl = te->base + TR_CONTROL;
-	unsigned int m;
+	void __iomem *ctl = te->base + TCI_CONTROL;
+	unsigned int i, m;
 	u32 v;
 
-	c->sync_mode_reset = FIELD_GET(TE_SYNC_MODE, reset);
-	c->sync_max_reset = FIELD_GET(TE_SYNC_MAX, reset);
-	for (m = TE_MODE_BTM; m <= TE_MODE_HTM; m += TE_MODE_HTM - TE_MODE_BTM) {
-		v = te_warl(ctl, TR_ACTIVE | FIELD_PREP(TE_INST_MODE, m));
-		if (FIELD_GET(TE_INST_MODE, v) == m)
+	c->sync_mode_reset = FIELD_GET(TCI_TE_SYNC_MODE_MASK, reset);
+	c->sync_max_reset = FIELD_GET(TCI_TE_SYNC_MAX_MASK, reset);
+	for (i = 0; i < ARRAY_SIZE(modes); i++) {
+		m = modes[i];
+		v = te_warl(ctl, TCI_ACTIVE |
+			    FIELD_PREP(TCI_TE_INST_MODE_MASK, m));
+		if (FIELD_GET(TCI_TE_INST_MODE_MASK, v) == m)
 			c->modes |= BIT(m);
 	}
-	v = te_warl(ctl, TR_ACTIVE | TE_CONTEXT |
-		    FIELD_PREP(TE_INST_MODE, TE_MODE_BTM));
-	c->ctx = v & TE_CONTEXT;
-	for (m = 1; m <= 3; m++) {
-		v = te_warl(ctl, TR_ACTIVE | FIELD_PREP(TE_SYNC_MODE, m));
-		if (FIELD_GET(TE_SYNC_MODE, v) == m)
+	v = te_warl(ctl, TCI_ACTIVE | TCI_TE_CONTEXT |
+		    FIELD_PREP(TCI_TE_INST_MODE_MASK, TCI_TE_INST_MODE_BTM));
+	c->ctx = v & TCI_TE_CONTEXT;
+	for (m = TCI_TE_SYNC_MODE_MSGS; m <= TCI_TE_SYNC_MODE_HWORDS; m++) {
+		v = te_warl(ctl, TCI_ACTIVE |
+			    FIELD_PREP(TCI_TE_SYNC_MODE_MASK, m));
+		if (FIELD_GET(TCI_TE_SYNC_MODE_MASK, v) == m)
 			c->sync_modes |= BIT(m);
 	}
-	v = te_warl(ctl, TR_ACTIVE | TE_SYNC_MAX);
-	c->sync_max = FIELD_GET(TE_SYNC_MAX, v);
-	writel(reset & ~(TR_ENABLE | TE_INST_TRACING), ctl);
+	v = te_warl(ctl, TCI_ACTIVE | TCI_TE_SYNC_MAX_MASK);
+	c->sync_max = FIELD_GET(TCI_TE_SYNC_MAX_MASK, v);
+	writel(reset & ~(TCI_ENABLE | TCI_TE_INST_TRACING), ctl);
 }
 
 static void te_probe_features(struct ntrace_encoder *te)
 {
 	struct ntrace_caps *c = &te->caps;
-	void __iomem *reg = te->base + TE_INST_FEATURES;
+	void __iomem *reg = te->base + TCI_TE_INST_FEATURES;
 	u32 ones = te_warl(reg, ~0u);
 	u32 zero = te_warl(reg, 0);
 	unsigned int m;
+	u32 v;
 
-	c->features = ones & GENMASK(10, 0) & ~TE_F_IRET_MODE;
-	c->src_bits = min_t(u32, FIELD_GET(TE_F_SRC_BITS, ones), 12);
-	c->src_id_writable = FIELD_GET(TE_F_SRC_ID, ones) == 0xfff &&
-			     !FIELD_GET(TE_F_SRC_ID, zero);
-	for (m = 1; m <= 3; m++)
-		if (FIELD_GET(TE_F_IRET_MODE,
-			      te_warl(reg, TE_F_IMPLICIT_RETURN |
-				      FIELD_PREP(TE_F_IRET_MODE, m))) == m)
+	c->features = ones & TE_FEATURE_BITS;
+	c->src_bits = min_t(u32, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, ones),
+			    TCI_TE_SRC_BITS_MAX);
+	c->src_id_writable = FIELD_GET(TCI_TE_F_SRC_ID_MASK, ones) ==
+			     FIELD_MAX(TCI_TE_F_SRC_ID_MASK) &&
+			     !FIELD_GET(TCI_TE_F_SRC_ID_MASK, zero);
+	for (m = TCI_TE_IRET_MODE_COUNT; m <= TCI_TE_IRET_MODE_FULL; m++) {
+		v = te_warl(reg, TCI_TE_F_IMPLICIT_RETURN |
+			    FIELD_PREP(TCI_TE_F_IRET_MODE_MASK, m));
+		if (FIELD_GET(TCI_TE_F_IRET_MODE_MASK, v) == m)
 			c->iret_modes |= BIT(m);
+	}
 	writel(0, reg);
 }
 
@@ -87,22 +102,27 @@ static void te_probe_filters(struct ntrace_encoder *te)
 {
 	struct ntrace_caps *c = &te->caps;
 	void __iomem *b = te->base;
-	u32 cmp = FIELD_PREP(CMP_P_FUNC, CMP_FUNC_GE) |
-		  FIELD_PREP(CMP_S_FUNC, CMP_FUNC_LE) |
-		  FIELD_PREP(CMP_MATCH_MODE, CMP_MODE_P_AND_S);
+	u32 cmp = FIELD_PREP(TCI_CMP_P_FUNC_MASK, TCI_CMP_FUNC_GE) |
+		  FIELD_PREP(TCI_CMP_S_FUNC_MASK, TCI_CMP_FUNC_LE) |
+		  FIELD_PREP(TCI_CMP_MATCH_MODE_MASK, TCI_CMP_MODE_P_AND_S);
+	u32 all = GENMASK(TCI_TE_MAX_FILTERS - 1, 0);
 	unsigned int j;
 
-	c->nr_filters = hweight32(te_warl(b + TE_INST_FILTERS, 0xffff) & 0xffff);
-	writel(0, b + TE_INST_FILTERS);
+	c->nr_filters = hweight32(te_warl(b + TCI_TE_INST_FILTERS, all) & all);
+	writel(0, b + TCI_TE_INST_FILTERS);
 	if (c->nr_filters) {
-		c->priv_filter = te_warl(b + TE_FILTER(0), FLT_MATCH_PRIV) &
-				 FLT_MATCH_PRIV;
-		writel(0, b + TE_FILTER(0));
+		void __iomem *flt = b + TCI_TE_FILTER(0) + TCI_FLT_CONTROL;
+
+		c->priv_filter = te_warl(flt, TCI_FLT_MATCH_PRIV) &
+				 TCI_FLT_MATCH_PRIV;
+		writel(0, flt);
 	}
-	for (j = 0; j < TE_MAX_COMPS; j++) {
-		if (te_warl(b + TE_COMP(j), cmp) != cmp)
+	for (j = 0; j < TCI_TE_MAX_COMPS; j++) {
+		void __iomem *ctl = b + TCI_TE_COMP(j) + TCI_CMP_CONTROL;
+
+		if (te_warl(ctl, cmp) != cmp)
 			break;
-		writel(0, b + TE_COMP(j));
+		writel(0, ctl);
 	}
 	c->nr_comparators = j;
 }
@@ -127,29 +147,30 @@ static u32 te_timebase_hz(void)
 static void te_probe_timestamp(struct ntrace_encoder *te)
 {
 	static const u8 modes[] = {
-		NTRACE_TS_MODE_INTERNAL_SYSTEM, NTRACE_TS_MODE_INTERNAL_CORE,
-		NTRACE_TS_MODE_SHARED, NTRACE_TS_MODE_EXTERNAL,
+		TCI_TS_MODE_INTERNAL_SYSTEM, TCI_TS_MODE_INTERNAL_CORE,
+		TCI_TS_MODE_SHARED, TCI_TS_MODE_EXTERNAL,
 	};
 	struct ntrace_caps *c = &te->caps;
-	void __iomem *reg = te->base + TS_CONTROL;
+	void __iomem *reg = te->base + TCI_TS_CONTROL;
 	unsigned int i;
 	u32 v;
 
-	writel(TS_ACTIVE, reg);
-	if (readl_poll_timeout(reg, v, v & TS_ACTIVE, 10, 100000))
+	writel(TCI_TS_ACTIVE, reg);
+	if (readl_poll_timeout(reg, v, v & TCI_TS_ACTIVE, 10, 100000))
 		return;		/* no timestamp unit */
-	c->ts_width = FIELD_GET(TS_WIDTH, v);
+	c->ts_width = FIELD_GET(TCI_TS_WIDTH_MASK, v);
 	for (i = 0; i < ARRAY_SIZE(modes) && c->ts_width; i++) {
-		v = te_warl(reg, TS_ACTIVE | FIELD_PREP(TS_MODE, modes[i]));
-		if (FIELD_GET(TS_MODE, v) == modes[i]) {
+		v = te_warl(reg, TCI_TS_ACTIVE |
+			    FIELD_PREP(TCI_TS_MODE_MASK, modes[i]));
+		if (FIELD_GET(TCI_TS_MODE_MASK, v) == modes[i]) {
 			c->ts_mode = modes[i];
 			break;
 		}
 	}
-	v = te_warl(reg, TS_ACTIVE | FIELD_PREP(TS_MODE, c->ts_mode) |
-		    TS_PRESCALE);
-	c->ts_prescale_max = FIELD_GET(TS_PRESCALE, v);
-	writel(TS_ACTIVE, reg);
+	v = te_warl(reg, TCI_TS_ACTIVE | TCI_TS_PRESCALE_MASK |
+		    FIELD_PREP(TCI_TS_MODE_MASK, c->ts_mode));
+	c->ts_prescale_max = FIELD_GET(TCI_TS_PRESCALE_MASK, v);
+	writel(TCI_TS_ACTIVE, reg);
 	v = 0;
 	of_property_read_u32(te->dev->of_node, "riscv,timestamp-frequency", &v);
 	c->ts_rate_hz = ntrace_ts_rate(c->ts_mode, v, te_timebase_hz());
@@ -162,25 +183,26 @@ static int te_discover(struct ntrace_encoder *te)
 {
 	struct ntrace_caps *c = &te->caps;
 	struct device *dev = te->dev;
-	u32 reset = readl(te->base + TR_CONTROL), v;
+	u32 reset = readl(te->base + TCI_CONTROL), v;
 	int err;
 
-	c->te_impl = readl(te->base + TR_IMPL);
-	err = ntrace_tci_check_impl(dev, c->te_impl, TR_COMP_ENCODER,
+	c->te_impl = readl(te->base + TCI_IMPL);
+	err = ntrace_tci_check_impl(dev, c->te_impl, TCI_COMP_ENCODER,
 				    "trace encoder");
 	if (err)
 		return err;
-	v = te_warl(te->base + TR_CONTROL, TR_ACTIVE |
-		    FIELD_PREP(TE_FORMAT, TE_FORMAT_NTRACE));
-	if (FIELD_GET(TE_FORMAT, v) != TE_FORMAT_NTRACE) {
-		dev_err(dev, "encoder does not speak N-Trace (trTeFormat %lu)\n",
-			FIELD_GET(TE_FORMAT, v));
+	v = te_warl(te->base + TCI_CONTROL, TCI_ACTIVE |
+		    FIELD_PREP(TCI_TE_FORMAT_MASK, TCI_TE_FORMAT_NTRACE));
+	if (FIELD_GET(TCI_TE_FORMAT_MASK, v) != TCI_TE_FORMAT_NTRACE) {
+		dev_err(dev, "encoder does not speak N-Trace (trTeFormat %u)\n",
+			FIELD_GET(TCI_TE_FORMAT_MASK, v));
 		return -ENODEV;
 	}
-	if (FIELD_GET(TE_IMPL_PROTO_MAJOR, c->te_impl) != 1) {
-		dev_err(dev, "N-Trace protocol %lu.%lu unsupported (trTeImpl %#010x), driver supports 1.0\n",
-			FIELD_GET(TE_IMPL_PROTO_MAJOR, c->te_impl),
-			FIELD_GET(TE_IMPL_PROTO_MINOR, c->te_impl), c->te_impl);
+	if (FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK, c->te_impl) != 1) {
+		dev_err(dev, "N-Trace protocol %u.%u unsupported (trTeImpl %#010x), driver supports 1.0\n",
+			FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK, c->te_impl),
+			FIELD_GET(TCI_TE_IMPL_PROTO_MINOR_MASK, c->te_impl),
+			c->te_impl);
 		return -ENODEV;
 	}
 	te_probe_control(te, reset);
@@ -207,53 +229,60 @@ void ntrace_encoder_program(struct ntrace_encoder *te,
 			    const struct ntrace_range *ranges)
 {
 	void __iomem *b = te->base;
-	u32 priv = prog->priv_mask ? FLT_MATCH_PRIV : 0;
+	u32 priv = prog->priv_mask ? TCI_FLT_MATCH_PRIV : 0;
 	u32 features = ntrace_prog_features(prog, &te->caps, te->cpu);
-	u32 fields = TE_INST_MODE | TE_CONTEXT | TE_SYNC_MODE | TE_SYNC_MAX |
-		     TE_FORMAT;
+	u32 fields = TCI_TE_INST_MODE_MASK | TCI_TE_CONTEXT |
+		     TCI_TE_SYNC_MODE_MASK | TCI_TE_SYNC_MAX_MASK |
+		     TCI_TE_FORMAT_MASK;
 	unsigned int i, used = 0;
 
-	writel(TR_ACTIVE | prog->te_control, b + TR_CONTROL);
-	writel(features, b + TE_INST_FEATURES);
+	writel(TCI_ACTIVE | prog->te_control, b + TCI_CONTROL);
+	writel(features, b + TCI_TE_INST_FEATURES);
 	/* Discovery promised these values: a WARL change would mislead the decoder. */
-	if ((readl(b + TR_CONTROL) & fields) != prog->te_control ||
-	    readl(b + TE_INST_FEATURES) != features)
+	if ((readl(b + TCI_CONTROL) & fields) != prog->te_control ||
+	    readl(b + TCI_TE_INST_FEATURES) != features)
 		dev_warn_once(te->dev, "encoder changed trTeControl %#x / trTeInstFeatures %#x\n",
 			      prog->te_control, features);
 	for (i = 0; i < prog->nr_ranges; i++, used++) {
-		writel(upper_32_bits(ranges[i].start), b + TE_COMP_PMATCH_HI(i));
-		writel(lower_32_bits(ranges[i].start), b + TE_COMP_PMATCH_LO(i));
-		writel(upper_32_bits(ranges[i].end), b + TE_COMP_SMATCH_HI(i));
-		writel(lower_32_bits(ranges[i].end), b + TE_COMP_SMATCH_LO(i));
-		writel(FIELD_PREP(CMP_P_FUNC, CMP_FUNC_GE) |
-		       FIELD_PREP(CMP_S_FUNC, CMP_FUNC_LE) |
-		       FIELD_PREP(CMP_MATCH_MODE, CMP_MODE_P_AND_S),
-		       b + TE_COMP(i));
-		writel(prog->priv_mask, b + TE_FILTER_MATCH_INST(i));
-		writel(FLT_ENABLE | priv | FLT_MATCH_COMP1 |
-		       FIELD_PREP(FLT_COMP1, i), b + TE_FILTER(i));
+		void __iomem *cmp = b + TCI_TE_COMP(i);
+		void __iomem *flt = b + TCI_TE_FILTER(i);
+
+		writel(upper_32_bits(ranges[i].start),
+		       cmp + TCI_CMP_PMATCH_HIGH);
+		writel(lower_32_bits(ranges[i].start), cmp + TCI_CMP_PMATCH_LOW);
+		writel(upper_32_bits(ranges[i].end), cmp + TCI_CMP_SMATCH_HIGH);
+		writel(lower_32_bits(ranges[i].end), cmp + TCI_CMP_SMATCH_LOW);
+		writel(FIELD_PREP(TCI_CMP_P_FUNC_MASK, TCI_CMP_FUNC_GE) |
+		       FIELD_PREP(TCI_CMP_S_FUNC_MASK, TCI_CMP_FUNC_LE) |
+		       FIELD_PREP(TCI_CMP_MATCH_MODE_MASK, TCI_CMP_MODE_P_AND_S),
+		       cmp + TCI_CMP_CONTROL);
+		writel(prog->priv_mask, flt + TCI_FLT_MATCH_INST);
+		writel(TCI_FLT_ENABLE | priv | TCI_FLT_MATCH_COMP1 |
+		       FIELD_PREP(TCI_FLT_COMP1_MASK, i), flt + TCI_FLT_CONTROL);
 	}
 	if (!used && prog->priv_mask) {
-		writel(prog->priv_mask, b + TE_FILTER_MATCH_INST(0));
-		writel(FLT_ENABLE | FLT_MATCH_PRIV, b + TE_FILTER(0));
+		writel(prog->priv_mask,
+		       b + TCI_TE_FILTER(0) + TCI_FLT_MATCH_INST);
+		writel(TCI_FLT_ENABLE | TCI_FLT_MATCH_PRIV,
+		       b + TCI_TE_FILTER(0) + TCI_FLT_CONTROL);
 		used = 1;
 	}
 	for (i = used; i < te->caps.nr_filters; i++)
-		writel(0, b + TE_FILTER(i));
-	writel(used ? GENMASK(used - 1, 0) : 0, b + TE_INST_FILTERS);
+		writel(0, b + TCI_TE_FILTER(i) + TCI_FLT_CONTROL);
+	writel(used ? GENMASK(used - 1, 0) : 0, b + TCI_TE_INST_FILTERS);
 	if (te->caps.ts_mode)
-		writel(prog->ts_control ? prog->ts_control : TS_ACTIVE,
-		       b + TS_CONTROL);
+		writel(prog->ts_control ? prog->ts_control : TCI_TS_ACTIVE,
+		       b + TCI_TS_CONTROL);
 }
 
 /* trTeEnable first, then trTeInstTracing, as the TCI asks. */
 void ntrace_encoder_enable(struct ntrace_encoder *te,
 			   const struct ntrace_prog *prog)
 {
-	u32 ctl = TR_ACTIVE | prog->te_control | TR_ENABLE;
+	u32 ctl = TCI_ACTIVE | prog->te_control | TCI_ENABLE;
 
-	writel(ctl, te->base + TR_CONTROL);
-	writel(ctl | TE_INST_TRACING, te->base + TR_CONTROL);
+	writel(ctl, te->base + TCI_CONTROL);
+	writel(ctl | TCI_TE_INST_TRACING, te->base + TCI_CONTROL);
 }
 
 /*
@@ -263,12 +292,12 @@ void ntrace_encoder_enable(struct ntrace_encoder *te,
 int ntrace_encoder_disable(struct ntrace_encoder *te,
 			   const struct ntrace_prog *prog, bool *overflow)
 {
-	void __iomem *ctl = te->base + TR_CONTROL;
+	void __iomem *ctl = te->base + TCI_CONTROL;
 	int err;
 
-	writel(TR_ACTIVE | prog->te_control, ctl);
-	err = ntrace_tci_wait(ctl, TR_EMPTY, TR_EMPTY);
-	*overflow = readl(ctl) & TE_INST_STALL_OR_OVF;
+	writel(TCI_ACTIVE | prog->te_control, ctl);
+	err = ntrace_tci_wait(ctl, TCI_EMPTY, TCI_EMPTY);
+	*overflow = readl(ctl) & TCI_TE_INST_STALL_OR_OVF;
 	return err;
 }
 
@@ -300,11 +329,11 @@ static int te_probe(struct platform_device *pdev)
 	 * no-map reserved-memory range that is already claimed.
 	 */
 	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
-	if (!res || resource_size(res) < TR_BLOCK_SIZE) {
+	if (!res || resource_size(res) < TCI_BLOCK_SIZE) {
 		dev_err(dev, "needs one 4 KiB register block\n");
 		return -EINVAL;
 	}
-	te->base = devm_ioremap(dev, res->start, TR_BLOCK_SIZE);
+	te->base = devm_ioremap(dev, res->start, TCI_BLOCK_SIZE);
 	if (!te->base)
 		return -ENOMEM;
 	err = ntrace_tci_activate(dev, te->base);
@@ -325,7 +354,7 @@ static void te_remove(struct platform_device *pdev)
 	struct ntrace_encoder *te = platform_get_drvdata(pdev);
 
 	ntrace_unregister_encoder(te);
-	writel(0, te->base + TS_CONTROL);
+	writel(0, te->base + TCI_TS_CONTROL);
 	ntrace_tci_deactivate(te->base);
 }
 

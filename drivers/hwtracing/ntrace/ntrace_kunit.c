@@ -8,10 +8,10 @@
 #include <kunit/test.h>
 #include <linux/bitfield.h>
 #include <linux/module.h>
+#include <linux/ntrace_tci.h>
 #include <linux/stddef.h>
 
 #include "ntrace_config.h"
-#include "ntrace_regs.h"
 
 /* The pure functions under test are built into this module. */
 #include "ntrace_config.c"
@@ -19,7 +19,7 @@
 /* What discovery finds on the QEMU model (ntrace-qemu-model.rst). */
 static const struct ntrace_caps model_caps = {
 	.te_impl = 0x00010101,
-	.modes = BIT(TE_MODE_BTM) | BIT(TE_MODE_HTM),
+	.modes = BIT(TCI_TE_INST_MODE_BTM) | BIT(TCI_TE_INST_MODE_HTM),
 	.iret_modes = BIT(1) | BIT(2) | BIT(3),
 	.sync_modes = BIT(1) | BIT(2) | BIT(3),
 	.sync_max = 15,
@@ -29,9 +29,9 @@ static const struct ntrace_caps model_caps = {
 	.src_id_writable = true,
 	.ctx = true,
 	.priv_filter = true,
-	.features = TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN |
-		    TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS |
-		    TE_F_EXTEND_ADDR_MSB,
+	.features = TCI_TE_F_SEQ_JUMP | TCI_TE_F_IMPLICIT_RETURN |
+		    TCI_TE_F_REPEATED_HISTORY | TCI_TE_F_ALL_JUMPS |
+		    TCI_TE_F_EXTEND_ADDR_MSB,
 	.nr_filters = 2,
 	.nr_comparators = 2,
 	.ts_mode = NTRACE_TS_MODE_EXTERNAL,	/* the platform timer */
@@ -51,7 +51,7 @@ static const struct ntrace_caps model_caps = {
 /* A minimal encoder: BTM only, no options, no filters, no timestamps. */
 static const struct ntrace_caps bare_caps = {
 	.te_impl = 0x00010101,
-	.modes = BIT(TE_MODE_BTM),
+	.modes = BIT(TCI_TE_INST_MODE_BTM),
 	.sync_modes = BIT(3),
 	.sync_max = 4,
 	.sync_mode_reset = 3,
@@ -75,10 +75,12 @@ static void ntrace_defaults_test(struct kunit *test)
 	struct ntrace_prog p;
 
 	KUNIT_ASSERT_EQ(test, resolve(&model_caps, 0, false, false, &p), 0);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_INST_MODE, p.te_control), TE_MODE_BTM);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_FORMAT, p.te_control), 1);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MODE, p.te_control), 1);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MAX, p.te_control), 8);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_INST_MODE_MASK, p.te_control),
+			TCI_TE_INST_MODE_BTM);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_FORMAT_MASK, p.te_control), 1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_SYNC_MODE_MASK, p.te_control),
+			1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_SYNC_MAX_MASK, p.te_control), 8);
 	KUNIT_EXPECT_EQ(test, p.features, 0);
 	KUNIT_EXPECT_EQ(test, p.ts_control, 0);
 	KUNIT_EXPECT_EQ(test, p.priv_mask, 0);
@@ -86,8 +88,9 @@ static void ntrace_defaults_test(struct kunit *test)
 
 	/* bare encoder: its only sync mode and its reset period */
 	KUNIT_ASSERT_EQ(test, resolve(&bare_caps, 0, false, false, &p), 0);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MODE, p.te_control), 3);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MAX, p.te_control), 2);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_SYNC_MODE_MASK, p.te_control),
+			3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_SYNC_MAX_MASK, p.te_control), 2);
 }
 
 static void ntrace_options_test(struct kunit *test)
@@ -102,26 +105,32 @@ static void ntrace_options_test(struct kunit *test)
 	u32 f;
 
 	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, false, true, &p), 0);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_INST_MODE, p.te_control), TE_MODE_HTM);
-	KUNIT_EXPECT_TRUE(test, p.te_control & TE_CONTEXT);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MODE, p.te_control), 3);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_SYNC_MAX, p.te_control), 15);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_INST_MODE_MASK, p.te_control),
+			TCI_TE_INST_MODE_HTM);
+	KUNIT_EXPECT_TRUE(test, p.te_control & TCI_TE_CONTEXT);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_SYNC_MODE_MASK, p.te_control),
+			3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_SYNC_MAX_MASK, p.te_control),
+			15);
 	/* iret without a mode: the best one, full address compare */
 	KUNIT_EXPECT_EQ(test, p.features,
-			TE_F_IMPLICIT_RETURN | FIELD_PREP(TE_F_IRET_MODE, 3) |
-			TE_F_REPEATED_HISTORY | TE_F_SEQ_JUMP | TE_F_ALL_JUMPS);
+			TCI_TE_F_IMPLICIT_RETURN |
+			FIELD_PREP(TCI_TE_F_IRET_MODE_MASK, 3) |
+			TCI_TE_F_REPEATED_HISTORY | TCI_TE_F_SEQ_JUMP |
+			TCI_TE_F_ALL_JUMPS);
 	KUNIT_EXPECT_EQ(test, p.ts_control,
-			TS_ACTIVE | TS_COUNT | TS_ENABLE |
-			FIELD_PREP(TS_MODE, NTRACE_TS_MODE_EXTERNAL) |
-			FIELD_PREP(TS_PRESCALE, 2));
+			TCI_TS_ACTIVE | TCI_TS_COUNT | TCI_TS_ENABLE |
+			FIELD_PREP(TCI_TS_MODE_MASK, NTRACE_TS_MODE_EXTERNAL) |
+			FIELD_PREP(TCI_TS_PRESCALE_MASK, 2));
 	KUNIT_EXPECT_EQ(test, p.priv_mask, BIT(NTRACE_PRIV_U));
 	f = ntrace_prog_features(&p, &model_caps, 5);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_SRC_ID, f), 5);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_SRC_BITS, f), 12);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_SRC_ID_MASK, f), 5);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, f), 12);
 
 	cfg = NTRACE_CFG_SET(IRET, 1) | NTRACE_CFG_SET(IRET_MODE, 1);
 	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, true, false, &p), 0);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TE_F_IRET_MODE, p.features), 1);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_IRET_MODE_MASK, p.features),
+			1);
 	KUNIT_EXPECT_EQ(test, p.priv_mask, BIT(NTRACE_PRIV_S));
 }
 
@@ -214,7 +223,7 @@ static void ntrace_intersect_test(struct kunit *test)
 	struct ntrace_caps all = model_caps, other = model_caps;
 
 	ntrace_caps_intersect(&all, &bare_caps);
-	KUNIT_EXPECT_EQ(test, all.modes, BIT(TE_MODE_BTM));
+	KUNIT_EXPECT_EQ(test, all.modes, BIT(TCI_TE_INST_MODE_BTM));
 	KUNIT_EXPECT_EQ(test, all.sync_modes, BIT(3));
 	KUNIT_EXPECT_EQ(test, all.sync_max, 4);
 	KUNIT_EXPECT_EQ(test, all.features, 0);
@@ -271,9 +280,9 @@ static void ntrace_info_pack_test(struct kunit *test)
 	u32 ctl, f, ts;
 
 	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, false, true, &p), 0);
-	ctl = TR_ACTIVE | TR_ENABLE | p.te_control;
+	ctl = TCI_ACTIVE | TCI_ENABLE | p.te_control;
 	f = ntrace_prog_features(&p, &model_caps, 3);
-	ts = p.ts_control | FIELD_PREP(TS_WIDTH, 48);
+	ts = p.ts_control | FIELD_PREP(TCI_TS_WIDTH_MASK, 48);
 	ntrace_cpu_info_pack(&ci, &model_caps, 3, 7, ctl, f, ts);
 	KUNIT_EXPECT_EQ(test, ci.cpu, 3);
 	KUNIT_EXPECT_EQ(test, ci.hartid, 7);
@@ -283,7 +292,7 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ci.proto_major, 1);
 	KUNIT_EXPECT_EQ(test, ci.proto_minor, 0);
 	KUNIT_EXPECT_EQ(test, ci.te_ver_major, 1);
-	KUNIT_EXPECT_EQ(test, ci.mode, TE_MODE_HTM);
+	KUNIT_EXPECT_EQ(test, ci.mode, TCI_TE_INST_MODE_HTM);
 	KUNIT_EXPECT_EQ(test, ci.iret_mode, 2);
 	KUNIT_EXPECT_EQ(test, ci.options,
 			NTRACE_OPT_IRET | NTRACE_OPT_TS | NTRACE_OPT_CTX);
@@ -304,7 +313,8 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ci.reserved0, 0);
 
 	/* trTeInhibitSrc: no SRC field whatever trTeSrcBits says */
-	ntrace_cpu_info_pack(&ci, &model_caps, 3, 7, ctl | TE_INHIBIT_SRC, f, 0);
+	ntrace_cpu_info_pack(&ci, &model_caps, 3, 7, ctl | TCI_TE_INHIBIT_SRC, f,
+			     0);
 	KUNIT_EXPECT_EQ(test, ci.src_bits, 0);
 	KUNIT_EXPECT_EQ(test, ci.src_id, 0);
 	KUNIT_EXPECT_TRUE(test, ci.options & NTRACE_OPT_INHIBIT_SRC);

@@ -80,7 +80,11 @@ void ntrace_unregister_sink(struct ntrace_sink *sink)
 	cpus_read_unlock();
 }
 
-/* The sink whose device node holds (up to two levels up) node np. */
+/*
+ * The sink whose device node is np or one of its three closest ancestors:
+ * a remote endpoint lies three levels below its component
+ * (in-ports/port/endpoint), so four nodes are looked at.
+ */
 static struct ntrace_sink *sink_of_node(struct device_node *np)
 {
 	struct ntrace_sink *sink;

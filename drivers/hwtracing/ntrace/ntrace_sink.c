@@ -10,16 +10,16 @@
 #include <linux/mm.h>
 #include <linux/mod_devicetable.h>
 #include <linux/module.h>
+#include <linux/ntrace_tci.h>
 #include <linux/platform_device.h>
 
 #include "ntrace.h"
-#include "ntrace_regs.h"
 
 static unsigned int buf_kb = 256;
 module_param(buf_kb, uint, 0444);
 MODULE_PARM_DESC(buf_kb, "RAM sink bounce buffer per CPU, KiB (16..4096)");
 
-#define RAM_CTL		(TR_ACTIVE | RAM_MODE_SMEM)
+#define RAM_CTL		(TCI_ACTIVE | TCI_RAM_MODE_SMEM)
 
 static u64 read64(void __iomem *lo)
 {
@@ -69,29 +69,29 @@ static int sink_discover(struct ntrace_sink *sink)
 	u64 limit;
 	int err;
 
-	sink->impl = readl(b + TR_IMPL);
-	err = ntrace_tci_check_impl(dev, sink->impl, TR_COMP_RAMSINK,
+	sink->impl = readl(b + TCI_IMPL);
+	err = ntrace_tci_check_impl(dev, sink->impl, TCI_COMP_RAM_SINK,
 				    "RAM sink");
 	if (err)
 		return err;
-	if (!(sink->impl & RAM_HAS_SMEM)) {
+	if (!(sink->impl & TCI_RAM_HAS_SMEM)) {
 		dev_err(dev, "RAM sink has no system memory mode (trRamImpl %#010x)\n",
 			sink->impl);
 		return -ENODEV;
 	}
-	writel(RAM_CTL, b + TR_CONTROL);
-	if (!(readl(b + TR_CONTROL) & RAM_MODE_SMEM)) {
+	writel(RAM_CTL, b + TCI_CONTROL);
+	if (!(readl(b + TCI_CONTROL) & TCI_RAM_MODE_SMEM)) {
 		dev_err(dev, "RAM sink refuses SMEM mode\n");
 		return -ENODEV;
 	}
-	writel(RAM_CTL | RAM_STOP_ON_WRAP, b + TR_CONTROL);
-	sink->stop_on_wrap = readl(b + TR_CONTROL) & RAM_STOP_ON_WRAP;
+	writel(RAM_CTL | TCI_RAM_STOP_ON_WRAP, b + TCI_CONTROL);
+	sink->stop_on_wrap = readl(b + TCI_CONTROL) & TCI_RAM_STOP_ON_WRAP;
 
 	/* WARL: the lowest and highest address the sink can write. */
-	write64(b + RAM_START_LO, 0);
-	sink->min_addr = read64(b + RAM_START_LO);
-	write64(b + RAM_LIMIT_LO, ~0ull);
-	sink->max_addr = read64(b + RAM_LIMIT_LO);
+	write64(b + TCI_RAM_START_LOW, 0);
+	sink->min_addr = read64(b + TCI_RAM_START_LOW);
+	write64(b + TCI_RAM_LIMIT_LOW, ~0ull);
+	sink->max_addr = read64(b + TCI_RAM_LIMIT_LOW);
 
 	err = sink_alloc_buf(sink);
 	if (err)
@@ -103,11 +103,11 @@ static int sink_discover(struct ntrace_sink *sink)
 			sink->max_addr);
 		return -ENODEV;
 	}
-	write64(b + RAM_START_LO, sink->buf_phys);
-	write64(b + RAM_LIMIT_LO, limit);
-	write64(b + RAM_WP_LO, sink->buf_phys);
-	if (read64(b + RAM_START_LO) != sink->buf_phys ||
-	    read64(b + RAM_LIMIT_LO) != limit) {
+	write64(b + TCI_RAM_START_LOW, sink->buf_phys);
+	write64(b + TCI_RAM_LIMIT_LOW, limit);
+	write64(b + TCI_RAM_WP_LOW, sink->buf_phys);
+	if (read64(b + TCI_RAM_START_LOW) != sink->buf_phys ||
+	    read64(b + TCI_RAM_LIMIT_LOW) != limit) {
 		dev_err(dev, "sink does not take the buffer address %pa\n",
 			&sink->buf_phys);
 		return -ENODEV;
@@ -117,7 +117,7 @@ static int sink_discover(struct ntrace_sink *sink)
 
 static u32 sink_ctl(struct ntrace_sink *sink)
 {
-	return RAM_CTL | (sink->stop_on_wrap ? RAM_STOP_ON_WRAP : 0);
+	return RAM_CTL | (sink->stop_on_wrap ? TCI_RAM_STOP_ON_WRAP : 0);
 }
 
 /* Start writing at the start of the buffer (the sink is off and empty). */
@@ -125,10 +125,10 @@ int ntrace_sink_enable(struct ntrace_sink *sink)
 {
 	void __iomem *b = sink->base;
 
-	write64(b + RAM_WP_LO, sink->buf_phys);
-	if (read64(b + RAM_WP_LO) != sink->buf_phys)
+	write64(b + TCI_RAM_WP_LOW, sink->buf_phys);
+	if (read64(b + TCI_RAM_WP_LOW) != sink->buf_phys)
 		return -EBUSY;
-	writel(sink_ctl(sink) | TR_ENABLE, b + TR_CONTROL);
+	writel(sink_ctl(sink) | TCI_ENABLE, b + TCI_CONTROL);
 	return 0;
 }
 
@@ -144,10 +144,10 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 	u64 wp;
 	int err;
 
-	writel(sink_ctl(sink), b + TR_CONTROL);
-	err = ntrace_tci_wait(b + TR_CONTROL, TR_EMPTY, TR_EMPTY);
-	wp = read64(b + RAM_WP_LO);
-	d->wrapped = wp & RAM_WRAP;
+	writel(sink_ctl(sink), b + TCI_CONTROL);
+	err = ntrace_tci_wait(b + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
+	wp = read64(b + TCI_RAM_WP_LOW);
+	d->wrapped = wp & TCI_RAM_WRAP;
 	wp &= ~3ull;
 	d->head = 0;
 	if (wp < sink->buf_phys || wp > sink->buf_phys + sink->buf_size) {
@@ -175,11 +175,11 @@ static int sink_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	sink->dev = dev;
 	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
-	if (!res || resource_size(res) < TR_BLOCK_SIZE) {
+	if (!res || resource_size(res) < TCI_BLOCK_SIZE) {
 		dev_err(dev, "needs one 4 KiB register block\n");
 		return -EINVAL;
 	}
-	sink->base = devm_ioremap(dev, res->start, TR_BLOCK_SIZE);
+	sink->base = devm_ioremap(dev, res->start, TCI_BLOCK_SIZE);
 	if (!sink->base)
 		return -ENOMEM;
 	err = ntrace_tci_activate(dev, sink->base);

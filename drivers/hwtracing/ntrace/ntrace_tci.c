@@ -6,9 +6,9 @@
 #include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/iopoll.h>
+#include <linux/ntrace_tci.h>
 
 #include "ntrace.h"
-#include "ntrace_regs.h"
 
 /* Hardware may take "arbitrarily long" to power up; give it 100 ms. */
 #define TCI_POLL_US		10
@@ -34,15 +34,15 @@ int ntrace_tci_activate(struct device *dev, void __iomem *base)
 	u32 v;
 	int err;
 
-	writel(0, base + TR_CONTROL);
-	err = readl_poll_timeout(base + TR_CONTROL, v, !(v & TR_ACTIVE),
+	writel(0, base + TCI_CONTROL);
+	err = readl_poll_timeout(base + TCI_CONTROL, v, !(v & TCI_ACTIVE),
 				 TCI_POLL_US, TCI_TIMEOUT_US);
 	if (err) {
 		dev_err(dev, "does not enter reset (trControl %#x)\n", v);
 		return err;
 	}
-	writel(TR_ACTIVE, base + TR_CONTROL);
-	err = readl_poll_timeout(base + TR_CONTROL, v, v & TR_ACTIVE,
+	writel(TCI_ACTIVE, base + TCI_CONTROL);
+	err = readl_poll_timeout(base + TCI_CONTROL, v, v & TCI_ACTIVE,
 				 TCI_POLL_US, TCI_TIMEOUT_US);
 	if (err)
 		dev_err(dev, "does not leave reset within %u ms (trControl %#x)\n",
@@ -52,7 +52,7 @@ int ntrace_tci_activate(struct device *dev, void __iomem *base)
 
 void ntrace_tci_deactivate(void __iomem *base)
 {
-	writel(0, base + TR_CONTROL);
+	writel(0, base + TCI_CONTROL);
 }
 
 /*
@@ -63,9 +63,9 @@ void ntrace_tci_deactivate(void __iomem *base)
 int ntrace_tci_check_impl(struct device *dev, u32 impl, u32 type,
 			  const char *what)
 {
-	u32 major = FIELD_GET(TR_IMPL_VER_MAJOR, impl);
-	u32 minor = FIELD_GET(TR_IMPL_VER_MINOR, impl);
-	u32 got = FIELD_GET(TR_IMPL_COMP_TYPE, impl);
+	u32 major = FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, impl);
+	u32 minor = FIELD_GET(TCI_IMPL_VER_MINOR_MASK, impl);
+	u32 got = FIELD_GET(TCI_IMPL_COMP_TYPE_MASK, impl);
 
 	if (got != type) {
 		dev_err(dev, "trImpl %#010x: component type %#x, expected %#x (%s)\n",

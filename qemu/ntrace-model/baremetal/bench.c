@@ -88,30 +88,30 @@ static __attribute__((noinline)) uint32_t loops(uint32_t seed)
 static void trace_on(void)
 {
 	uintptr_t te = TE_BASE(0), rs = RAM_BASE(0);
-	uint32_t c = TCI_ACTIVE | (uint32_t)BENCH_TRACE << TE_INST_MODE_SHIFT |
-		     1u << TE_FORMAT_SHIFT;
+	uint32_t c = TCI_ACTIVE | TCI_SET(TE_INST_MODE, BENCH_TRACE) |
+		     TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE);
 
 	if (tci_reset(rs) || tci_reset(te)) {
 		puts_("bench: trace components do not come out of reset\n");
 		exit(2);
 	}
-	wr32(rs + RAM_START_LOW, 0x80400000);
-	wr32(rs + RAM_LIMIT_LOW, 0x80400000 + 0x1000000 - 4);
-	wr32(rs + RAM_WP_LOW, 0x80400000);
+	wr32(rs + TCI_RAM_START_LOW, 0x80400000);
+	wr32(rs + TCI_RAM_LIMIT_LOW, 0x80400000 + 0x1000000 - 4);
+	wr32(rs + TCI_RAM_WP_LOW, 0x80400000);
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
-	wr32(te + TE_INST_FEATURES, 0);
+	wr32(te + TCI_TE_INST_FEATURES, 0);
 	if (BENCH_TS) {
 		uint32_t mode;
 
 		/* release the unit, then let WARL pick its timestamp mode */
-		wr32(te + TS_CONTROL, TS_ACTIVE);
-		poll32(te + TS_CONTROL, TS_ACTIVE, TS_ACTIVE);
-		wr32(te + TS_CONTROL, TS_ACTIVE | 7u << TS_MODE_SHIFT);
-		mode = rd32(te + TS_CONTROL) & TS_MODE_MASK;
-		wr32(te + TS_CONTROL, TS_ACTIVE | TS_COUNT | TS_ENABLE | mode);
+		wr32(te + TCI_TS_CONTROL, TCI_TS_ACTIVE);
+		poll32(te + TCI_TS_CONTROL, TCI_TS_ACTIVE, TCI_TS_ACTIVE);
+		wr32(te + TCI_TS_CONTROL, TCI_TS_ACTIVE | TCI_SET(TS_MODE, 7u));
+		mode = rd32(te + TCI_TS_CONTROL) & TCI_TS_MODE_MASK;
+		wr32(te + TCI_TS_CONTROL, TCI_TS_ACTIVE | TCI_TS_COUNT | TCI_TS_ENABLE | mode);
 	}
 	wr32(te + TCI_CONTROL, c);
-	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TCI_TE_INST_TRACING);
 }
 
 static void trace_off(void)
@@ -123,7 +123,7 @@ static void trace_off(void)
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
 	poll32(rs + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
 	puts_("bench trace wp ");
-	puthex(rd32(rs + RAM_WP_LOW));
+	puthex(rd32(rs + TCI_RAM_WP_LOW));
 	putch('\n');
 }
 

@@ -8,7 +8,8 @@
 #include "ntrace_regs_bm.h"
 
 #define BUF(h)	(0x80400000UL + (uintptr_t)(h) * 0x100000)
-#define CTL	(TCI_ACTIVE | 6u << TE_INST_MODE_SHIFT | 1u << TE_FORMAT_SHIFT)
+#define CTL	(TCI_ACTIVE | TCI_SET(TE_INST_MODE, TCI_TE_INST_MODE_HTM) | \
+		 TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE))
 
 static volatile int done1;
 static volatile uint32_t wp_of[2];
@@ -37,13 +38,13 @@ static int trace_self(unsigned int h)
 
 	if (tci_reset(rs) || tci_reset(te))
 		return -1;
-	wr32(rs + RAM_START_LOW, BUF(h));
-	wr32(rs + RAM_LIMIT_LOW, BUF(h) + 0x100000 - 4);
-	wr32(rs + RAM_WP_LOW, BUF(h));
+	wr32(rs + TCI_RAM_START_LOW, BUF(h));
+	wr32(rs + TCI_RAM_LIMIT_LOW, BUF(h) + 0x100000 - 4);
+	wr32(rs + TCI_RAM_WP_LOW, BUF(h));
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
-	wr32(te + TE_INST_FEATURES, h << TE_F_SRC_ID_SHIFT | 1u << TE_F_SRC_BITS_SHIFT);
+	wr32(te + TCI_TE_INST_FEATURES, TCI_SET(TE_F_SRC_ID, h) | TCI_SET(TE_F_SRC_BITS, 1u));
 	wr32(te + TCI_CONTROL, CTL);
-	wr32(te + TCI_CONTROL, CTL | TCI_ENABLE | TE_INST_TRACING);
+	wr32(te + TCI_CONTROL, CTL | TCI_ENABLE | TCI_TE_INST_TRACING);
 	for (i = 1; i < 60; i++)
 		acc += h ? sum_to(i) : collatz(i);
 	wr32(te + TCI_CONTROL, CTL);
@@ -52,7 +53,7 @@ static int trace_self(unsigned int h)
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
 	if (poll32(rs + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) < 0)
 		return -1;
-	wp_of[h] = rd32(rs + RAM_WP_LOW);
+	wp_of[h] = rd32(rs + TCI_RAM_WP_LOW);
 	result[h] = acc;
 	return 0;
 }
@@ -74,7 +75,7 @@ int main(void)
 		;
 	check_eq(done1, 1, "hart 1 traced itself");
 	for (i = 0; i < 2; i++) {
-		check(wp_of[i] > BUF(i) && !(wp_of[i] & RAM_WRAP), "trace written, no wrap");
+		check(wp_of[i] > BUF(i) && !(wp_of[i] & TCI_RAM_WRAP), "trace written, no wrap");
 		puts_("TRACE hart=");
 		putdec(i);
 		puts_(" start=");

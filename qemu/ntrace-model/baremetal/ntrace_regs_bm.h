@@ -8,13 +8,13 @@
 #define NTRACE_REGS_BM_H
 
 #include "bm.h"
-#include "../plugin/tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 #ifndef NTRACE_REG_BASE
 #define NTRACE_REG_BASE	0x9fff0000UL
 #endif
-#define TE_BASE(h)	(NTRACE_REG_BASE + (uintptr_t)(h) * 0x2000)
-#define RAM_BASE(h)	(TE_BASE(h) + 0x1000)
+#define TE_BASE(h)	(NTRACE_REG_BASE + (uintptr_t)(h) * 2 * TCI_BLOCK_SIZE)
+#define RAM_BASE(h)	(TE_BASE(h) + TCI_BLOCK_SIZE)
 #define POLL_LIMIT	100000
 
 /* Poll until (reg & mask) == want; returns the polls used or -1. */

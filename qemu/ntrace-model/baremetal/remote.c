@@ -9,7 +9,8 @@
 #include "ntrace_regs_bm.h"
 
 #define BUF	0x80600000UL
-#define CTL	(TCI_ACTIVE | 3u << TE_INST_MODE_SHIFT | 1u << TE_FORMAT_SHIFT)
+#define CTL	(TCI_ACTIVE | TCI_SET(TE_INST_MODE, TCI_TE_INST_MODE_BTM) | \
+		 TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE))
 
 static volatile int ready, stop, done1;
 static volatile unsigned long iters;
@@ -46,15 +47,15 @@ int main(void)
 
 	check(tci_reset(rs) == 0 && tci_reset(te) == 0,
 	      "hart 0 released hart 1's sink and encoder from reset");
-	wr32(rs + RAM_START_LOW, BUF);
-	wr32(rs + RAM_LIMIT_LOW, BUF + 0x800000 - 4);
-	wr32(rs + RAM_WP_LOW, BUF);
+	wr32(rs + TCI_RAM_START_LOW, BUF);
+	wr32(rs + TCI_RAM_LIMIT_LOW, BUF + 0x800000 - 4);
+	wr32(rs + TCI_RAM_WP_LOW, BUF);
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
-	wr32(te + TE_INST_FEATURES, 1u << TE_F_SRC_ID_SHIFT | 1u << TE_F_SRC_BITS_SHIFT);
+	wr32(te + TCI_TE_INST_FEATURES, TCI_SET(TE_F_SRC_ID, 1u) | TCI_SET(TE_F_SRC_BITS, 1u));
 	wr32(te + TCI_CONTROL, CTL);
 	while (!ready)		/* hart 1 is in its loop */
 		;
-	wr32(te + TCI_CONTROL, CTL | TCI_ENABLE | TE_INST_TRACING);
+	wr32(te + TCI_CONTROL, CTL | TCI_ENABLE | TCI_TE_INST_TRACING);
 	start = iters;
 	while (iters - start < 2000)	/* let it run traced for a while */
 		;
@@ -71,9 +72,9 @@ int main(void)
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
 	check(poll32(rs + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
 	      "hart 1's sink disabled and flushed");
-	wp = rd32(rs + RAM_WP_LOW);
+	wp = rd32(rs + TCI_RAM_WP_LOW);
 	/* hart 1 may run long on a busy host: the buffer may have wrapped */
-	check((wp & ~3u) > BUF || (wp & RAM_WRAP), "hart 1's trace written");
+	check((wp & ~3u) > BUF || (wp & TCI_RAM_WRAP), "hart 1's trace written");
 	puts_("TRACE hart=1 start=");
 	puthex(BUF);
 	puts_(" wp=");

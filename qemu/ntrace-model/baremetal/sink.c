@@ -26,7 +26,8 @@ static unsigned int cur_hart;
 #define BUF	(0x80400000UL + (uintptr_t)cur_hart * 0x10000)
 #define SMALL	0x100UL		/* 256-byte buffer: a loop fills it quickly */
 #define GUARD	0x5a5a5a5aU
-#define CTL	(TCI_ACTIVE | 3u << TE_INST_MODE_SHIFT | 1u << TE_FORMAT_SHIFT)
+#define CTL	(TCI_ACTIVE | TCI_SET(TE_INST_MODE, TCI_TE_INST_MODE_BTM) | \
+		 TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE))
 
 static volatile int sink_var;
 
@@ -56,13 +57,13 @@ static void setup(uint32_t ram_ctl)
 	for (i = 0; i < SMALL / 4 + 2; i++)
 		b[i] = GUARD;
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE | ram_ctl);
-	wr32(RS + RAM_START_LOW, BUF + 0x1000 + 4);
-	wr32(RS + RAM_LIMIT_LOW, BUF + 0x1000 + 4 + SMALL - 4);
-	wr32(RS + RAM_WP_LOW, BUF + 0x1000 + 4);
+	wr32(RS + TCI_RAM_START_LOW, BUF + 0x1000 + 4);
+	wr32(RS + TCI_RAM_LIMIT_LOW, BUF + 0x1000 + 4 + SMALL - 4);
+	wr32(RS + TCI_RAM_WP_LOW, BUF + 0x1000 + 4);
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE | ram_ctl);
-	wr32(TE + TE_INST_FEATURES, 0);
+	wr32(TE + TCI_TE_INST_FEATURES, 0);
 	wr32(TE + TCI_CONTROL, CTL);
-	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TE_INST_TRACING);
+	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TCI_TE_INST_TRACING);
 }
 
 static void stop(void)
@@ -103,19 +104,20 @@ static void pointers_while_enabled(void)
 	for (i = 0; i < PB_SIZE / 4; i++)
 		b[i] = GUARD;
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
-	wr32(RS + RAM_START_LOW, PA);
-	wr32(RS + RAM_LIMIT_LOW, PA + PA_SIZE - 4);
-	wr32(RS + RAM_WP_LOW, PA);
+	wr32(RS + TCI_RAM_START_LOW, PA);
+	wr32(RS + TCI_RAM_LIMIT_LOW, PA + PA_SIZE - 4);
+	wr32(RS + TCI_RAM_WP_LOW, PA);
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
 	wr32(TE + TCI_CONTROL, CTL);
-	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TE_INST_TRACING);
+	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TCI_TE_INST_TRACING);
 	work(40);
 	/* the driver moves the buffer while trace flows */
-	wr32(RS + RAM_START_LOW, PB);
-	wr32(RS + RAM_LIMIT_LOW, PB + PB_SIZE - 4);
-	wr32(RS + RAM_WP_LOW, PB);
-	wp_mid = rd32(RS + RAM_WP_LOW);
-	check(rd32(RS + RAM_START_LOW) == PA && rd32(RS + RAM_LIMIT_LOW) == PA + PA_SIZE - 4,
+	wr32(RS + TCI_RAM_START_LOW, PB);
+	wr32(RS + TCI_RAM_LIMIT_LOW, PB + PB_SIZE - 4);
+	wr32(RS + TCI_RAM_WP_LOW, PB);
+	wp_mid = rd32(RS + TCI_RAM_WP_LOW);
+	check(rd32(RS + TCI_RAM_START_LOW) == PA &&
+	      rd32(RS + TCI_RAM_LIMIT_LOW) == PA + PA_SIZE - 4,
 	      "capturing: Start/Limit writes ignored (read back the programmed buffer)");
 	check(wp_mid > PA && wp_mid < PA + PA_SIZE,
 	      "capturing: trRamWP write ignored (WP still inside the programmed buffer)");
@@ -123,11 +125,11 @@ static void pointers_while_enabled(void)
 	stop();
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
 	poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
-	wp = rd32(RS + RAM_WP_LOW);
-	check(wp > wp_mid && wp < PA + PA_SIZE && !(wp & RAM_WRAP),
+	wp = rd32(RS + TCI_RAM_WP_LOW);
+	check(wp > wp_mid && wp < PA + PA_SIZE && !(wp & TCI_RAM_WRAP),
 	      "capturing: trace went on into the programmed buffer, no wrap");
 	check(untouched(PB, PB_SIZE), "capturing: nothing written at the addresses written to Start/WP");
-	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "capturing: no overflow");
+	check_eq(rd32(TE + TCI_CONTROL) & TCI_TE_INST_STALL_OR_OVF, 0, "capturing: no overflow");
 	puts_("TRACE hart=");
 	putdec(cur_hart);
 	puts_(" start=");
@@ -136,11 +138,12 @@ static void pointers_while_enabled(void)
 	puthex(wp);
 	putch('\n');
 	/* disabled: the same writes take effect */
-	wr32(RS + RAM_START_LOW, PB);
-	wr32(RS + RAM_LIMIT_LOW, PB + PB_SIZE - 4);
-	wr32(RS + RAM_WP_LOW, PB);
-	check(rd32(RS + RAM_START_LOW) == PB && rd32(RS + RAM_LIMIT_LOW) == PB + PB_SIZE - 4 &&
-	      rd32(RS + RAM_WP_LOW) == PB, "sink disabled: Start/Limit/WP writes take effect again");
+	wr32(RS + TCI_RAM_START_LOW, PB);
+	wr32(RS + TCI_RAM_LIMIT_LOW, PB + PB_SIZE - 4);
+	wr32(RS + TCI_RAM_WP_LOW, PB);
+	check(rd32(RS + TCI_RAM_START_LOW) == PB &&
+	      rd32(RS + TCI_RAM_LIMIT_LOW) == PB + PB_SIZE - 4 && rd32(RS + TCI_RAM_WP_LOW) == PB,
+	      "sink disabled: Start/Limit/WP writes take effect again");
 }
 
 static void sink_hart(unsigned int h)
@@ -155,33 +158,35 @@ static void sink_hart(unsigned int h)
 
 	setup(0);
 	work(2000);
-	wr32(RS + RAM_WP_LOW, BUF + 0x1004);
-	check(rd32(RS + RAM_WP_LOW) & RAM_WRAP,
+	wr32(RS + TCI_RAM_WP_LOW, BUF + 0x1004);
+	check(rd32(RS + TCI_RAM_WP_LOW) & TCI_RAM_WRAP,
 	      "wrap mode: writing trRamWPLow while the sink is enabled does not clear trRamWrap");
 	stop();
 	wr32(RS + TCI_CONTROL, TCI_ACTIVE);
 	poll32(RS + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY);
-	wp = rd32(RS + RAM_WP_LOW);
-	check(wp & RAM_WRAP, "wrap mode: trRamWrap set after the buffer filled");
+	wp = rd32(RS + TCI_RAM_WP_LOW);
+	check(wp & TCI_RAM_WRAP, "wrap mode: trRamWrap set after the buffer filled");
 	check((wp & ~3u) >= BUF + 0x1004 && (wp & ~3u) <= BUF + 0x1000 + SMALL,
 	      "wrap mode: trRamWP stays inside [Start, Limit]");
 	check(guards_ok(), "wrap mode: nothing written outside the buffer");
-	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0, "wrap mode: no overflow");
-	wr32(RS + RAM_WP_LOW, BUF + 0x1004);
-	check_eq(rd32(RS + RAM_WP_LOW), BUF + 0x1004, "writing trRamWPLow clears trRamWrap");
+	check_eq(rd32(TE + TCI_CONTROL) & TCI_TE_INST_STALL_OR_OVF, 0, "wrap mode: no overflow");
+	wr32(RS + TCI_RAM_WP_LOW, BUF + 0x1004);
+	check_eq(rd32(RS + TCI_RAM_WP_LOW), BUF + 0x1004, "writing trRamWPLow clears trRamWrap");
 
-	setup(RAM_STOP_ON_WRAP);
+	setup(TCI_RAM_STOP_ON_WRAP);
 	work(2000);
 	c = rd32(RS + TCI_CONTROL);
 	check_eq(c & TCI_ENABLE, 0, "stop-on-wrap: the sink disabled itself when full");
-	wp = rd32(RS + RAM_WP_LOW);
-	check_eq(wp, (BUF + 0x1004) | RAM_WRAP, "stop-on-wrap: trRamWP back at Start with trRamWrap");
+	wp = rd32(RS + TCI_RAM_WP_LOW);
+	check_eq(wp, (BUF + 0x1004) | TCI_RAM_WRAP,
+		 "stop-on-wrap: trRamWP back at Start with trRamWrap");
 	check(guards_ok(), "stop-on-wrap: nothing written outside the buffer");
 	stop();
 	c = rd32(TE + TCI_CONTROL);
-	check(c & TE_INST_STALL_OR_OVF, "stop-on-wrap: encoder reports trTeInstStallOrOverflow");
-	wr32(TE + TCI_CONTROL, CTL | TE_INST_STALL_OR_OVF);
-	check_eq(rd32(TE + TCI_CONTROL) & TE_INST_STALL_OR_OVF, 0,
+	check(c & TCI_TE_INST_STALL_OR_OVF,
+	      "stop-on-wrap: encoder reports trTeInstStallOrOverflow");
+	wr32(TE + TCI_CONTROL, CTL | TCI_TE_INST_STALL_OR_OVF);
+	check_eq(rd32(TE + TCI_CONTROL) & TCI_TE_INST_STALL_OR_OVF, 0,
 		 "trTeInstStallOrOverflow is write-1-to-clear");
 	pointers_while_enabled();
 }

@@ -30,30 +30,9 @@
  * (the platform timer in the model) against them.
  */
 #include "ntrace_regs_bm.h"
+#include "trace_cfg.h"
 
-#define TRACE_CFG_ADDR	0x80300000UL
-#define TRACE_CFG_MAGIC	0x4643544eU	/* "NTCF" */
-#define MAX_HARTS	2
 #define MAX_PROBES	16
-
-/* cfg.flags */
-#define CFG_FILTER_RANGE	(1u << 0)	/* filter 0 + comparator 0: only fib() */
-#define CFG_TOGGLE_INST		(1u << 1)	/* trTeInstTracing off/on mid-workload */
-#define CFG_TOGGLE_ENABLE	(1u << 2)	/* trTeEnable off/on mid-workload */
-#define CFG_FILTER_PRIV		(1u << 3)	/* filter 1, MatchPrivilege: U-mode only */
-#define CFG_FILTER_OUT		(1u << 4)	/* comparator 1, match mode 2: all but fib() */
-#define CFG_FILTER_LATCH	(1u << 5)	/* match mode 3: from fib() entry to spin() entry */
-#define CFG_FILTER_MASK		(1u << 6)	/* secondary function 6: classify()'s 64-byte block */
-#define CFG_FILTER_TWO		(1u << 7)	/* MatchComp1 && MatchComp2: two comparators */
-
-struct trace_cfg {
-	uint32_t magic;
-	uint32_t control;	/* trTeControl: InstMode, Context, InhibitSrc, Sync* */
-	uint32_t features;	/* trTeInstFeatures (SrcID of hart 0) */
-	uint32_t ts_control;	/* second trTsControl write; 0: unit kept in reset */
-	uint32_t flags;		/* CFG_* */
-	uint32_t harts;		/* 1..MAX_HARTS */
-};
 
 /* fib() lives alone in section "ntfilt"; the linker defines its bounds */
 extern char __start_ntfilt[], __stop_ntfilt[];
@@ -199,7 +178,7 @@ static int pause_trace(uintptr_t te, uint32_t c)
 		/* stop at the store, trace again right after the second one */
 		wr32(te + TCI_CONTROL, c | TCI_ENABLE);
 		acc = gap_work(30);
-		wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+		wr32(te + TCI_CONTROL, c | TCI_ENABLE | TCI_TE_INST_TRACING);
 		return acc;
 	}
 	/* full disable: wait for Enable=0 and Empty=1, then enable again */
@@ -210,7 +189,7 @@ static int pause_trace(uintptr_t te, uint32_t c)
 	wr32(te + TCI_CONTROL, c | TCI_ENABLE);
 	if (poll32(te + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
 		return -1;
-	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TCI_TE_INST_TRACING);
 	return acc;
 }
 
@@ -260,67 +239,74 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 static void set_comparator(uintptr_t te, unsigned int j, uint64_t p, uint64_t sm,
 			   uint32_t pfn, uint32_t sfn, uint32_t mode)
 {
-	uintptr_t k = te + TE_COMP_BASE + j * TE_COMP_STRIDE;
+	uintptr_t k = te + TCI_TE_COMP(j);
 
-	wr32(k + CMP_PMATCH_LOW, (uint32_t)p);
-	wr32(k + CMP_PMATCH_HIGH, (uint32_t)(p >> 32));
-	wr32(k + CMP_SMATCH_LOW, (uint32_t)sm);
-	wr32(k + CMP_SMATCH_HIGH, (uint32_t)(sm >> 32));
-	wr32(k + CMP_CONTROL, pfn << CMP_P_FUNC_SHIFT | sfn << CMP_S_FUNC_SHIFT |
-	     mode << CMP_MATCH_MODE_SHIFT);
+	wr32(k + TCI_CMP_PMATCH_LOW, (uint32_t)p);
+	wr32(k + TCI_CMP_PMATCH_HIGH, (uint32_t)(p >> 32));
+	wr32(k + TCI_CMP_SMATCH_LOW, (uint32_t)sm);
+	wr32(k + TCI_CMP_SMATCH_HIGH, (uint32_t)(sm >> 32));
+	wr32(k + TCI_CMP_CONTROL, pfn << TCI_CMP_P_FUNC_SHIFT | sfn << TCI_CMP_S_FUNC_SHIFT |
+	     mode << TCI_CMP_MATCH_MODE_SHIFT);
 }
 
 static void set_filters(uintptr_t te)
 {
-	uintptr_t f0 = te + TE_FILTER_BASE;
+	uintptr_t f0 = te + TCI_TE_FILTER_BASE;
 	uint64_t lo = (uintptr_t)__start_ntfilt, hi = (uintptr_t)__stop_ntfilt;
 	uint32_t mask = 0;
 
-	/* comparator functions: 0 ==, 2 <, 5 >=, 6 mask; modes 0 P, 2 !(P&&S), 3 latch */
 	if (cfg.flags & CFG_FILTER_OUT) {
-		set_comparator(te, 1, lo, hi, 5, 2, 2);
-		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 1u << FLT_COMP1_SHIFT);
+		set_comparator(te, 1, lo, hi, TCI_CMP_FUNC_GE, TCI_CMP_FUNC_LT,
+			       TCI_CMP_MODE_NOT_P_AND_S);
+		wr32(f0 + TCI_FLT_CONTROL, TCI_FLT_ENABLE | TCI_FLT_MATCH_COMP1 |
+		     TCI_SET(FLT_COMP1, 1u));
 		mask |= 1;
 	}
 	if (cfg.flags & CFG_FILTER_LATCH) {
-		set_comparator(te, 0, lo, (uintptr_t)spin, 0, 0, 3);
-		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT);
+		set_comparator(te, 0, lo, (uintptr_t)spin, TCI_CMP_FUNC_EQ, TCI_CMP_FUNC_EQ,
+			       TCI_CMP_MODE_LATCH);
+		wr32(f0 + TCI_FLT_CONTROL, TCI_FLT_ENABLE | TCI_FLT_MATCH_COMP1 |
+		     TCI_SET(FLT_COMP1, 0u));
 		mask |= 1;
 	}
 	if (cfg.flags & CFG_FILTER_MASK) {
-		set_comparator(te, 1, (uintptr_t)classify, ~0x3full, 0, 6, 0);
-		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 1u << FLT_COMP1_SHIFT);
+		set_comparator(te, 1, (uintptr_t)classify, ~0x3full, TCI_CMP_FUNC_EQ,
+			       TCI_CMP_FUNC_SPECIAL, TCI_CMP_MODE_P);	/* S: mask */
+		wr32(f0 + TCI_FLT_CONTROL, TCI_FLT_ENABLE | TCI_FLT_MATCH_COMP1 |
+		     TCI_SET(FLT_COMP1, 1u));
 		mask |= 1;
 	}
 	if (cfg.flags & CFG_FILTER_TWO) {
-		set_comparator(te, 0, lo, 0, 5, 0, 0);
-		set_comparator(te, 1, hi, 0, 2, 0, 0);
-		wr32(f0 + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT |
-		     FLT_MATCH_COMP2 | 1u << FLT_COMP2_SHIFT);
+		set_comparator(te, 0, lo, 0, TCI_CMP_FUNC_GE, TCI_CMP_FUNC_EQ, TCI_CMP_MODE_P);
+		set_comparator(te, 1, hi, 0, TCI_CMP_FUNC_LT, TCI_CMP_FUNC_EQ, TCI_CMP_MODE_P);
+		wr32(f0 + TCI_FLT_CONTROL, TCI_FLT_ENABLE | TCI_FLT_MATCH_COMP1 |
+		     TCI_SET(FLT_COMP1, 0u) | TCI_FLT_MATCH_COMP2 | TCI_SET(FLT_COMP2, 1u));
 		mask |= 1;
 	}
 
 	if (cfg.flags & CFG_FILTER_RANGE) {
-		uintptr_t k = te + TE_COMP_BASE, f = te + TE_FILTER_BASE;
+		uintptr_t k = te + TCI_TE_COMP_BASE, f = te + TCI_TE_FILTER_BASE;
 
-		wr32(k + CMP_PMATCH_LOW, (uint32_t)(uintptr_t)__start_ntfilt);
-		wr32(k + CMP_PMATCH_HIGH, 0);
-		wr32(k + CMP_SMATCH_LOW, (uint32_t)(uintptr_t)__stop_ntfilt);
-		wr32(k + CMP_SMATCH_HIGH, 0);
-		/* P: iaddr >= start (5), S: iaddr < end (2), match: P && S (1) */
-		wr32(k + CMP_CONTROL, 5u << CMP_P_FUNC_SHIFT | 2u << CMP_S_FUNC_SHIFT |
-		     1u << CMP_MATCH_MODE_SHIFT);
-		wr32(f + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_COMP1 | 0u << FLT_COMP1_SHIFT);
+		wr32(k + TCI_CMP_PMATCH_LOW, (uint32_t)(uintptr_t)__start_ntfilt);
+		wr32(k + TCI_CMP_PMATCH_HIGH, 0);
+		wr32(k + TCI_CMP_SMATCH_LOW, (uint32_t)(uintptr_t)__stop_ntfilt);
+		wr32(k + TCI_CMP_SMATCH_HIGH, 0);
+		/* iaddr >= start && iaddr < end */
+		wr32(k + TCI_CMP_CONTROL, TCI_SET(CMP_P_FUNC, TCI_CMP_FUNC_GE) |
+		     TCI_SET(CMP_S_FUNC, TCI_CMP_FUNC_LT) |
+		     TCI_SET(CMP_MATCH_MODE, TCI_CMP_MODE_P_AND_S));
+		wr32(f + TCI_FLT_CONTROL, TCI_FLT_ENABLE | TCI_FLT_MATCH_COMP1 |
+		     TCI_SET(FLT_COMP1, 0u));
 		mask |= 1;
 	}
 	if (cfg.flags & CFG_FILTER_PRIV) {
-		uintptr_t f = te + TE_FILTER_BASE + TE_FILTER_STRIDE;
+		uintptr_t f = te + TCI_TE_FILTER(1);
 
-		wr32(f + FLT_MATCH_INST, 1u << 0);	/* privilege 0: U */
-		wr32(f + FLT_CONTROL, FLT_ENABLE | FLT_MATCH_PRIV);
+		wr32(f + TCI_FLT_MATCH_INST, 1u << 0);	/* privilege 0: U */
+		wr32(f + TCI_FLT_CONTROL, TCI_FLT_ENABLE | TCI_FLT_MATCH_PRIV);
 		mask |= 2;
 	}
-	wr32(te + TE_INST_FILTERS, mask);
+	wr32(te + TCI_TE_INST_FILTERS, mask);
 }
 
 #define FAIL(what) do { r->failed = (what); r->done = -1; return; } while (0)
@@ -336,40 +322,40 @@ static void trace_hart(unsigned int h)
 		FAIL("sink and encoder released from reset");
 	/* sink: SMEM buffer, WP at the start, then enable and confirm */
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE);
-	wr32(rs + RAM_START_HIGH, 0);
-	wr32(rs + RAM_START_LOW, BUF(h));
-	wr32(rs + RAM_LIMIT_HIGH, 0);
-	wr32(rs + RAM_LIMIT_LOW, BUF(h) + BUF_SIZE - 4);
-	wr32(rs + RAM_WP_HIGH, 0);
-	wr32(rs + RAM_WP_LOW, BUF(h));
+	wr32(rs + TCI_RAM_START_HIGH, 0);
+	wr32(rs + TCI_RAM_START_LOW, BUF(h));
+	wr32(rs + TCI_RAM_LIMIT_HIGH, 0);
+	wr32(rs + TCI_RAM_LIMIT_LOW, BUF(h) + BUF_SIZE - 4);
+	wr32(rs + TCI_RAM_WP_HIGH, 0);
+	wr32(rs + TCI_RAM_WP_LOW, BUF(h));
 	wr32(rs + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE);
 	if (poll32(rs + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
 		FAIL("sink enabled");
 	/* encoder: spec reset table, then the mode, verified by the host */
-	wr32(te + TE_INST_FEATURES, cfg.features + (h << TE_F_SRC_ID_SHIFT));
+	wr32(te + TCI_TE_INST_FEATURES, cfg.features + (h << TCI_TE_F_SRC_ID_SHIFT));
 	set_filters(te);
-	wr32(te + TE_DATA_CONTROL, 0);
-	wr32(te + TE_TRIG_DBG_CONTROL, 0);
-	wr32(te + TE_TRIG_EXTIN_CONTROL, 0);
-	wr32(te + TE_TRIG_EXTOUT_CONTROL, 0);
+	wr32(te + TCI_TE_DATA_CONTROL, 0);
+	wr32(te + TCI_TE_TRIG_DBG_CONTROL, 0);
+	wr32(te + TCI_TE_TRIG_EXTIN_CONTROL, 0);
+	wr32(te + TCI_TE_TRIG_EXTOUT_CONTROL, 0);
 	if (cfg.ts_control) {
 		/* the releasing write sets defaults; configure with a second one */
-		wr32(te + TS_CONTROL, TS_ACTIVE);
-		wr32(te + TS_CONTROL, cfg.ts_control);
+		wr32(te + TCI_TS_CONTROL, TCI_TS_ACTIVE);
+		wr32(te + TCI_TS_CONTROL, cfg.ts_control);
 	} else {
-		wr32(te + TS_CONTROL, 0);
+		wr32(te + TCI_TS_CONTROL, 0);
 	}
-	c = TCI_ACTIVE | cfg.control | TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;
+	c = TCI_ACTIVE | cfg.control | TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE);
 	wr32(te + TCI_CONTROL, c);
 	r->control = rd32(te + TCI_CONTROL) & ~TCI_EMPTY;
-	r->features = rd32(te + TE_INST_FEATURES);
-	r->ts_control = rd32(te + TS_CONTROL);
-	r->filters = rd32(te + TE_INST_FILTERS);
+	r->features = rd32(te + TCI_TE_INST_FEATURES);
+	r->ts_control = rd32(te + TCI_TS_CONTROL);
+	r->filters = rd32(te + TCI_TE_INST_FILTERS);
 	wr32(te + TCI_CONTROL, c | TCI_ENABLE);
 	if (poll32(te + TCI_CONTROL, TCI_ENABLE, TCI_ENABLE) < 0)
 		FAIL("encoder enabled");
 	r->t_first = rdtime();
-	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TE_INST_TRACING);
+	wr32(te + TCI_CONTROL, c | TCI_ENABLE | TCI_TE_INST_TRACING);
 
 	r->result = (uint32_t)workload(h, te, c);
 
@@ -382,7 +368,7 @@ static void trace_hart(unsigned int h)
 	if (poll32(rs + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) < 0)
 		FAIL("sink disabled and flushed");
 	r->end_control = rd32(te + TCI_CONTROL);
-	r->wp = rd32(rs + RAM_WP_LOW);
+	r->wp = rd32(rs + TCI_RAM_WP_LOW);
 	r->first_byte = *(volatile uint8_t *)BUF(h);
 	__asm__ volatile("fence rw, rw");
 	r->done = 1;
@@ -400,8 +386,8 @@ void hart_main(uint64_t hartid)
 static void check_hart(unsigned int h)
 {
 	volatile struct hart_result *r = &res[h];
-	uint32_t want_c = TCI_ACTIVE | cfg.control | TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;
-	uint32_t want_f = cfg.features + (h << TE_F_SRC_ID_SHIFT);
+	uint32_t want_c = TCI_ACTIVE | cfg.control | TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE);
+	uint32_t want_f = cfg.features + (h << TCI_TE_F_SRC_ID_SHIFT);
 	uint32_t want_flt = (cfg.flags & (CFG_FILTER_RANGE | CFG_FILTER_OUT | CFG_FILTER_LATCH |
 					  CFG_FILTER_MASK | CFG_FILTER_TWO) ? 1 : 0) |
 			    (cfg.flags & CFG_FILTER_PRIV ? 2 : 0);
@@ -426,14 +412,14 @@ static void check_hart(unsigned int h)
 	check_eq(r->features, want_f, "features set and verified (trTeInstFeatures)");
 	check_eq(r->filters, want_flt, "filters set and verified (trTeInstFilters)");
 	if (cfg.ts_control)
-		check_eq(r->ts_control & ~(0xffu << TS_WIDTH_SHIFT) & ~TS_RESET,
-			 cfg.ts_control & ~TS_RESET,
+		check_eq(r->ts_control & ~(0xffu << TCI_TS_WIDTH_SHIFT) & ~TCI_TS_RESET,
+			 cfg.ts_control & ~TCI_TS_RESET,
 			 "timestamp unit set and verified (trTsControl)");
 	check_eq(r->ticks, 1, "timer interrupt taken once");
 	check_eq(r->ecalls, 4, "four ECALL traps taken");
 	check_eq(r->uecalls, 1, "U-mode ran and came back with an ECALL");
-	check_eq(r->end_control & TE_INST_STALL_OR_OVF, 0, "no overflow");
-	check((wp & RAM_WRAP) == 0 && wp > BUF(h) && (wp & 3) == 0,
+	check_eq(r->end_control & TCI_TE_INST_STALL_OR_OVF, 0, "no overflow");
+	check((wp & TCI_RAM_WRAP) == 0 && wp > BUF(h) && (wp & 3) == 0,
 	      "trRamWP advanced by whole words, no wrap");
 	check_eq(r->first_byte >> 2, 9, "first message is ProgTraceSync (TCODE 9, trace enable)");
 	puts_("# result ");
@@ -469,8 +455,9 @@ int main(void)
 	if (in->magic == TRACE_CFG_MAGIC) {
 		cfg = *(const struct trace_cfg *)in;
 	} else {
-		cfg.control = 3u << TE_INST_MODE_SHIFT | 3u << TE_SYNC_MODE_SHIFT |
-			      10u << TE_SYNC_MAX_SHIFT;
+		cfg.control = TCI_SET(TE_INST_MODE, TCI_TE_INST_MODE_BTM) |
+			      TCI_SET(TE_SYNC_MODE, TCI_TE_SYNC_MODE_HWORDS) |
+			      TCI_SET(TE_SYNC_MAX, 10u);
 		cfg.harts = 1;
 	}
 	if (cfg.harts < 1 || cfg.harts > MAX_HARTS)

@@ -8,7 +8,7 @@
  * not implemented (those control bits read 0).
  */
 #include "model.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 static bool cmp_fn(unsigned int fn, uint64_t in, uint64_t v)
 {
@@ -26,9 +26,9 @@ static bool cmp_fn(unsigned int fn, uint64_t in, uint64_t v)
 
 static bool comparator(struct comparator *k, uint64_t addr)
 {
-	unsigned int pf = (k->control >> CMP_P_FUNC_SHIFT) & 7;
-	unsigned int sf = (k->control >> CMP_S_FUNC_SHIFT) & 7;
-	unsigned int mode = (k->control >> CMP_MATCH_MODE_SHIFT) & 3;
+	unsigned int pf = TCI_GET(k->control, CMP_P_FUNC);
+	unsigned int sf = TCI_GET(k->control, CMP_S_FUNC);
+	unsigned int mode = TCI_GET(k->control, CMP_MATCH_MODE);
 	bool p, s;
 
 	if (sf == 6) {
@@ -68,16 +68,16 @@ bool filter_match(struct hart *h, uint64_t addr, uint8_t priv)
 		struct filter *f = &te->flt[i];
 		bool ok = true;
 
-		if (!(te->inst_filters & (1u << i)) || !(f->control & FLT_ENABLE))
+		if (!(te->inst_filters & (1u << i)) || !(f->control & TCI_FLT_ENABLE))
 			continue;
-		if (f->control & FLT_MATCH_PRIV)
+		if (f->control & TCI_FLT_MATCH_PRIV)
 			ok = ok && (f->match_inst >> (priv & 7) & 1);
-		if (f->control & FLT_MATCH_COMP1)
-			ok = ok && comparator(&te->cmp[(f->control >> FLT_COMP1_SHIFT) & 7], addr);
-		if (f->control & FLT_MATCH_COMP2)
-			ok = ok && comparator(&te->cmp[(f->control >> FLT_COMP2_SHIFT) & 7], addr);
-		if (f->control & FLT_MATCH_COMP3)
-			ok = ok && comparator(&te->cmp[(f->control >> FLT_COMP3_SHIFT) & 7], addr);
+		if (f->control & TCI_FLT_MATCH_COMP1)
+			ok = ok && comparator(&te->cmp[TCI_GET(f->control, FLT_COMP1)], addr);
+		if (f->control & TCI_FLT_MATCH_COMP2)
+			ok = ok && comparator(&te->cmp[TCI_GET(f->control, FLT_COMP2)], addr);
+		if (f->control & TCI_FLT_MATCH_COMP3)
+			ok = ok && comparator(&te->cmp[TCI_GET(f->control, FLT_COMP3)], addr);
 		if (ok)
 			return true;
 	}

@@ -36,7 +36,7 @@
 #include <string.h>
 
 #include "ingress.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 static struct {
 	struct qemu_plugin_register *gpr[32];
@@ -487,7 +487,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	if (err)
 		fprintf(stderr, "ntrace-model: hart %u: trace encoder: %s\n", h->idx, err);
 	h->tracing = true;
-	h->clock_tstamp = ((h->te.control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT) == 2;
+	h->clock_tstamp = TCI_GET(h->te.control, TE_SYNC_MODE) == TCI_TE_SYNC_MODE_CYCLES;
 	if (h->ts_needed)
 		h->ts_now = ts_value(h);
 	h->te.empty = false;

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "model.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 static struct vcpu_sb *vcpu_sb(unsigned int vcpu)
 {
@@ -48,13 +48,13 @@ void regs_init(void)
 		struct hart *h = &M.harts[i];
 
 		h->idx = i;
-		h->te_phys = M.reg_base + (uint64_t)i * 2 * TCI_COMP_SIZE;
-		h->ram_phys = h->te_phys + TCI_COMP_SIZE;
-		h->te_regs = guest_ram_ptr(h->te_phys, TCI_COMP_SIZE);
-		h->ram_regs = guest_ram_ptr(h->ram_phys, TCI_COMP_SIZE);
+		h->te_phys = M.reg_base + (uint64_t)i * 2 * TCI_BLOCK_SIZE;
+		h->ram_phys = h->te_phys + TCI_BLOCK_SIZE;
+		h->te_regs = guest_ram_ptr(h->te_phys, TCI_BLOCK_SIZE);
+		h->ram_regs = guest_ram_ptr(h->ram_phys, TCI_BLOCK_SIZE);
 		/* Power-up: the whole block reads 0 except what reset defines. */
-		memset((void *)h->te_regs, 0, TCI_COMP_SIZE);
-		memset((void *)h->ram_regs, 0, TCI_COMP_SIZE);
+		memset((void *)h->te_regs, 0, TCI_BLOCK_SIZE);
+		memset((void *)h->ram_regs, 0, TCI_BLOCK_SIZE);
 		te_reset(h);
 		ram_reset(h);
 		te_publish(h);
@@ -82,8 +82,8 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 	pthread_mutex_lock(&M.lock);
 	for (w = phys & ~3ull; w < end; w += 4) {
 		uint64_t rel = w - M.reg_base;
-		unsigned int comp = rel / TCI_COMP_SIZE;
-		unsigned int off = rel % TCI_COMP_SIZE;
+		unsigned int comp = rel / TCI_BLOCK_SIZE;
+		unsigned int off = rel % TCI_BLOCK_SIZE;
 		struct hart *h = &M.harts[comp / 2];
 		volatile uint32_t *page;
 		uint32_t val, mask;

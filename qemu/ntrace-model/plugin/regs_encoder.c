@@ -23,10 +23,10 @@
 #include <string.h>
 
 #include "model.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
-#define TE_CONTROL_WARL (TE_INST_MODE_MASK | TE_CONTEXT | TE_INHIBIT_SRC | \
-			 TE_SYNC_MODE_MASK | TE_SYNC_MAX_MASK | TE_FORMAT_MASK)
+#define TE_CONTROL_WARL (TCI_TE_INST_MODE_MASK | TCI_TE_CONTEXT | TCI_TE_INHIBIT_SRC | \
+			 TCI_TE_SYNC_MODE_MASK | TCI_TE_SYNC_MAX_MASK | TCI_TE_FORMAT_MASK)
 
 static uint32_t legal_inst_mode(uint32_t m)
 {
@@ -49,42 +49,40 @@ static uint32_t legal_control(uint32_t val, uint32_t old)
 {
 	uint32_t c = 0;
 
-	c |= legal_inst_mode((val & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT)
-	     << TE_INST_MODE_SHIFT;
+	c |= TCI_SET(TE_INST_MODE, legal_inst_mode(TCI_GET(val, TE_INST_MODE)));
 	if (trace_out_has_context())
-		c |= val & TE_CONTEXT;
-	c |= val & TE_INHIBIT_SRC;
-	c |= legal_sync_mode((val & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT,
-			     (old & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT)
-	     << TE_SYNC_MODE_SHIFT;
-	c |= val & TE_SYNC_MAX_MASK;
-	c |= TE_FORMAT_NTRACE << TE_FORMAT_SHIFT;	/* only N-Trace */
+		c |= val & TCI_TE_CONTEXT;
+	c |= val & TCI_TE_INHIBIT_SRC;
+	c |= TCI_SET(TE_SYNC_MODE, legal_sync_mode(TCI_GET(val, TE_SYNC_MODE),
+						   TCI_GET(old, TE_SYNC_MODE)));
+	c |= val & TCI_TE_SYNC_MAX_MASK;
+	c |= TCI_SET(TE_FORMAT, TCI_TE_FORMAT_NTRACE);	/* only N-Trace */
 	return c;
 }
 
 static uint32_t legal_features(uint32_t val)
 {
 	uint32_t sup = trace_out_features();
-	uint32_t f = val & sup & (TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN |
-				  TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS |
-				  TE_F_EXTEND_ADDR_MSB);
-	uint32_t bits = (val & TE_F_SRC_BITS_MASK) >> TE_F_SRC_BITS_SHIFT;
+	uint32_t f = val & sup & (TCI_TE_F_SEQ_JUMP | TCI_TE_F_IMPLICIT_RETURN |
+				  TCI_TE_F_REPEATED_HISTORY | TCI_TE_F_ALL_JUMPS |
+				  TCI_TE_F_EXTEND_ADDR_MSB);
+	uint32_t bits = TCI_GET(val, TE_F_SRC_BITS);
 
-	if (sup & TE_F_IMPLICIT_RETURN)
-		f |= val & TE_F_IRET_MODE_MASK;
+	if (sup & TCI_TE_F_IMPLICIT_RETURN)
+		f |= val & TCI_TE_F_IRET_MODE_MASK;
 	if (bits > 12)
 		bits = 12;
-	f |= bits << TE_F_SRC_BITS_SHIFT;
-	f |= val & TE_F_SRC_ID_MASK;
+	f |= TCI_SET(TE_F_SRC_BITS, bits);
+	f |= val & TCI_TE_F_SRC_ID_MASK;
 	return f;
 }
 
 static uint32_t legal_filter_control(uint32_t val)
 {
-	uint32_t c = val & (FLT_ENABLE | FLT_MATCH_PRIV | FLT_MATCH_COMP1 |
-			    FLT_MATCH_COMP2 | FLT_MATCH_COMP3);
+	uint32_t c = val & (TCI_FLT_ENABLE | TCI_FLT_MATCH_PRIV | TCI_FLT_MATCH_COMP1 |
+			    TCI_FLT_MATCH_COMP2 | TCI_FLT_MATCH_COMP3);
 	static const unsigned int shift[3] = {
-		FLT_COMP1_SHIFT, FLT_COMP2_SHIFT, FLT_COMP3_SHIFT
+		TCI_FLT_COMP1_SHIFT, TCI_FLT_COMP2_SHIFT, TCI_FLT_COMP3_SHIFT
 	};
 	unsigned int k;
 
@@ -101,8 +99,7 @@ static uint32_t legal_filter_control(uint32_t val)
 static uint32_t legal_comp_control(uint32_t val)
 {
 	/* inputs: only iaddr (0); functions and match modes: all; no notify */
-	return val & (7u << CMP_P_FUNC_SHIFT | 7u << CMP_S_FUNC_SHIFT |
-		      3u << CMP_MATCH_MODE_SHIFT);
+	return val & (TCI_CMP_P_FUNC_MASK | TCI_CMP_S_FUNC_MASK | TCI_CMP_MATCH_MODE_MASK);
 }
 
 void te_reset(struct hart *h)
@@ -111,11 +108,11 @@ void te_reset(struct hart *h)
 
 	memset(te, 0, sizeof(*te));
 	te->empty = true;
-	te->control = legal_control(3u << TE_INST_MODE_SHIFT |
-				    1u << TE_SYNC_MODE_SHIFT |
-				    8u << TE_SYNC_MAX_SHIFT, 0);
-	te->features = legal_features(h->idx << TE_F_SRC_ID_SHIFT);
-	te->ts_control = TS_MODE_EXTERNAL << TS_MODE_SHIFT;
+	te->control = legal_control(TCI_SET(TE_INST_MODE, TCI_TE_INST_MODE_BTM) |
+				    TCI_SET(TE_SYNC_MODE, 1u) |
+				    TCI_SET(TE_SYNC_MAX, 8u), 0);
+	te->features = legal_features(TCI_SET(TE_F_SRC_ID, h->idx));
+	te->ts_control = TCI_SET(TS_MODE, TCI_TS_MODE_EXTERNAL);
 	vcpu_set_active(h->idx, ACTIVE_TS, false);
 	ts_update_needed(h);
 }
@@ -128,7 +125,7 @@ void te_reset(struct hart *h)
 uint64_t ts_value(struct hart *h)
 {
 	struct encoder *te = &h->te;
-	unsigned int ps = (te->ts_control & TS_PRESCALE_MASK) >> TS_PRESCALE_SHIFT;
+	unsigned int ps = TCI_GET(te->ts_control, TS_PRESCALE);
 
 	if (!te->ts_running)
 		return 0;
@@ -137,8 +134,8 @@ uint64_t ts_value(struct hart *h)
 
 void ts_publish_value(struct hart *h, uint64_t v)
 {
-	h->te_regs[TS_COUNTER_LOW / 4] = (uint32_t)v;
-	h->te_regs[TS_COUNTER_HIGH / 4] = (uint32_t)(v >> 32);
+	h->te_regs[TCI_TS_COUNTER_LOW / 4] = (uint32_t)v;
+	h->te_regs[TCI_TS_COUNTER_HIGH / 4] = (uint32_t)(v >> 32);
 	h->ts_idle = 0;
 }
 
@@ -157,8 +154,8 @@ void ts_update_needed(struct hart *h)
 	struct encoder *te = &h->te;
 	bool was = h->ts_needed;
 
-	h->ts_needed = te->ts_running && ((te->ts_control & TS_ENABLE) ||
-		       ((te->control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT) == 2);
+	h->ts_needed = te->ts_running && ((te->ts_control & TCI_TS_ENABLE) ||
+		       TCI_GET(te->control, TE_SYNC_MODE) == TCI_TE_SYNC_MODE_CYCLES);
 	if (h->ts_needed && !was)
 		h->ts_now = ts_value(h);
 }
@@ -167,7 +164,7 @@ static void ts_update_running(struct hart *h)
 {
 	struct encoder *te = &h->te;
 	bool run = te->ts_active &&
-		   ((te->ts_control & TS_MODE_MASK) >> TS_MODE_SHIFT) != TS_MODE_NONE;
+		   TCI_GET(te->ts_control, TS_MODE) != TCI_TS_MODE_NONE;
 
 	if (run != te->ts_running) {
 		te->ts_running = run;
@@ -187,36 +184,38 @@ void te_publish(struct hart *h)
 	if (te->active) {
 		c = TCI_ACTIVE | te->control;
 		c |= te->enable ? TCI_ENABLE : 0;
-		c |= te->inst_tracing ? TE_INST_TRACING : 0;
-		c |= te->overflow ? TE_INST_STALL_OR_OVF : 0;
+		c |= te->inst_tracing ? TCI_TE_INST_TRACING : 0;
+		c |= te->overflow ? TCI_TE_INST_STALL_OR_OVF : 0;
 		c |= te->empty ? TCI_EMPTY : 0;
 	}
 	r[TCI_CONTROL / 4] = c;
-	r[TCI_IMPL / 4] = TCI_IMPL_VER(1, 0) | TCI_IMPL_COMPTYPE(TCI_COMPTYPE_ENCODER) |
-			  1u << 16 | 0u << 20;	/* N-Trace protocol 1.0 */
-	r[TE_INST_FEATURES / 4] = te->features;
-	r[TE_INST_FILTERS / 4] = te->inst_filters;
-	r[TE_DATA_CONTROL / 4] = 0;	/* trTeDataImplemented = 0 */
-	r[TE_DATA_FILTERS / 4] = 0;
-	r[TS_CONTROL / 4] = (te->ts_active ? TS_ACTIVE | te->ts_control : 0) |
-			    (uint32_t)MODEL_TS_WIDTH << TS_WIDTH_SHIFT;
-	r[TE_TRIG_DBG_CONTROL / 4] = 0;
-	r[TE_TRIG_EXTIN_CONTROL / 4] = 0;
-	r[TE_TRIG_EXTOUT_CONTROL / 4] = 0;
+	/* version 1.0, an encoder, N-Trace protocol 1.0 */
+	r[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, 1) | TCI_SET(IMPL_VER_MINOR, 0) |
+			  TCI_SET(IMPL_COMP_TYPE, TCI_COMP_ENCODER) |
+			  TCI_SET(TE_IMPL_PROTO_MAJOR, 1) | TCI_SET(TE_IMPL_PROTO_MINOR, 0);
+	r[TCI_TE_INST_FEATURES / 4] = te->features;
+	r[TCI_TE_INST_FILTERS / 4] = te->inst_filters;
+	r[TCI_TE_DATA_CONTROL / 4] = 0;	/* trTeDataImplemented = 0 */
+	r[TCI_TE_DATA_FILTERS / 4] = 0;
+	r[TCI_TS_CONTROL / 4] = (te->ts_active ? TCI_TS_ACTIVE | te->ts_control : 0) |
+			    TCI_SET(TS_WIDTH, MODEL_TS_WIDTH);
+	r[TCI_TE_TRIG_DBG_CONTROL / 4] = 0;
+	r[TCI_TE_TRIG_EXTIN_CONTROL / 4] = 0;
+	r[TCI_TE_TRIG_EXTOUT_CONTROL / 4] = 0;
 	for (i = 0; i < MODEL_NFILTERS; i++) {
-		volatile uint32_t *f = r + (TE_FILTER_BASE + i * TE_FILTER_STRIDE) / 4;
+		volatile uint32_t *f = r + TCI_TE_FILTER(i) / 4;
 
-		f[FLT_CONTROL / 4] = te->flt[i].control;
-		f[FLT_MATCH_INST / 4] = te->flt[i].match_inst;
+		f[TCI_FLT_CONTROL / 4] = te->flt[i].control;
+		f[TCI_FLT_MATCH_INST / 4] = te->flt[i].match_inst;
 	}
 	for (i = 0; i < MODEL_NCOMPS; i++) {
-		volatile uint32_t *k = r + (TE_COMP_BASE + i * TE_COMP_STRIDE) / 4;
+		volatile uint32_t *k = r + TCI_TE_COMP(i) / 4;
 
-		k[CMP_CONTROL / 4] = te->cmp[i].control;
-		k[CMP_PMATCH_LOW / 4] = (uint32_t)te->cmp[i].pmatch;
-		k[CMP_PMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].pmatch >> 32);
-		k[CMP_SMATCH_LOW / 4] = (uint32_t)te->cmp[i].smatch;
-		k[CMP_SMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].smatch >> 32);
+		k[TCI_CMP_CONTROL / 4] = te->cmp[i].control;
+		k[TCI_CMP_PMATCH_LOW / 4] = (uint32_t)te->cmp[i].pmatch;
+		k[TCI_CMP_PMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].pmatch >> 32);
+		k[TCI_CMP_SMATCH_LOW / 4] = (uint32_t)te->cmp[i].smatch;
+		k[TCI_CMP_SMATCH_HIGH / 4] = (uint32_t)(te->cmp[i].smatch >> 32);
 	}
 	ts_publish(h);
 }
@@ -225,7 +224,7 @@ void te_publish(struct hart *h)
 static bool te_tracing(const struct encoder *te)
 {
 	return te->active && te->enable && te->inst_tracing &&
-	       ((te->control & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT) != 0;
+	       TCI_GET(te->control, TE_INST_MODE) != 0;
 }
 
 static void set_word(uint64_t *v, bool high, uint32_t w)
@@ -240,31 +239,31 @@ static void write_filter_regs(struct hart *h, unsigned int off, uint32_t val)
 {
 	struct encoder *te = &h->te;
 
-	if (off >= TE_FILTER_BASE && off < TE_FILTER_BASE + MODEL_NFILTERS * TE_FILTER_STRIDE) {
-		struct filter *f = &te->flt[(off - TE_FILTER_BASE) / TE_FILTER_STRIDE];
+	if (off >= TCI_TE_FILTER(0) && off < TCI_TE_FILTER(MODEL_NFILTERS)) {
+		struct filter *f = &te->flt[(off - TCI_TE_FILTER_BASE) / TCI_TE_FILTER_STRIDE];
 
-		switch ((off - TE_FILTER_BASE) % TE_FILTER_STRIDE) {
-		case FLT_CONTROL:
+		switch ((off - TCI_TE_FILTER_BASE) % TCI_TE_FILTER_STRIDE) {
+		case TCI_FLT_CONTROL:
 			f->control = legal_filter_control(val);
 			break;
-		case FLT_MATCH_INST:
+		case TCI_FLT_MATCH_INST:
 			f->match_inst = val & 0xff;	/* no interrupt matching */
 			break;
 		}
-	} else if (off >= TE_COMP_BASE && off < TE_COMP_BASE + MODEL_NCOMPS * TE_COMP_STRIDE) {
-		struct comparator *k = &te->cmp[(off - TE_COMP_BASE) / TE_COMP_STRIDE];
+	} else if (off >= TCI_TE_COMP(0) && off < TCI_TE_COMP(MODEL_NCOMPS)) {
+		struct comparator *k = &te->cmp[(off - TCI_TE_COMP_BASE) / TCI_TE_COMP_STRIDE];
 
-		switch ((off - TE_COMP_BASE) % TE_COMP_STRIDE) {
-		case CMP_CONTROL:
+		switch ((off - TCI_TE_COMP_BASE) % TCI_TE_COMP_STRIDE) {
+		case TCI_CMP_CONTROL:
 			k->control = legal_comp_control(val);
 			k->latch = false;
 			break;
-		case CMP_PMATCH_LOW:
-		case CMP_PMATCH_HIGH:
+		case TCI_CMP_PMATCH_LOW:
+		case TCI_CMP_PMATCH_HIGH:
 			set_word(&k->pmatch, off & 4, val);
 			break;
-		case CMP_SMATCH_LOW:
-		case CMP_SMATCH_HIGH:
+		case TCI_CMP_SMATCH_LOW:
+		case TCI_CMP_SMATCH_HIGH:
 			set_word(&k->smatch, off & 4, val);
 			break;
 		}
@@ -276,22 +275,22 @@ static void write_ts_control(struct hart *h, uint32_t val)
 	struct encoder *te = &h->te;
 	uint32_t mode;
 
-	if (!(val & TS_ACTIVE) || !te->ts_active) {
+	if (!(val & TCI_TS_ACTIVE) || !te->ts_active) {
 		/*
 		 * Enter reset (the counter reads 0), or release from it: every
 		 * field to its default (mode External, Enable 0, Prescale 0).
 		 */
-		te->ts_active = val & TS_ACTIVE;
-		te->ts_control = TS_MODE_EXTERNAL << TS_MODE_SHIFT;
+		te->ts_active = val & TCI_TS_ACTIVE;
+		te->ts_control = TCI_SET(TS_MODE, TCI_TS_MODE_EXTERNAL);
 		ts_update_running(h);
 		return;
 	}
 	/* trTsMode WARL: 0, or External for any other value */
-	mode = (val & TS_MODE_MASK) >> TS_MODE_SHIFT;
-	if (mode != TS_MODE_NONE)
-		mode = TS_MODE_EXTERNAL;
-	te->ts_control = (val & (TS_COUNT | TS_PRESCALE_MASK | TS_ENABLE)) |
-			 mode << TS_MODE_SHIFT;
+	mode = TCI_GET(val, TS_MODE);
+	if (mode != TCI_TS_MODE_NONE)
+		mode = TCI_TS_MODE_EXTERNAL;
+	te->ts_control = (val & (TCI_TS_COUNT | TCI_TS_PRESCALE_MASK | TCI_TS_ENABLE)) |
+			 TCI_SET(TS_MODE, mode);
 	ts_update_running(h);
 }
 
@@ -318,14 +317,14 @@ static void write_control(struct hart *h, uint32_t val, uint32_t mask,
 		te_reset(h);
 		return;
 	}
-	if ((mask & 0xff00) && (val & TE_INST_STALL_OR_OVF))
+	if ((mask & 0xff00) && (val & TCI_TE_INST_STALL_OR_OVF))
 		te->overflow = false;
 	if (!was_enabled) {
 		te->control = legal_control(val, te->control);
 		ts_update_needed(h);	/* sync mode 2 counts the timestamp */
 	}
 	te->enable = val & TCI_ENABLE;
-	te->inst_tracing = val & TE_INST_TRACING;
+	te->inst_tracing = val & TCI_TE_INST_TRACING;
 	if (!was_enabled && te->enable)
 		te->overflow = false;
 	if (!was_tracing && te_tracing(te))
@@ -339,14 +338,14 @@ static bool te_is_reg(unsigned int off)
 {
 	unsigned int r;
 
-	if (off <= TE_DATA_FILTERS || (off >= TS_CONTROL && off <= TE_TRIG_EXTOUT_CONTROL &&
-				       off != TS_CONTROL + 4))
+	if (off <= TCI_TE_DATA_FILTERS ||
+	    (off >= TCI_TS_CONTROL && off <= TCI_TE_TRIG_EXTOUT_CONTROL && off != TCI_TS_CONTROL + 4))
 		return off != 0x014 && off != 0x018;
-	if (off >= TE_FILTER_BASE && off < TE_FILTER_BASE + MODEL_NFILTERS * TE_FILTER_STRIDE)
-		return (off - TE_FILTER_BASE) % TE_FILTER_STRIDE <= FLT_MATCH_INST;
-	if (off >= TE_COMP_BASE && off < TE_COMP_BASE + MODEL_NCOMPS * TE_COMP_STRIDE) {
-		r = (off - TE_COMP_BASE) % TE_COMP_STRIDE;
-		return r == CMP_CONTROL || r >= CMP_PMATCH_LOW;
+	if (off >= TCI_TE_FILTER(0) && off < TCI_TE_FILTER(MODEL_NFILTERS))
+		return (off - TCI_TE_FILTER_BASE) % TCI_TE_FILTER_STRIDE <= TCI_FLT_MATCH_INST;
+	if (off >= TCI_TE_COMP(0) && off < TCI_TE_COMP(MODEL_NCOMPS)) {
+		r = (off - TCI_TE_COMP_BASE) % TCI_TE_COMP_STRIDE;
+		return r == TCI_CMP_CONTROL || r >= TCI_CMP_PMATCH_LOW;
 	}
 	return false;
 }
@@ -360,13 +359,13 @@ void te_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
 		write_control(h, val, mask, vcpu, at);
 	else if (!te->active)
 		;	/* in reset: other registers ignore writes */
-	else if (off == TS_CONTROL)
+	else if (off == TCI_TS_CONTROL)
 		write_ts_control(h, val);
 	else if (te->enable)
 		;	/* configuration is latched while enabled */
-	else if (off == TE_INST_FEATURES)
+	else if (off == TCI_TE_INST_FEATURES)
 		te->features = legal_features(val);
-	else if (off == TE_INST_FILTERS)
+	else if (off == TCI_TE_INST_FILTERS)
 		te->inst_filters = val & ((1u << MODEL_NFILTERS) - 1);
 	else
 		write_filter_regs(h, off, val);

@@ -27,9 +27,9 @@
 #include <string.h>
 
 #include "model.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
-#define RAM_CONTROL_WARL (RAM_STOP_ON_WRAP)
+#define RAM_CONTROL_WARL (TCI_RAM_STOP_ON_WRAP)
 
 void ram_reset(struct hart *h)
 {
@@ -37,7 +37,7 @@ void ram_reset(struct hart *h)
 
 	r->active = false;
 	r->enable = false;
-	r->control = RAM_MODE_SMEM;
+	r->control = TCI_RAM_MODE_SMEM;
 	r->staged = 0;
 	/* Start/Limit/WP are Undef at reset: they keep their values */
 }
@@ -59,17 +59,17 @@ void ram_publish(struct hart *h)
 		c |= ram_empty(r) ? TCI_EMPTY : 0;
 	}
 	p[TCI_CONTROL / 4] = c;
-	p[TCI_IMPL / 4] = TCI_IMPL_VER(1, 0) | TCI_IMPL_COMPTYPE(TCI_COMPTYPE_RAMSINK) |
-			  RAM_HAS_SMEM;
-	p[RAM_START_LOW / 4] = (uint32_t)r->start;
-	p[RAM_START_HIGH / 4] = (uint32_t)(r->start >> 32);
-	p[RAM_LIMIT_LOW / 4] = (uint32_t)r->limit;
-	p[RAM_LIMIT_HIGH / 4] = (uint32_t)(r->limit >> 32);
-	p[RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? RAM_WRAP : 0);
-	p[RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
-	p[RAM_RP_LOW / 4] = 0;
-	p[RAM_RP_HIGH / 4] = 0;
-	p[RAM_DATA / 4] = 0;
+	p[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, 1) | TCI_SET(IMPL_VER_MINOR, 0) |
+			  TCI_SET(IMPL_COMP_TYPE, TCI_COMP_RAM_SINK) | TCI_RAM_HAS_SMEM;
+	p[TCI_RAM_START_LOW / 4] = (uint32_t)r->start;
+	p[TCI_RAM_START_HIGH / 4] = (uint32_t)(r->start >> 32);
+	p[TCI_RAM_LIMIT_LOW / 4] = (uint32_t)r->limit;
+	p[TCI_RAM_LIMIT_HIGH / 4] = (uint32_t)(r->limit >> 32);
+	p[TCI_RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? TCI_RAM_WRAP : 0);
+	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
+	p[TCI_RAM_RP_LOW / 4] = 0;
+	p[TCI_RAM_RP_HIGH / 4] = 0;
+	p[TCI_RAM_DATA / 4] = 0;
 }
 
 /* Just the registers that move while capturing (after ram_push). */
@@ -80,8 +80,8 @@ void ram_publish_wp(struct hart *h)
 
 	p[TCI_CONTROL / 4] = r->active ? TCI_ACTIVE | r->control | (r->enable ? TCI_ENABLE : 0) |
 					 (ram_empty(r) ? TCI_EMPTY : 0) : TCI_EMPTY;
-	p[RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? RAM_WRAP : 0);
-	p[RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
+	p[TCI_RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? TCI_RAM_WRAP : 0);
+	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
 }
 
 static uint64_t clamp_addr(uint64_t a, uint64_t lo, uint64_t hi)
@@ -128,7 +128,7 @@ static void write_control(struct hart *h, uint32_t val, unsigned int vcpu)
 		ram_reset(h);
 		return;
 	}
-	r->control = RAM_MODE_SMEM | (val & RAM_CONTROL_WARL);
+	r->control = TCI_RAM_MODE_SMEM | (val & RAM_CONTROL_WARL);
 	if (r->enable && !(val & TCI_ENABLE))
 		ram_flush(h);
 	/* enabling changes none of Start/Limit/WP */
@@ -147,18 +147,18 @@ void ram_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
 		write_control(h, val, vcpu);
 	} else if (!r->active || locked) {
 		/* in reset, or pointers locked while capturing */
-	} else if (off == RAM_START_LOW || off == RAM_START_HIGH) {
+	} else if (off == TCI_RAM_START_LOW || off == TCI_RAM_START_HIGH) {
 		r->start = clamp_addr(with_word(r->start, off & 4, val), lo, hi);
-	} else if (off == RAM_LIMIT_LOW || off == RAM_LIMIT_HIGH) {
+	} else if (off == TCI_RAM_LIMIT_LOW || off == TCI_RAM_LIMIT_HIGH) {
 		r->limit = clamp_addr(with_word(r->limit, off & 4, val), lo, hi);
-	} else if (off == RAM_WP_LOW || off == RAM_WP_HIGH) {
+	} else if (off == TCI_RAM_WP_LOW || off == TCI_RAM_WP_HIGH) {
 		uint64_t top = r->limit >= r->start ? r->limit : r->start;
 
 		r->wp = clamp_addr(with_word(r->wp, off & 4, val), r->start, top);
-		if (off == RAM_WP_LOW)
-			r->wrap = val & RAM_WRAP;
+		if (off == TCI_RAM_WP_LOW)
+			r->wrap = val & TCI_RAM_WRAP;
 	}
-	if (off > RAM_DATA)
+	if (off > TCI_RAM_DATA)
 		h->ram_regs[off / 4] = 0;	/* reserved */
 	ram_publish(h);
 }
@@ -197,7 +197,7 @@ int ram_push(struct hart *h, const uint8_t *buf, size_t n)
 		/* the word at trRamLimit was written: back to trRamStart */
 		r->wp = r->start;
 		r->wrap = true;
-		if (r->control & RAM_STOP_ON_WRAP) {
+		if (r->control & TCI_RAM_STOP_ON_WRAP) {
 			r->enable = false;
 			r->staged = 0;
 			ram_publish(h);

@@ -15,7 +15,7 @@
 #include <ntrace/encoder.h>
 
 #include "model.h"
-#include "tci_regs.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 struct trace_out {
 	struct ntrace_encoder enc;
@@ -26,8 +26,8 @@ struct trace_out {
 /* Options the model's encoder implements (trTeInstFeatures WARL mask). */
 uint32_t trace_out_features(void)
 {
-	return TE_F_SEQ_JUMP | TE_F_IMPLICIT_RETURN | TE_F_IRET_MODE_MASK |
-	       TE_F_REPEATED_HISTORY | TE_F_ALL_JUMPS | TE_F_EXTEND_ADDR_MSB;
+	return TCI_TE_F_SEQ_JUMP | TCI_TE_F_IMPLICIT_RETURN | TCI_TE_F_IRET_MODE_MASK |
+	       TCI_TE_F_REPEATED_HISTORY | TCI_TE_F_ALL_JUMPS | TCI_TE_F_EXTEND_ADDR_MSB;
 }
 
 bool trace_out_has_context(void)
@@ -61,29 +61,19 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 	return 0;
 }
 
-static void cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
+/* The encoder's settings from its registers, as a decoder reads them. */
+static const char *cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
 {
 	const struct encoder *te = &h->te;
-	uint32_t f = te->features;
-	unsigned int bits = (f & TE_F_SRC_BITS_MASK) >> TE_F_SRC_BITS_SHIFT;
+	struct ntrace_tci_regs r = {
+		.te_control = te->control,
+		.te_features = te->features,
+		.ts_control = te->ts_active ? TCI_TS_ACTIVE | te->ts_control : 0,
+		.te_impl = h->te_regs[TCI_IMPL / 4],
+	};
 
 	ntrace_enc_cfg_default(c);
-	c->mode = (te->control & TE_INST_MODE_MASK) >> TE_INST_MODE_SHIFT;
-	c->codec.src_bits = (te->control & TE_INHIBIT_SRC) ? 0 : bits;
-	c->src_id = (f & TE_F_SRC_ID_MASK) >> TE_F_SRC_ID_SHIFT;
-	if (c->codec.src_bits < 12)
-		c->src_id &= (1u << c->codec.src_bits) - 1;
-	c->codec.ext_addr_msb = f & TE_F_EXTEND_ADDR_MSB;
-	c->codec.tstamp = te->ts_active && (te->ts_control & TS_ENABLE) &&
-			  ((te->ts_control & TS_MODE_MASK) >> TS_MODE_SHIFT) != TS_MODE_NONE;
-	c->seq_jump = f & TE_F_SEQ_JUMP;
-	c->all_jumps = f & TE_F_ALL_JUMPS;
-	c->repeated_history = f & TE_F_REPEATED_HISTORY;
-	c->implicit_return = (f & TE_F_IMPLICIT_RETURN) ?
-			     (f & TE_F_IRET_MODE_MASK) >> TE_F_IRET_MODE_SHIFT : 0;
-	c->context = te->control & TE_CONTEXT;
-	c->sync_mode = (te->control & TE_SYNC_MODE_MASK) >> TE_SYNC_MODE_SHIFT;
-	c->sync_max = (te->control & TE_SYNC_MAX_MASK) >> TE_SYNC_MAX_SHIFT;
+	return ntrace_enc_cfg_from_regs(&r, c);
 }
 
 const char *trace_out_start(struct hart *h)
@@ -99,8 +89,9 @@ const char *trace_out_start(struct hart *h)
 		o->h = h;
 		h->enc = o;
 	}
-	cfg_from_regs(h, &cfg);
-	err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
+	err = cfg_from_regs(h, &cfg);
+	if (!err)
+		err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
 	o->running = !err;
 	return err;
 }

@@ -75,6 +75,10 @@ extract() {
 make -s -C "$here" all >"$work/build.log" 2>&1 || { cat "$work/build.log"; nok "build"; exit 1; }
 make -s -C "$top/tools/perf-ntrace" tool >"$work/tool.log" 2>&1 ||
 	{ cat "$work/tool.log"; nok "build perf-ntrace"; exit 1; }
+# register words of a configuration (from the fields of ntrace_tci.h)
+TRACE_CFG_TOOL=$work/trace-cfg
+${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -o "$TRACE_CFG_TOOL" "$here/tests/trace-cfg.c" \
+	>"$work/trace-cfg.log" 2>&1 || { cat "$work/trace-cfg.log"; nok "build trace-cfg"; exit 1; }
 
 # the independent ground-truth recorder, as the ground-truth suite builds it
 NT=$top/tools/perf-ntrace
@@ -164,47 +168,10 @@ variants=(
 )
 TRACE_CFG=0x80300000
 
-# Register words for trace.c's struct trace_cfg from a configuration.
+# Register words for trace.c's struct trace_cfg from a configuration, in
+# the struct's order (tests/trace-cfg.c; the fields come from ntrace_tci.h).
 cfg_words() {
-	local ctl=0 feat=0 ts=0 flags=0 harts=1 ps=0 tson=
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--mode) ctl=$((ctl | $([ "$2" = htm ] && echo 6 || echo 3) << 4)); shift ;;
-		--context) ctl=$((ctl | 1 << 9)) ;;
-		--inhibit-src) ctl=$((ctl | 1 << 15)) ;;
-		--sync-mode)
-			case $2 in off) v=0 ;; msgs) v=1 ;; cycles) v=2 ;; hwords) v=3 ;; esac
-			ctl=$((ctl | v << 16)); shift ;;
-		--sync-max) ctl=$((ctl | $2 << 20)); shift ;;
-		--seq-jump) feat=$((feat | 1 << 2)) ;;
-		--implicit-return)
-			case $2 in count) v=1 ;; partial) v=2 ;; full) v=3 ;; *) v=-1 ;; esac
-			[ $v -ge 0 ] && feat=$((feat | 1 << 3 | v << 6)); shift ;;
-		--repeated-history) feat=$((feat | 1 << 8)) ;;
-		--all-jumps) feat=$((feat | 1 << 9)) ;;
-		--ext-addr) feat=$((feat | 1 << 10)) ;;
-		--src-id) feat=$((feat | $2 << 16)); shift ;;
-		--src-bits) feat=$((feat | $2 << 28)); shift ;;
-		--ts) tson=1 ;;
-		--ts-prescale) ps=$2; shift ;;
-		--ts-mode-none) ts=$((1 | 2 | 1 << 15)) ;;
-		--filter-range) flags=$((flags | 1)) ;;
-		--toggle-inst) flags=$((flags | 2)) ;;
-		--toggle-enable) flags=$((flags | 4)) ;;
-		--filter-priv) flags=$((flags | 8)) ;;
-		--filter-out) flags=$((flags | 16)) ;;
-		--filter-latch) flags=$((flags | 32)) ;;
-		--filter-mask) flags=$((flags | 64)) ;;
-		--filter-two) flags=$((flags | 128)) ;;
-		--harts) harts=$2; shift ;;
-		*) echo "cfg_words: unknown option $1" >&2; return 1 ;;
-		esac
-		shift
-	done
-	# trTsControl: Active Count Reset Enable, mode 1 (External: the
-	# platform timer; Count and Reset have no effect on it)
-	[ -n "$tson" ] && ts=$((1 | 2 | 4 | 1 << 15 | 1 << 4 | ps << 8))
-	echo 0x4643544e $ctl $feat $ts $flags $harts
+	"$TRACE_CFG_TOOL" "$@"
 }
 
 # "perf-ntrace encode" options of a configuration for hart $1.
@@ -226,19 +193,7 @@ enc_opts() {
 	echo "${out[@]}"
 }
 
-# The subset of encoder options that "perf-ntrace decode" (or dump) takes.
-dec_opts() {
-	local out=()
-	while [ $# -gt 0 ]; do
-		case $1 in
-		--mode | --implicit-return | --src-bits) out+=("$1" "$2"); shift ;;
-		--seq-jump | --all-jumps | --ts | --ext-addr) out+=("$1") ;;
-		--sync-mode | --sync-max | --src-id) shift ;;
-		esac
-		shift
-	done
-	echo "${out[@]}"
-}
+# The codec options of "perf-ntrace dump".
 dump_opts() {
 	local out=()
 	while [ $# -gt 0 ]; do
@@ -585,7 +540,10 @@ run_variant() {
 		# shellcheck disable=SC2046
 		opts=$(enc_opts $h "${hw[@]}")
 		# shellcheck disable=SC2086
-		dopts=$(dec_opts $opts) mopts=$(dump_opts $opts)
+		mopts=$(dump_opts $opts)
+		# decode with what the encoder's registers hold (the program
+		# checks that they read back as written)
+		dopts="--regs $("$TRACE_CFG_TOOL" --hart "$h" "${hw[@]}")"
 		# shellcheck disable=SC2086
 		t "'$PERF_NTRACE' dump $mopts '$bin' >'$work/$name.$h.dump' 2>&1" \
 			"$p: sink bytes parse as N-Trace messages (perf-ntrace dump $mopts)"

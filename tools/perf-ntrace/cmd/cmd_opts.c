@@ -74,6 +74,44 @@ int codec_opt(const char *cmd, int opt, const char *arg, struct ntrace_codec_cfg
 	return 0;
 }
 
+/* --regs: settings from two to four register words (ntrace_enc_cfg_from_regs()) */
+static int opt_regs(const char *cmd, const char *arg, struct ntrace_enc_cfg *enc)
+{
+	uint32_t w[4] = { 0 };
+	struct ntrace_tci_regs r;
+	const char *p = arg, *err;
+	unsigned long long v;
+	unsigned int n = 0;
+	char *end;
+
+	for (;;) {
+		errno = 0;
+		v = strtoull(p, &end, 0);
+		if (end == p || *p == '-' || errno || v > UINT32_MAX || n == 4)
+			goto bad;
+		w[n++] = (uint32_t)v;
+		if (!*end)
+			break;
+		if (*end != ',')
+			goto bad;
+		p = end + 1;
+	}
+	if (n < 2)
+		goto bad;
+	r = (struct ntrace_tci_regs){ .te_control = w[0], .te_features = w[1],
+				      .ts_control = w[2], .te_impl = w[3] };
+	err = ntrace_enc_cfg_from_regs(&r, enc);
+	if (err) {
+		fprintf(stderr, "perf-ntrace %s: --regs %s: %s\n", cmd, arg, err);
+		return -1;
+	}
+	return 1;
+bad:
+	fprintf(stderr, "perf-ntrace %s: bad value for --regs: '%s' (trTeControl,"
+		"trTeInstFeatures[,trTsControl[,trTeImpl]], 32-bit numbers)\n", cmd, arg);
+	return -1;
+}
+
 int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cfg)
 {
 	static const char *const modes[] = { [NTRACE_MODE_BTM] = "btm", [NTRACE_MODE_HTM] = "htm" };
@@ -131,6 +169,7 @@ int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cf
 	case ENC_OPT_BTYPE1: cfg->trap_btype1 = true; break;
 	case ENC_OPT_ICNT_SYNC: cfg->icnt_full_sync = true; break;
 	case ENC_OPT_HTM_IB: cfg->htm_ib_no_hist = true; break;
+	case ENC_OPT_REGS: return opt_regs(cmd, arg, cfg);
 	default:
 		return 0;
 	}

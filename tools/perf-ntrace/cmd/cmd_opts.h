@@ -77,6 +77,7 @@ enum {
 	ENC_OPT_START_SYNC,
 	ENC_OPT_STOP_EVCODE,
 	ENC_OPT_SRC_ID,
+	ENC_OPT_REGS,
 	ENC_OPT__END,
 };
 
@@ -103,10 +104,14 @@ enum {
 	{ "sync-max", required_argument, NULL, ENC_OPT_SYNC_MAX },               \
 	{ "start-sync", required_argument, NULL, ENC_OPT_START_SYNC },           \
 	{ "stop-evcode", required_argument, NULL, ENC_OPT_STOP_EVCODE },         \
-	{ "src-id", required_argument, NULL, ENC_OPT_SRC_ID }
+	{ "src-id", required_argument, NULL, ENC_OPT_SRC_ID },                   \
+	{ "regs", required_argument, NULL, ENC_OPT_REGS }
 
 /* Defaults differ between encoder and decoder: each command states its own. */
 #define ENC_HELP                                                                           \
+	"  --regs CTL,FEAT[,TS[,IMPL]]  the settings an encoder's registers hold, as\n"      \
+	"                  read back: trTeControl, trTeInstFeatures, trTsControl,\n"        \
+	"                  trTeImpl (options after it override single settings)\n"          \
 	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"                   \
 	"  --implicit-return M  off|count|partial|full [trTeInstImplicitReturnMode]\n"      \
 	"  --return-depth N     return stack depth / call counter limit, 1..32\n"           \

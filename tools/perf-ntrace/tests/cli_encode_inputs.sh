@@ -109,6 +109,10 @@ CFGS=(
 	"--mode=htm --ts --src-bits=3 --src-id=5 --repeated-history|--mode=htm --ts --src-bits=3 --src=5"
 	"--itype-bits=3 --icnt-bits=8|--itype-bits=3"
 	"--all-jumps --sync-mode=msgs --sync-max=0 --ext-addr|--all-jumps --implicit-return=off --ext-addr"
+	# decoder settings from register words typed from the TCI tables: trTeControl
+	# HTM; trTeInstFeatures EnImplicitReturn, mode 2, EnRepeatedHistory, SrcID 5,
+	# SrcBits 3; trTsControl Active Count External Enable
+	"--mode=htm --implicit-return=partial --repeated-history --ts --src-bits=3 --src-id=5|--regs 0x01000061,0x30050188,0x8013 --src=5"
 )
 
 for p in "${progs[@]}"; do

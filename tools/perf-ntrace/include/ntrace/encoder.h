@@ -103,6 +103,34 @@ const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg);
 void ntrace_enc_cfg_effective(struct ntrace_enc_cfg *cfg);
 
 /*
+ * An encoder's Trace Control Interface 1.0 registers as read back after
+ * programming (field layout: include/uapi/linux/ntrace_tci.h of the
+ * ntrace sources).
+ */
+struct ntrace_tci_regs {
+	uint32_t te_control;	/* trTeControl */
+	uint32_t te_features;	/* trTeInstFeatures */
+	uint32_t ts_control;	/* trTsControl; 0: unit in reset, no TSTAMP */
+	uint32_t te_impl;	/* trTeImpl; 0: unknown, not checked */
+};
+
+/*
+ * Set the fields of cfg that the registers determine, the way OpenCSD
+ * reads its decoder settings from captured ETM registers: mode, trTeContext,
+ * sync mode and period, SRC width and value (none with trTeInhibitSrc),
+ * MSB extension, sequential jumps, all jumps, repeated history, implicit
+ * return (on with trTeInstEnImplicitReturn and a trTeInstImplicitReturnMode
+ * other than 0, as N-Trace defines it) and TSTAMP fields (trTsEnable with
+ * trTsActive and a trTsMode other than none). The rest, which no register
+ * shows (counter widths, itype width, return stack depth, XLEN), is left as
+ * it was: start from ntrace_enc_cfg_default() or the decoder's defaults.
+ * Returns NULL, or a static message naming the field that makes the
+ * registers unusable (not N-Trace, or what ntrace_enc_cfg_check() rejects);
+ * cfg is then unchanged.
+ */
+const char *ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg);
+
+/*
  * Message sink: called once per message in stream order. Return 0 to go on,
  * non-zero to stop the encoder (it then returns that value).
  */

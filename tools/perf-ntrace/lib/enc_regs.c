@@ -68,6 +68,7 @@ const char *ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntr
 	c.codec.tstamp = (ts & TCI_TS_ACTIVE) && (ts & TCI_TS_ENABLE) &&
 			 TCI_GET(ts, TS_MODE) != TCI_TS_MODE_NONE;
 
+	ntrace_enc_cfg_effective(&c);
 	why = ntrace_enc_cfg_check(&c);
 	if (!why)
 		*cfg = c;

@@ -100,8 +100,7 @@ const char *trace_out_start(struct hart *h)
 		h->enc = o;
 	}
 	cfg_from_regs(h, &cfg);
-	err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
-	o->running = !err;
+	o->running = !ntrace_encoder_init(&o->enc, &cfg, emit, o, &err);
 	return err;
 }
 

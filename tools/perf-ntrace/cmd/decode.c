@@ -582,8 +582,7 @@ int cmd_decode(int argc, char **argv)
 				"the pc list; use --src N to pick one\n");
 	if (cfg.enc.implicit_return && cfg.enc.itype_bits == 3)
 		cfg.enc.implicit_return = NTRACE_IRET_OFF;
-	err = ntrace_enc_cfg_check(&cfg.enc);
-	if (err) {
+	if (ntrace_enc_cfg_check(&cfg.enc, &err)) {
 		fprintf(stderr, "perf-ntrace decode: bad encoder settings: %s\n", err);
 		return 2;
 	}

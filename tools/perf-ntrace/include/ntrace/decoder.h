@@ -168,13 +168,14 @@ struct ntrace_decoder;
 
 /*
  * cfg is copied; img must outlive the decoder. ops is copied; ctx is passed
- * to its callbacks. Returns NULL with a static reason in *err (a
- * configuration problem or out of memory).
+ * to its callbacks. Returns NULL with *why (when why is not NULL) pointing
+ * at a static reason: the setting ntrace_enc_cfg_check() or this function
+ * finds unusable, or "out of memory".
  */
 struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 					  struct ntrace_images *img,
 					  const struct ntrace_dec_ops *ops, void *ctx,
-					  const char **err);
+					  const char **why);
 /*
  * Decode further input with img (may be the same set, changed with
  * ntrace_images_clear() or by more images): the cached blocks are dropped,

@@ -98,7 +98,7 @@ struct decode_ctx {
 	struct task_sink *sinks;
 	size_t nsinks;
 	struct ntrace_sink *first;	/* the sink of the caller's images */
-	int werr;
+	int werr;			/* output failed (2: and that was said) */
 };
 
 static int pc_prefixed(void *ctx, const uint64_t *pcs, size_t n)
@@ -109,7 +109,7 @@ static int pc_prefixed(void *ctx, const uint64_t *pcs, size_t n)
 	for (i = 0; i < n; i++)
 		if (fprintf(c->out, "%d %u %u %" PRIu64 " 0x%" PRIx64 "\n", c->chunk.cpu,
 			    c->chunk.pid, c->chunk.tid, c->chunk.time, pcs[i]) < 0)
-			return -1;
+			return NTRACE_EWRITE;
 	return 0;
 }
 
@@ -117,14 +117,17 @@ static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 {
 	struct decode_ctx *c = ctx;
 	size_t i;
+	int rc;
 
 	if (!c->show_task || !c->chunk.task)
 		return ntrace_sink_runs(c->sink, r, n);
-	for (i = 0; i < n; i++)
-		if (r[i].ninsn && ntrace_decoder_run_pcs(c->dec, &r[i], pc_prefixed, c) == -1) {
+	for (i = 0; i < n; i++) {
+		rc = r[i].ninsn ? ntrace_decoder_run_pcs(c->dec, &r[i], pc_prefixed, c) : 0;
+		if (rc) {
 			c->werr = 1;
-			return -1;
+			return rc;
 		}
+	}
 	return 0;
 }
 
@@ -174,6 +177,17 @@ static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
 	ntrace_sink_set_decoder(c->sink, d);
 }
 
+/* Flush sink s; a failure is said once, with the sink's reason. */
+static int sink_flush(struct decode_ctx *c, struct ntrace_sink *s)
+{
+	if (!ntrace_sink_flush(s))
+		return 0;
+	if (c->werr != 2)
+		fprintf(stderr, "perf-ntrace decode: %s\n", ntrace_sink_errmsg(s));
+	c->werr = 2;
+	return -1;
+}
+
 /* Task mode: switch to the sink of the record's image set. */
 static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 {
@@ -203,8 +217,8 @@ static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 		ntrace_sink_set_symbols(ts[i].sink, c->symbols);
 		c->nsinks++;
 	}
-	if (c->sink != c->sinks[i].sink && ntrace_sink_flush(c->sink))
-		c->werr = 1;
+	if (c->sink != c->sinks[i].sink)
+		sink_flush(c, c->sink);
 	c->sink = c->sinks[i].sink;
 }
 
@@ -215,8 +229,7 @@ static void pd_on_end(void *ctx)
 	size_t i;
 
 	for (i = 0; i < c->nsinks; i++) {
-		if (ntrace_sink_flush(c->sinks[i].sink))
-			c->werr = 1;
+		sink_flush(c, c->sinks[i].sink);
 		ntrace_sink_free(c->sinks[i].sink);
 	}
 	free(c->sinks);
@@ -283,15 +296,17 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		return 2;
 	}
 	c->first = c->sink;
-	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st, err, sizeof(err));
-	ntrace_pd_close(pd);
+	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st);
 	pd_on_end(c);	/* if the library did not call it (an error, or not task mode) */
-	if (rc) {
-		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, err);
+	/* a failing sink stops decoding too: its reason says more */
+	if (rc && !sink_flush(c, c->sink) && c->werr != 2)
+		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, ntrace_pd_errmsg(pd));
+	ntrace_pd_close(pd);
+	if (rc)
 		return 2;
-	}
 	if (c->werr || (c->show_task && fflush(c->out))) {
-		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		if (c->werr != 2)
+			fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}
 	if (c->stats_only &&
@@ -311,10 +326,8 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}
-	if (ntrace_sink_flush(c->sink)) {
-		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+	if (sink_flush(c, c->sink))
 		return 2;
-	}
 	if (!st.dec.insns) {
 		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " AUX chunks, %"
 			PRIu64 " bytes, %" PRIu64 " messages, %" PRIu64 " errors)\n", st.chunks,
@@ -652,10 +665,14 @@ int cmd_decode(int argc, char **argv)
 	}
 	ntrace_decoder_finish(d);
 	ntrace_decoder_stats(d, &st);
-	if ((c.stats_only ? print_stats(c.out, &st) : 0) || ntrace_sink_flush(c.sink) ||
-	    (c.out != stdout && fclose(c.out))) {
-		if (c.out != stdout)
-			c.out = NULL;
+	if (c.stats_only && print_stats(c.out, &st)) {
+		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		goto out;
+	}
+	if (sink_flush(&c, c.sink))	/* says why */
+		goto out;
+	if (c.out != stdout && fclose(c.out)) {
+		c.out = NULL;
 		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		goto out;
 	}

@@ -8,6 +8,7 @@
 #ifndef NTRACE_ERR_INTERNAL_H
 #define NTRACE_ERR_INTERNAL_H
 
+#include <stdarg.h>
 #include <stddef.h>
 
 #include "ntrace/error.h"
@@ -29,6 +30,9 @@ struct ntrace_errbuf {
  */
 int ntrace_err_set(struct ntrace_errbuf *e, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* The same for callers that take a format themselves. */
+int ntrace_err_vset(struct ntrace_errbuf *e, int code, const char *fmt, va_list ap)
+	__attribute__((format(printf, 3, 0)));
 
 /* Forget the last failure. */
 void ntrace_err_clear(struct ntrace_errbuf *e);

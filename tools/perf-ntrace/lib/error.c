@@ -35,19 +35,24 @@ const char *ntrace_errstr(int code)
 	return names[-code];
 }
 
-int ntrace_err_set(struct ntrace_errbuf *e, int code, const char *fmt, ...)
+int ntrace_err_vset(struct ntrace_errbuf *e, int code, const char *fmt, va_list ap)
 {
-	va_list ap;
-
 	if (!e)
 		return code;
 	e->code = code;
 	e->msg[0] = 0;
-	if (fmt) {
-		va_start(ap, fmt);
+	if (fmt)
 		vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-		va_end(ap);
-	}
+	return code;
+}
+
+int ntrace_err_set(struct ntrace_errbuf *e, int code, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	ntrace_err_vset(e, code, fmt, ap);
+	va_end(ap);
 	return code;
 }
 

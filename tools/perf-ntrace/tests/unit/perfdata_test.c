@@ -596,8 +596,7 @@ static void test_corrupt(void)
 			}
 			bad += n >= 100000;
 			/* The whole decode path too: errors are fine, crashes are not. */
-			decoded += !ntrace_pd_decode(pd, img, &dopts, &dops, &nruns, &dst, err,
-						     sizeof(err));
+			decoded += !ntrace_pd_decode(pd, img, &dopts, &dops, &nruns, &dst);
 			ntrace_pd_close(pd);
 		}
 	}

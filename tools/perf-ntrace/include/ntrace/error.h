@@ -32,8 +32,10 @@
  * Trace problems are no failure of a call: the flow decoder reports them as
  * events with a text (decoder.h) and resynchronises.
  *
- * Two functions keep their size_t result: ntrace_parse() never fails, and
- * ntrace_msg_encode() returns 0 bytes for a message it cannot encode.
+ * Not calls that fail, so outside the convention: ntrace_parse() (size_t,
+ * never fails), ntrace_msg_encode() (size_t, 0 bytes for a message it
+ * cannot encode), ntrace_isa_decode() and ntrace_isa_decode_bytes() (-1
+ * says the bits are no valid instruction; *d is filled either way).
  * ntrace_gt_create() returns NULL with errno set, as fopen() does.
  */
 #ifndef NTRACE_ERROR_H

@@ -72,8 +72,10 @@ static const char *cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
 		.te_impl = h->te_regs[TCI_IMPL / 4],
 	};
 
+	const char *why;
+
 	ntrace_enc_cfg_default(c);
-	return ntrace_enc_cfg_from_regs(&r, c);
+	return ntrace_enc_cfg_from_regs(&r, c, &why) ? why : NULL;
 }
 
 const char *trace_out_start(struct hart *h)
@@ -90,9 +92,7 @@ const char *trace_out_start(struct hart *h)
 		h->enc = o;
 	}
 	err = cfg_from_regs(h, &cfg);
-	if (!err)
-		err = ntrace_encoder_init(&o->enc, &cfg, emit, o);
-	o->running = !err;
+	o->running = !err && !ntrace_encoder_init(&o->enc, &cfg, emit, o, &err);
 	return err;
 }
 

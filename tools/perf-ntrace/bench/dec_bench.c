@@ -59,7 +59,7 @@ static int encode(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *in
 
 	out->codec = &cfg->codec;
 	out->len = 0;
-	if (ntrace_encoder_init(&e, cfg, to_mem, out))
+	if (ntrace_encoder_init(&e, cfg, to_mem, out, NULL))
 		return -1;
 	return ntrace_encoder_put(&e, in, n) || ntrace_encoder_finish(&e) ? -1 : 0;
 }

@@ -94,7 +94,7 @@ int main(void)
 		ntrace_enc_cfg_default(&cfg);
 		cfg.mode = mode ? NTRACE_MODE_HTM : NTRACE_MODE_BTM;
 		m.len = 0;
-		ntrace_encoder_init(&e, &cfg, to_mem, &m);
+		ntrace_encoder_init(&e, &cfg, to_mem, &m, NULL);
 		t0 = now();
 		ntrace_encoder_put(&e, r, NREC);
 		ntrace_encoder_finish(&e);

@@ -100,8 +100,7 @@ static int opt_regs(const char *cmd, const char *arg, struct ntrace_enc_cfg *enc
 		goto bad;
 	r = (struct ntrace_tci_regs){ .te_control = w[0], .te_features = w[1],
 				      .ts_control = w[2], .te_impl = w[3] };
-	err = ntrace_enc_cfg_from_regs(&r, enc);
-	if (err) {
+	if (ntrace_enc_cfg_from_regs(&r, enc, &err)) {
 		fprintf(stderr, "perf-ntrace %s: --regs %s: %s\n", cmd, arg, err);
 		return -1;
 	}

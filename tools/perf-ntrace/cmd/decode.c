@@ -72,7 +72,7 @@ struct decode_ctx {
 	bool quiet, stats_only, show_task;
 	unsigned int max_warn, nwarn;
 	uint64_t errors;
-	int werr;
+	int werr;			/* output failed (2: and that was said) */
 };
 
 static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
@@ -127,6 +127,17 @@ static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
 	ntrace_sink_set_decoder(c->sink, d);
 }
 
+/* Flush the sink; a failure is said once, with the sink's reason. */
+static int sink_flush(struct decode_ctx *c)
+{
+	if (!ntrace_sink_flush(c->sink))
+		return 0;
+	if (c->werr != 2)
+		fprintf(stderr, "perf-ntrace decode: %s\n", ntrace_sink_errmsg(c->sink));
+	c->werr = 2;
+	return -1;
+}
+
 /* Task mode with --show-task: the lines say whose trace they are. */
 static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 {
@@ -145,10 +156,7 @@ static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 /* Task mode: write what the sink holds before the image sets go. */
 static void pd_on_end(void *ctx)
 {
-	struct decode_ctx *c = ctx;
-
-	if (ntrace_sink_flush(c->sink))
-		c->werr = 1;
+	sink_flush(ctx);
 }
 
 static void pd_on_task(void *ctx, const struct ntrace_pd_task *t)
@@ -208,14 +216,16 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		fprintf(stderr, "perf-ntrace decode: %s\n", err);
 		return 2;
 	}
-	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st, err, sizeof(err));
+	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st);
+	/* a failing sink stops decoding too: its reason says more */
+	if (rc && !sink_flush(c) && c->werr != 2)
+		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, ntrace_pd_errmsg(pd));
 	ntrace_pd_close(pd);
-	if (rc) {
-		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, err);
+	if (rc)
 		return 2;
-	}
 	if (c->werr) {
-		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		if (c->werr != 2)
+			fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}
 	if (c->stats_only &&
@@ -235,10 +245,8 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}
-	if (ntrace_sink_flush(c->sink)) {
-		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+	if (sink_flush(c))
 		return 2;
-	}
 	if (!st.dec.insns) {
 		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " AUX chunks, %"
 			PRIu64 " bytes, %" PRIu64 " messages, %" PRIu64 " errors)\n", st.chunks,
@@ -394,8 +402,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		fprintf(stderr, "perf-ntrace decode: note: several sources may be interleaved in "
 				"the pc list; use --src N to pick one\n");
 	ntrace_enc_cfg_effective(&a->cfg.enc);
-	err = ntrace_enc_cfg_check(&a->cfg.enc);
-	if (err) {
+	if (ntrace_enc_cfg_check(&a->cfg.enc, &err)) {
 		fprintf(stderr, "perf-ntrace decode: bad encoder settings: %s\n", err);
 		return 2;
 	}
@@ -434,10 +441,12 @@ static int decode_raw(struct decode_ctx *c, const struct ntrace_dec_cfg *cfg,
 	}
 	ntrace_decoder_finish(d);
 	ntrace_decoder_stats(d, &st);
-	if ((c->stats_only && print_stats(c->out, &st)) || ntrace_sink_flush(c->sink)) {
+	if (c->stats_only && print_stats(c->out, &st)) {
 		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		goto out;
 	}
+	if (sink_flush(c))	/* says why */
+		goto out;
 	if (!st.insns) {
 		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " bytes, %" PRIu64
 			" messages, %" PRIu64 " errors%s)\n", st.bytes, st.messages, c->errors,

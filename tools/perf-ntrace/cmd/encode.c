@@ -252,8 +252,7 @@ int cmd_encode(int argc, char **argv)
 		in.text = argv[optind];
 	if (check_input(&in))
 		return 2;
-	err = ntrace_enc_cfg_check(&cfg);
-	if (err) {
+	if (ntrace_enc_cfg_check(&cfg, &err)) {
 		fprintf(stderr, "perf-ntrace encode: bad configuration: %s\n", err);
 		return 2;
 	}
@@ -277,7 +276,7 @@ int cmd_encode(int argc, char **argv)
 		sink.next = print_msg;
 		sink.next_ctx = out;
 	}
-	ntrace_encoder_init(&enc, &cfg, ntrace_byte_sink_emit, &sink);
+	ntrace_encoder_init(&enc, &cfg, ntrace_byte_sink_emit, &sink, NULL);
 	if (in.text) {
 		rc = encode_text(&enc, in.text);
 	} else if (ntrace_encoder_put(&enc, recs.v, recs.n) || ntrace_encoder_finish(&enc)) {

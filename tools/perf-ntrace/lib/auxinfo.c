@@ -3,13 +3,12 @@
  * The ntrace AUXTRACE_INFO payload (include/uapi/linux/ntrace.h) ->
  * per-CPU decoder settings (ntrace/auxinfo.h).
  */
-#include <stdarg.h>
 #include <stddef.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../../../include/uapi/linux/ntrace.h"
+#include "err_internal.h"
 #include "ntrace/encoder.h"
 #include "ntrace/auxinfo.h"
 
@@ -17,33 +16,25 @@
 #define AUXINFO_HDR_MIN		offsetof(struct ntrace_auxtrace_info, time_shift)
 #define AUXINFO_HDR_TIME	(offsetof(struct ntrace_auxtrace_info, time_mask) + 8)
 
-static int info_err(char *err, size_t errlen, int code, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int info_err(char *err, size_t errlen, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return code;
-}
-
-/* Decoder settings from one CPU record; NULL or the reason they are unusable. */
-static const char *cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg)
+/*
+ * Decoder settings from one CPU record: 0, or NTRACE_ECONFIG with *why
+ * naming the setting that is unusable.
+ */
+static int cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg, const char **why)
 {
 	struct ntrace_enc_cfg *e = &cfg->enc;
 
 	ntrace_dec_cfg_default(cfg);
 	if (c->format != 1)
-		return "trTeFormat is not N-Trace (1)";
-	if (c->proto_major > 1)
-		return "N-Trace protocol major version is newer than 1";
-	if (c->mode != NTRACE_MODE_BTM && c->mode != NTRACE_MODE_HTM)
-		return "trTeInstMode is neither BTM (3) nor HTM (6)";
+		*why = "trTeFormat is not N-Trace (1)";
+	else if (c->proto_major > 1)
+		*why = "N-Trace protocol major version is newer than 1";
+	else if (c->mode != NTRACE_MODE_BTM && c->mode != NTRACE_MODE_HTM)
+		*why = "trTeInstMode is neither BTM (3) nor HTM (6)";
+	else
+		*why = NULL;
+	if (*why)
+		return NTRACE_ECONFIG;
 	e->mode = c->mode;
 	e->codec.src_bits = c->src_bits;
 	e->codec.xlen = c->xlen ? c->xlen : 64;
@@ -78,43 +69,41 @@ static const char *cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cf
 	e->sync_mode = c->sync_mode;
 	e->sync_max = c->sync_max;
 	ntrace_enc_cfg_effective(e);
-	return ntrace_enc_cfg_check(e);
+	return ntrace_enc_cfg_check(e, why);
 }
 
-int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *info,
-			 char *err, size_t errlen)
+static int parse(const uint8_t *p, size_t size, struct ntrace_auxinfo *info,
+		 struct ntrace_errbuf *err)
 {
-	const uint8_t *p = priv;
 	struct ntrace_auxtrace_info h;
 	const char *why;
 	uint32_t i;
 
-	memset(info, 0, sizeof(*info));
 	memset(&h, 0, sizeof(h));
 	if (size < AUXINFO_HDR_MIN)
-		return info_err(err, errlen, NTRACE_EINVAL,
-				"AUXTRACE_INFO payload of %zu bytes holds no N-Trace header", size);
+		return ntrace_err_set(err, NTRACE_EINVAL,
+				      "AUXTRACE_INFO payload of %zu bytes holds no N-Trace header",
+				      size);
 	/* older recorders wrote a shorter header: the rest reads as 0 */
 	memcpy(&h, p, size < sizeof(h) ? size : sizeof(h));
 	if (h.magic != NTRACE_AUXTRACE_MAGIC)
-		return info_err(err, errlen, NTRACE_EINVAL,
-				"AUXTRACE_INFO payload is not from the ntrace PMU");
+		return ntrace_err_set(err, NTRACE_EINVAL,
+				      "AUXTRACE_INFO payload is not from the ntrace PMU");
 	if (h.version != NTRACE_AUXTRACE_VERSION)
-		return info_err(err, errlen, NTRACE_EVERSION,
-				"ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
-				h.version, NTRACE_AUXTRACE_VERSION);
+		return ntrace_err_set(err, NTRACE_EVERSION,
+				      "ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
+				      h.version, NTRACE_AUXTRACE_VERSION);
 	if (h.hdr_size < AUXINFO_HDR_MIN || h.hdr_size % 8 || h.rec_size < sizeof(struct ntrace_cpu_info) ||
 	    h.rec_size % 8 || h.nr_cpus > 65536 ||
 	    h.hdr_size + (uint64_t)h.nr_cpus * h.rec_size > size)
-		return info_err(err, errlen, NTRACE_ECORRUPT,
-				"ntrace AUXTRACE_INFO sizes are inconsistent (header %u, %u CPU records of %u bytes, %zu bytes present)",
-				h.hdr_size, h.nr_cpus, h.rec_size, size);
+		return ntrace_err_set(err, NTRACE_ECORRUPT,
+				      "ntrace AUXTRACE_INFO sizes are inconsistent (header %u, %u CPU records of %u bytes, %zu bytes present)",
+				      h.hdr_size, h.nr_cpus, h.rec_size, size);
 	if (!h.nr_cpus)
-		return info_err(err, errlen, NTRACE_ECORRUPT,
-				"ntrace AUXTRACE_INFO describes no CPU");
+		return ntrace_err_set(err, NTRACE_ECORRUPT, "ntrace AUXTRACE_INFO describes no CPU");
 	info->cpus = calloc(h.nr_cpus, sizeof(*info->cpus));
 	if (!info->cpus)
-		return info_err(err, errlen, NTRACE_ENOMEM, "out of memory");
+		return ntrace_err_set(err, NTRACE_ENOMEM, "out of memory");
 	info->version = h.version;
 	info->pmu_type = h.pmu_type;
 	info->flags = h.flags;
@@ -139,16 +128,26 @@ int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *i
 		info->cpus[i].ts_rate_hz = c.ts_rate_hz;
 		info->cpus[i].ts_prescale = c.ts_prescale;
 		info->cpus[i].ts_width = c.ts_width;
-		why = cpu_cfg(&c, &info->cpus[i].cfg);
-		if (why) {
-			info_err(err, errlen, NTRACE_ECONFIG,
-				 "ntrace AUXTRACE_INFO, CPU %u: unusable encoder settings: %s",
-				 c.cpu, why);
-			ntrace_auxinfo_free(info);
-			return NTRACE_ECONFIG;
-		}
+		if (cpu_cfg(&c, &info->cpus[i].cfg, &why))
+			return ntrace_err_set(err, NTRACE_ECONFIG,
+					      "ntrace AUXTRACE_INFO, CPU %u: unusable encoder settings: %s",
+					      c.cpu, why);
 	}
 	return 0;
+}
+
+int ntrace_auxinfo_parse(const void *priv, size_t size, struct ntrace_auxinfo *info,
+			 char *err, size_t errlen)
+{
+	struct ntrace_errbuf e = { 0 };
+	int rc;
+
+	memset(info, 0, sizeof(*info));
+	rc = parse(priv, size, info, &e);
+	if (!rc)
+		return 0;
+	ntrace_auxinfo_free(info);
+	return ntrace_err_copy(&e, err, errlen);
 }
 
 void ntrace_auxinfo_free(struct ntrace_auxinfo *info)

@@ -16,11 +16,12 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 	struct ntrace_idec id;
 	uint64_t a;
 	uint32_t i;
+	int rc = ntrace_images_block(d->img, pc, &b);
 
-	if (ntrace_images_block(d->img, pc, &b))
-		return -1;
+	if (rc)
+		return rc;
 	if (!b.nhalf || !b.end.size)
-		return -1;	/* cannot happen with a sane image layer; never loop */
+		return NTRACE_ECORRUPT;	/* cannot happen with a sane image layer; never loop */
 	e->last = b.last;
 	e->nhalf = b.nhalf;
 	e->ninsn = b.ninsn;
@@ -58,14 +59,17 @@ const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 	return e;
 }
 
-const struct dec_blk *dec_block_peek(struct ntrace_decoder *d, uint64_t pc,
-				     struct dec_blk *tmp)
+int dec_block_peek(struct ntrace_decoder *d, uint64_t pc, struct dec_blk *tmp,
+		   const struct dec_blk **bp)
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (e->key == DEC_KEY(pc) && e->epoch == d->epoch)
-		return e;
-	return fill(d, tmp, pc) ? NULL : tmp;
+	if (e->key == DEC_KEY(pc) && e->epoch == d->epoch) {
+		*bp = e;
+		return 0;
+	}
+	*bp = tmp;
+	return fill(d, tmp, pc);
 }
 
 int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t nh,
@@ -74,6 +78,7 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 	struct ntrace_idec id;
 	uint64_t a = b->pc, prev = 0;
 	uint32_t n = 0;
+	int rc;
 
 	if (!nh) {
 		*ninsn = 0;
@@ -84,20 +89,23 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 		uint64_t below = b->imask & ((1ull << nh) - 1);
 
 		if (nh < 64 && !(b->imask >> nh & 1))
-			return -1;
+			return NTRACE_EBADINPUT;
 		*ninsn = (uint32_t)__builtin_popcountll(below);
 		*lastp = b->pc + 2 * (uint64_t)(63 - __builtin_clzll(below));
 		return 0;
 	}
 	while (a < b->pc + 2 * (uint64_t)nh) {
-		if (ntrace_images_decode(d->img, a, &id) || !id.size)
-			return -1;
+		rc = ntrace_images_decode(d->img, a, &id);
+		if (rc)
+			return rc;
+		if (!id.size)
+			return NTRACE_ECORRUPT;	/* cannot happen: never loop */
 		prev = a;
 		a += id.size;
 		n++;
 	}
 	if (a != b->pc + 2 * (uint64_t)nh)
-		return -1;
+		return NTRACE_EBADINPUT;
 	*ninsn = n;
 	*lastp = prev;
 	return 0;

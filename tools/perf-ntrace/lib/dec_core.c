@@ -19,11 +19,12 @@ void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg)
 struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 					  struct ntrace_images *img,
 					  const struct ntrace_dec_ops *ops, void *ctx,
-					  const char **err)
+					  const char **why)
 {
 	struct ntrace_decoder *d;
-	const char *e = ntrace_enc_cfg_check(&cfg->enc);
+	const char *e = NULL;
 
+	ntrace_enc_cfg_check(&cfg->enc, &e);
 	if (!e && cfg->src >= (1 << cfg->enc.codec.src_bits))
 		e = "the selected SRC does not fit in the SRC width";
 	if (!e && !img)
@@ -31,8 +32,8 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	if (!e && cfg->bcache_bits > 24)
 		e = "block cache size must be at most 2^24 entries";
 	if (e) {
-		if (err)
-			*err = e;
+		if (why)
+			*why = e;
 		return NULL;
 	}
 	d = calloc(1, sizeof(*d));
@@ -46,8 +47,8 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	}
 	if (!d || !d->bc) {
 		free(d);
-		if (err)
-			*err = "out of memory";
+		if (why)
+			*why = ntrace_errstr(NTRACE_ENOMEM);
 		return NULL;
 	}
 	d->cfg = *cfg;

@@ -20,11 +20,12 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
 
 	while (left) {
 		struct dec_blk tmp;
-		const struct dec_blk *b = dec_block_peek(d, pc, &tmp);
+		const struct dec_blk *b;
 		uint32_t take;
 
-		if (!b)
-			return -1;
+		rc = dec_block_peek(d, pc, &tmp, &b);
+		if (rc)
+			return rc;
 		take = left < b->ninsn ? left : b->ninsn;
 		if (b->imask) {
 			uint64_t m = b->imask;
@@ -47,8 +48,11 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
 			uint32_t i;
 
 			for (i = 0; i < take; i++) {
-				if (ntrace_images_decode(d->img, pc, &id) || !id.size)
-					return -1;
+				rc = ntrace_images_decode(d->img, pc, &id);
+				if (rc)
+					return rc;
+				if (!id.size)
+					return NTRACE_ECORRUPT;	/* cannot happen: never loop */
 				buf[n++] = pc;
 				pc += id.size;
 				if (n == BATCH) {

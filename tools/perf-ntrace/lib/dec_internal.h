@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "err_internal.h"
 #include "ntrace/decoder.h"
 
 /*
@@ -96,7 +97,8 @@ struct ntrace_decoder {
 	struct ntrace_dec_stats st;
 	struct ntrace_dec_run runs[DEC_RUNBUF];
 	uint32_t nruns;
-	char text[512];
+	char text[512];			/* text of the event being reported */
+	struct ntrace_errbuf err;	/* text of the decode error being reported */
 };
 
 /* dec_bcache.c */
@@ -118,15 +120,16 @@ static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t
 }
 /*
  * The block at pc for code that runs inside the run callback (expansion):
- * the cached entry when there is one, else one filled into *tmp. It never
+ * *bp = the cached entry when there is one, else one filled into *tmp;
+ * returns 0 or the image layer's code (ntrace_images_errmsg()). It never
  * evicts: the walk holds pointers into the cache while it flushes runs to
  * the callback, and an eviction there would change the block under it.
  */
-const struct dec_blk *dec_block_peek(struct ntrace_decoder *d, uint64_t pc,
-				     struct dec_blk *tmp);
+int dec_block_peek(struct ntrace_decoder *d, uint64_t pc, struct dec_blk *tmp,
+		   const struct dec_blk **bp);
 /* Instructions in the first nh halfwords of block b (pc = b->pc); returns
- * -1 when nh does not end on an instruction boundary. *lastp gets the
- * address of the last of them. */
+ * NTRACE_EBADINPUT when nh does not end on an instruction boundary, or the
+ * image layer's code. *lastp gets the address of the last of them. */
 int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t nh,
 		     uint32_t *ninsn, uint64_t *lastp);
 /* Address of the instruction before b->last inside the block, or 0. */
@@ -165,6 +168,7 @@ void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, u
 int dec_flush(struct ntrace_decoder *d);
 void dec_end_block(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		   uint64_t next, unsigned int kind, unsigned int flags);
+/* Report a decode error (an ERROR event); returns NTRACE_EBADINPUT. */
 int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,

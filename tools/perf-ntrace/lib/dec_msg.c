@@ -82,17 +82,18 @@ static void explicit_indirect(struct ntrace_decoder *d, struct dec_src *s, const
 
 static int mismatch(struct ntrace_decoder *d, struct dec_src *s, uint64_t got, uint64_t want)
 {
-	snprintf(d->text, sizeof(d->text),
-		 "sync message says pc 0x%" PRIx64 " but the code leads to 0x%" PRIx64
-		 "; continuing at the sync address", want, got);
+	ntrace_err_set(&d->err, NTRACE_EBADINPUT,
+		       "sync message says pc 0x%" PRIx64 " but the code leads to 0x%" PRIx64
+		       "; continuing at the sync address", want, got);
 	d->st.errors++;
-	return dec_event(d, s, NTRACE_DEV_ERROR, 0, d->text);
+	return dec_event(d, s, NTRACE_DEV_ERROR, 0, d->err.msg);
 }
 
 /*
  * A message whose I-CNT (and HIST) are final. tcode/btype say what the
  * last instruction did; target is the address the message gives (0 for
- * DirectBranch and ProgTraceCorrelation). Returns 0 or -1 (reported).
+ * DirectBranch and ProgTraceCorrelation). Returns 0, NTRACE_EBADINPUT
+ * (reported) or the sink's stop value.
  */
 static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
 		     unsigned int btype, uint64_t target)
@@ -104,7 +105,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 	int w = dec_walk(d, s, true, &b);
 
 	if (w == W_ERROR)
-		return -1;
+		return NTRACE_EBADINPUT;
 	switch (tcode) {
 	case NTRACE_TC_DIRECT_BRANCH:
 	case NTRACE_TC_DIRECT_BRANCH_SYNC:
@@ -129,12 +130,12 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		next = b->target;
 		dec_end_block(d, s, b, next, kind, 0);
 		if (sync && next != target && mismatch(d, s, next, target))
-			return -1;
+			return d->stopped;
 		break;
 	case NTRACE_TC_PROG_TRACE_CORRELATION:
 		if (w == W_AT_END) {
 			if (dec_end_insn(d, s, b, &next, &kind, &flags))
-				return -1;
+				return NTRACE_EBADINPUT;
 			/* the last instruction's transfer still happened: keep where to */
 			if (kind == NTRACE_DK_FALL || kind == NTRACE_DK_NOT_TAKEN)
 				next = 0;
@@ -148,7 +149,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		if (btype != NTRACE_BTYPE_INDIRECT) {
 			if (w == W_AT_END) {
 				if (dec_end_insn(d, s, b, &next, &kind, &flags))
-					return -1;
+					return NTRACE_EBADINPUT;
 				dec_end_block(d, s, b, next, kind, flags);
 			} else if (s->run_open) {
 				dec_run_close(d, s, s->run_last, s->pc, NTRACE_DK_FALL, 0);
@@ -173,7 +174,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 			/* sync on linear code (periodic, SYNC=4, ...) */
 			if (w == W_AT_END) {
 				if (dec_end_insn(d, s, b, &next, &kind, &flags))
-					return -1;
+					return NTRACE_EBADINPUT;
 				dec_end_block(d, s, b, next ? next : target, kind, flags);
 			} else {
 				next = s->pc;
@@ -181,7 +182,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 					dec_run_close(d, s, s->run_last, target, NTRACE_DK_FALL, 0);
 			}
 			if (next && next != target && mismatch(d, s, next, target))
-				return -1;
+				return d->stopped;
 		}
 		s->pc = target;
 		break;
@@ -211,7 +212,7 @@ static int branch_msg(struct ntrace_decoder *d, struct dec_src *s, const struct 
 	uint64_t target = 0;
 
 	if (add_icnt(d, s, m) || add_hist(d, s, m, 1))
-		return -1;
+		return NTRACE_EBADINPUT;
 	if (m->tcode != NTRACE_TC_DIRECT_BRANCH) {
 		if (!(m->flags & NTRACE_MSGF_ADDR))
 			return dec_error(d, s, "%s without an address", ntrace_tcode_name(m->tcode));
@@ -248,7 +249,7 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 	switch (m->code) {
 	case NTRACE_RCODE_ICNT:
 		if (add_icnt(d, s, m))
-			return -1;
+			return NTRACE_EBADINPUT;
 		break;
 	case NTRACE_RCODE_HREPEAT:
 		rep = m->count;
@@ -258,20 +259,21 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 		/* fall through */
 	case NTRACE_RCODE_HIST:
 		if (add_hist(d, s, m, rep))
-			return -1;
+			return NTRACE_EBADINPUT;
 		break;
 	default:
 		snprintf(d->text, sizeof(d->text), "ResourceFull with unknown RCODE %u ignored",
 			 m->code);
 		return dec_event(d, s, NTRACE_DEV_WARN, m->code, d->text);
 	}
-	return dec_walk(d, s, false, &b) == W_ERROR ? -1 : 0;
+	return dec_walk(d, s, false, &b) == W_ERROR ? NTRACE_EBADINPUT : 0;
 }
 
 static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
 	struct ntrace_msg again;
 	uint64_t i;
+	int rc;
 
 	if (!s->prev_valid)
 		return dec_error(d, s, "RepeatBranch without a branch message to repeat");
@@ -280,10 +282,12 @@ static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const stru
 				 d->cfg.enc.bcnt_bits);
 	again = s->prev;
 	again.flags &= (uint8_t)~NTRACE_MSGF_TSTAMP;
-	for (i = 0; i < m->count; i++)
-		if (branch_msg(d, s, &again) || d->stopped)
-			return -1;
-	return 0;
+	for (i = 0; i < m->count && !d->stopped; i++) {
+		rc = branch_msg(d, s, &again);
+		if (rc)
+			return rc;
+	}
+	return d->stopped;
 }
 
 static void ownership(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)

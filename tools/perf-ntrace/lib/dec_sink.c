@@ -4,6 +4,7 @@
  * tandem-verification partial trace. Text is formatted by hand into a
  * large buffer: printf per instruction would be the bottleneck.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +21,7 @@ struct ntrace_sink {
 	struct ntrace_decoder *d;
 	struct ntrace_images *img;	/* NULL: the decoder's, per call */
 	struct ntrace_images *cur;	/* the images of this call */
-	int err;
+	struct ntrace_errbuf err;	/* the first failure; output stops there */
 	bool symbols;
 	size_t n;
 	char *buf;
@@ -35,10 +36,19 @@ struct ntrace_sink {
 
 static int out_flush(struct ntrace_sink *s)
 {
-	if (s->n && fwrite(s->buf, 1, s->n, s->out) != s->n)
-		s->err = -1;
+	if (s->n && fwrite(s->buf, 1, s->n, s->out) != s->n && !s->err.code)
+		ntrace_err_set(&s->err, NTRACE_EWRITE, "write error: %s", strerror(errno));
 	s->n = 0;
-	return s->err;
+	return s->err.code;
+}
+
+/* The instructions of run r could not be listed (rc from run_pcs). */
+static int run_failed(struct ntrace_sink *s, const struct ntrace_dec_run *r, int rc)
+{
+	if (s->err.code)	/* the sink's own failure stopped the listing */
+		return s->err.code;
+	return ntrace_err_set(&s->err, rc, "instructions of the run at 0x%" PRIx64 ": %s",
+			      r->start, ntrace_images_errmsg(s->cur));
 }
 
 static const char hexdig[] = "0123456789abcdef";
@@ -98,7 +108,7 @@ static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
 	char *p;
 
 	if (s->n + n * (20 + s->plen) > OUTBUF && out_flush(s))
-		return -1;
+		return s->err.code;
 	p = s->buf + s->n;
 	for (i = 0; i < n; i++) {
 		memcpy(p, s->prefix, s->plen);
@@ -128,7 +138,7 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 	if (r->kind == NTRACE_DK_FALL || r->kind == NTRACE_DK_NOT_TAKEN)
 		return 0;
 	if (s->n + 512 + s->plen > OUTBUF && out_flush(s))
-		return -1;
+		return s->err.code;
 	p = s->buf + s->n;
 	memcpy(p, s->prefix, s->plen);
 	p = hex(p + s->plen, r->ninsn ? r->last : r->start);
@@ -154,15 +164,14 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 
 static int tv_flush(struct ntrace_sink *s, size_t upto)
 {
-	char err[256];
+	char why[NTRACE_ERRBUF_SIZE];
+	int rc;
 
 	if (!upto)
 		return 0;
-	if (ntrace_tv_export(s->tv, upto, s->tv_img, s->out, err, sizeof(err))) {
-		fprintf(stderr, "perf-ntrace: tandem-verification export: %s\n", err);
-		s->err = -1;
-		return -1;
-	}
+	rc = ntrace_tv_export(s->tv, upto, s->tv_img, s->out, why, sizeof(why));
+	if (rc)
+		return ntrace_err_set(&s->err, rc, "tandem-verification export: %s", why);
 	memmove(s->tv, s->tv + upto, (s->ntv - upto) * sizeof(*s->tv));
 	s->ntv -= upto;
 	return 0;
@@ -175,7 +184,8 @@ static int tv_push(struct ntrace_sink *s, const struct ntrace_insn *in)
 		struct ntrace_insn *n = realloc(s->tv, cap * sizeof(*n));
 
 		if (!n)
-			return s->err = -1;
+			return ntrace_err_set(&s->err, NTRACE_ENOMEM,
+					      "out of memory for %zu records", cap);
 		s->tv = n;
 		s->tvcap = cap;
 	}
@@ -214,14 +224,16 @@ static int tv_pcs(void *ctx, const uint64_t *pcs, size_t n)
 	struct ntrace_insn in;
 	struct ntrace_idec id;
 	size_t i;
+	int rc;
 
 	for (i = 0; i < n; i++) {
 		memset(&in, 0, sizeof(in));
 		in.addr = pcs[i];
 		in.priv = t->r->priv;
 		in.tstamp = t->r->tstamp;
-		if (ntrace_images_decode(s->cur, pcs[i], &id))
-			return -1;
+		rc = ntrace_images_decode(s->cur, pcs[i], &id);
+		if (rc)
+			return ntrace_err_set(&s->err, rc, "%s", ntrace_images_errmsg(s->cur));
 		in.size = id.size;
 		if (++t->done == t->r->ninsn && t->r->kind != NTRACE_DK_STOP)
 			in.itype = kind_itype(t->r->kind);
@@ -230,12 +242,12 @@ static int tv_pcs(void *ctx, const uint64_t *pcs, size_t n)
 			s->tv_started = true;
 		}
 		if (tv_push(s, &in))
-			return -1;
+			return s->err.code;
 		/* export in chunks, cut after a record that falls through (inside
 		 * a run), so the exporter's "increment pc" is right; the next
 		 * chunk starts with a group that sets the pc again */
 		if (s->ntv >= TV_CHUNK && t->done < t->r->ninsn && tv_flush(s, s->ntv))
-			return -1;
+			return s->err.code;
 	}
 	return 0;
 }
@@ -244,16 +256,18 @@ static int tv_run(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 {
 	struct tv_ctx t = { s, r, 0 };
 	struct ntrace_insn in;
+	int rc;
 
 	/* held records are exported with the images they were decoded with */
 	if (s->cur != s->tv_img) {
-		if (tv_flush(s, s->ntv))
-			return -1;
+		rc = tv_flush(s, s->ntv);
+		if (rc)
+			return rc;
 		s->tv_img = s->cur;
 	}
-
-	if (r->ninsn && ntrace_decoder_run_pcs(s->d, r, tv_pcs, &t))
-		return s->err = -1;
+	rc = r->ninsn ? ntrace_decoder_run_pcs(s->d, r, tv_pcs, &t) : 0;
+	if (rc)
+		return run_failed(s, r, rc);
 	if (!r->ninsn && (r->kind == NTRACE_DK_EXCEPTION || r->kind == NTRACE_DK_INTERRUPT ||
 			  r->kind == NTRACE_DK_TRAP)) {
 		memset(&in, 0, sizeof(in));
@@ -261,7 +275,7 @@ static int tv_run(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 		in.itype = kind_itype(r->kind);
 		in.priv = r->priv;
 		if (tv_push(s, &in))
-			return -1;
+			return s->err.code;
 	}
 	if (r->kind == NTRACE_DK_STOP)
 		s->tv_started = false;
@@ -272,13 +286,15 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 {
 	struct ntrace_sink *s = sink;
 	size_t i;
+	int rc;
 
 	s->cur = s->img ? s->img : ntrace_decoder_images(s->d);
-	for (i = 0; i < n && !s->err; i++) {
+	for (i = 0; i < n && !s->err.code; i++) {
 		switch (s->fmt) {
 		case NTRACE_SINK_PC:
-			if (r[i].ninsn && ntrace_decoder_run_pcs(s->d, &r[i], pcs_text, s))
-				s->err = -1;
+			rc = r[i].ninsn ? ntrace_decoder_run_pcs(s->d, &r[i], pcs_text, s) : 0;
+			if (rc)
+				run_failed(s, &r[i], rc);
 			break;
 		case NTRACE_SINK_BRANCHES:
 			branch_text(s, &r[i]);
@@ -288,7 +304,7 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 			break;
 		}
 	}
-	return s->err;
+	return s->err.code;
 }
 
 struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
@@ -330,12 +346,17 @@ void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix)
 
 int ntrace_sink_flush(struct ntrace_sink *s)
 {
-	if (s->fmt == NTRACE_SINK_TV && !s->err)
+	if (s->fmt == NTRACE_SINK_TV && !s->err.code)
 		tv_flush(s, s->ntv);
 	out_flush(s);
-	if (fflush(s->out))
-		s->err = -1;
-	return s->err;
+	if (fflush(s->out) && !s->err.code)
+		ntrace_err_set(&s->err, NTRACE_EWRITE, "write error: %s", strerror(errno));
+	return s->err.code;
+}
+
+const char *ntrace_sink_errmsg(const struct ntrace_sink *s)
+{
+	return ntrace_err_msg(&s->err);
 }
 
 void ntrace_sink_free(struct ntrace_sink *s)

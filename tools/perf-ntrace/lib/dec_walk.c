@@ -10,7 +10,6 @@
  */
 #include <inttypes.h>
 #include <stdarg.h>
-#include <stdio.h>
 
 #include "dec_internal.h"
 
@@ -108,7 +107,7 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(d->text, sizeof(d->text), fmt, ap);
+	ntrace_err_vset(&d->err, NTRACE_EBADINPUT, fmt, ap);
 	va_end(ap);
 	d->st.errors++;
 	if (s) {
@@ -121,8 +120,8 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 		s->rs_len = 0;
 		dec_hist_clear(s);
 	}
-	dec_event(d, s, NTRACE_DEV_ERROR, 0, d->text);
-	return -1;
+	dec_event(d, s, NTRACE_DEV_ERROR, 0, d->err.msg);
+	return NTRACE_EBADINPUT;
 }
 
 void dec_rs_push(struct dec_src *s, uint64_t ret)
@@ -315,7 +314,7 @@ int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_b
 			*next = b->target;
 			return 0;
 		}
-		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? -1 : 0;
+		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? NTRACE_EBADINPUT : 0;
 	case NTRACE_IK_BRANCH:
 		if (!d->htm) {	/* a taken BTM branch has its own DirectBranch message */
 			*next = after;
@@ -324,7 +323,7 @@ int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_b
 		}
 		/* fall through */
 	default:
-		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? -1 : 0;
+		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? NTRACE_EBADINPUT : 0;
 	}
 }
 

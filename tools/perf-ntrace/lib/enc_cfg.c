@@ -29,7 +29,8 @@ void ntrace_enc_cfg_effective(struct ntrace_enc_cfg *cfg)
 		cfg->implicit_return = NTRACE_IRET_OFF;
 }
 
-const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *c)
+/* The first unusable setting, named by its Trace Control Interface field. */
+static const char *cfg_problem(const struct ntrace_enc_cfg *c)
 {
 	if (c->mode != NTRACE_MODE_BTM && c->mode != NTRACE_MODE_HTM)
 		return "trTeInstMode must be 3 (BTM) or 6 (HTM)";
@@ -71,4 +72,13 @@ const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *c)
 	if (c->stop_evcode > 15)
 		return "stop EVCODE must be 0..15";
 	return NULL;
+}
+
+int ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg, const char **why)
+{
+	const char *w = cfg_problem(cfg);
+
+	if (why)
+		*why = w;
+	return w ? NTRACE_ECONFIG : 0;
 }

@@ -534,13 +534,13 @@ skip:
 	return 0;
 }
 
-const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
-				ntrace_emit_fn emit, void *ctx)
+int ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
+			ntrace_emit_fn emit, void *ctx, const char **why)
 {
-	const char *err = ntrace_enc_cfg_check(cfg);
+	int rc = ntrace_enc_cfg_check(cfg, why);
 
-	if (err)
-		return err;
+	if (rc)
+		return rc;
 	memset(e, 0, sizeof(*e));
 	e->cfg = *cfg;
 	if (!e->cfg.codec.xlen)
@@ -549,7 +549,7 @@ const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_en
 	e->ctx = ctx;
 	e->hist = 1;
 	e->sync_period = 1ull << (cfg->sync_max + 4);
-	return NULL;
+	return 0;
 }
 
 int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n)

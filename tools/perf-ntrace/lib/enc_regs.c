@@ -6,6 +6,7 @@
  * table of N-Trace 1.0.
  */
 #include <ntrace/encoder.h>
+#include <ntrace/error.h>
 
 #include "../../../include/uapi/linux/ntrace_tci.h"
 
@@ -25,7 +26,8 @@ _Static_assert(NTRACE_MAX_SRC_BITS == TCI_TE_SRC_BITS_MAX, "trTeSrcBits");
 #define NOT_NTRACE_FEATURES	(TCI_TE_F_NO_ADDR_DIFF | TCI_TE_F_NO_TRAP_ADDR | \
 				 TCI_TE_F_BRANCH_PREDICTION | TCI_TE_F_JUMP_TARGET_CACHE)
 
-const char *ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg)
+/* The first field that makes the registers unusable, or NULL. */
+static const char *regs_problem(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg)
 {
 	struct ntrace_enc_cfg c = *cfg;
 	uint32_t ctl = r->te_control, f = r->te_features, ts = r->ts_control;
@@ -69,8 +71,18 @@ const char *ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntr
 			 TCI_GET(ts, TS_MODE) != TCI_TS_MODE_NONE;
 
 	ntrace_enc_cfg_effective(&c);
-	why = ntrace_enc_cfg_check(&c);
-	if (!why)
-		*cfg = c;
-	return why;
+	if (ntrace_enc_cfg_check(&c, &why))
+		return why;
+	*cfg = c;
+	return NULL;
+}
+
+int ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg,
+			     const char **why)
+{
+	const char *w = regs_problem(r, cfg);
+
+	if (why)
+		*why = w;
+	return w ? NTRACE_ECONFIG : 0;
 }

@@ -13,9 +13,9 @@ int ntrace_byte_sink_emit(void *ctx, const struct ntrace_msg *msg)
 	size_t n = ntrace_msg_encode(s->codec, msg, buf);
 
 	if (!n)
-		return -1;	/* a field does not fit: a bug in the producer */
+		return NTRACE_EINVAL;	/* a field does not fit: a bug in the producer */
 	if (s->out && fwrite(buf, 1, n, s->out) != n)
-		return -1;
+		return NTRACE_EWRITE;
 	m.offset = s->offset;
 	m.size = (uint32_t)n;
 	s->offset += n;

@@ -88,57 +88,57 @@ static bool flags_field(const char **s, uint8_t *flags)
 	return true;
 }
 
-int ntrace_insn_parse_text(const char *line, struct ntrace_insn *r, const char **err)
+int ntrace_insn_parse_text(const char *line, struct ntrace_insn *r, const char **why)
 {
 	const char *s = line;
 	uint64_t v;
 
 	memset(r, 0, sizeof(*r));
-	*err = NULL;
+	*why = NULL;
 	if (at_end(s))
 		return 0;
 	if (!number(&s, &r->addr)) {
-		*err = "bad address";
-		return -1;
+		*why = "bad address";
+		return NTRACE_EBADINPUT;
 	}
 	if (!number(&s, &v) || (v != 0 && v != 2 && v != 4 && v != 6 && v != 8)) {
-		*err = "bad size (0, 2, 4, 6 or 8)";
-		return -1;
+		*why = "bad size (0, 2, 4, 6 or 8)";
+		return NTRACE_EBADINPUT;
 	}
 	r->size = (uint8_t)v;
 	if (!number(&s, &v) || v > 15 || v == 7) {
-		*err = "bad itype (0..6, 8..15)";
-		return -1;
+		*why = "bad itype (0..6, 8..15)";
+		return NTRACE_EBADINPUT;
 	}
 	r->itype = (uint8_t)v;
 	if (at_end(s))
 		return 1;
 	if (!number(&s, &v) || v > 7 || v == 2) {
-		*err = "bad priv (0=U 1=S 3=M 4=VU 5=VS)";
-		return -1;
+		*why = "bad priv (0=U 1=S 3=M 4=VU 5=VS)";
+		return NTRACE_EBADINPUT;
 	}
 	r->priv = (uint8_t)v;
 	if (at_end(s))
 		return 1;
 	if (!number(&s, &r->context)) {
-		*err = "bad context";
-		return -1;
+		*why = "bad context";
+		return NTRACE_EBADINPUT;
 	}
 	if (at_end(s))
 		return 1;
 	if (!number(&s, &r->tstamp)) {
-		*err = "bad timestamp";
-		return -1;
+		*why = "bad timestamp";
+		return NTRACE_EBADINPUT;
 	}
 	if (at_end(s))
 		return 1;
 	if (!flags_field(&s, &r->flags)) {
-		*err = "bad flags (number or start|stop|cause|seq)";
-		return -1;
+		*why = "bad flags (number or start|stop|cause|seq)";
+		return NTRACE_EBADINPUT;
 	}
 	if (!at_end(s)) {
-		*err = "trailing text";
-		return -1;
+		*why = "trailing text";
+		return NTRACE_EBADINPUT;
 	}
 	return 1;
 }

@@ -46,18 +46,18 @@ static int load_symbols(struct ntrace_images *set, struct ntrace_image *img,
 		return 0;
 	if (sh.sh_link >= eh->e_shnum || sh.sh_entsize < sizeof(Elf64_Sym) ||
 	    !in_file(img, sh.sh_offset, sh.sh_size))
-		return ntrace_img_error(set, NTRACE_IMG_ECORRUPT,
+		return ntrace_err_set(&set->err, NTRACE_IMG_ECORRUPT,
 			"%s: symbol table header is corrupt", img->name);
 	memcpy(&strsh, img->data + eh->e_shoff + (uint64_t)sh.sh_link * eh->e_shentsize,
 	       sizeof(strsh));
 	if (!in_file(img, strsh.sh_offset, strsh.sh_size) || !strsh.sh_size ||
 	    img->data[strsh.sh_offset + strsh.sh_size - 1] != 0)
-		return ntrace_img_error(set, NTRACE_IMG_ECORRUPT,
+		return ntrace_err_set(&set->err, NTRACE_IMG_ECORRUPT,
 			"%s: symbol string table is corrupt", img->name);
 	n = sh.sh_size / sh.sh_entsize;
 	img->syms = calloc(n ? n : 1, sizeof(*img->syms));
 	if (!img->syms)
-		return ntrace_img_error(set, NTRACE_IMG_ENOMEM, "out of memory");
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMEM, "out of memory");
 	for (j = 0; j < n; j++) {
 		Elf64_Sym s;
 		const char *name;
@@ -94,35 +94,35 @@ static int parse(struct ntrace_images *set, struct ntrace_image *img,
 	int rc;
 
 	if (img->size < EI_NIDENT || memcmp(img->data, ELFMAG, SELFMAG))
-		return ntrace_img_error(set, NTRACE_IMG_ENOTELF,
-					"%s: not an ELF file", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOTELF,
+				      "%s: not an ELF file", path);
 	if (img->data[EI_CLASS] != ELFCLASS64)
-		return ntrace_img_error(set, NTRACE_IMG_EFORMAT,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EFORMAT,
 			"%s: ELF class %u, only ELF64 (RV64) is supported", path,
 			img->data[EI_CLASS]);
 	if (img->data[EI_DATA] != ELFDATA2LSB)
-		return ntrace_img_error(set, NTRACE_IMG_EFORMAT,
-					"%s: big-endian ELF, RISC-V is little-endian", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_EFORMAT,
+				      "%s: big-endian ELF, RISC-V is little-endian", path);
 	if (img->size < sizeof(eh))
-		return ntrace_img_error(set, NTRACE_IMG_ECORRUPT,
-					"%s: truncated ELF header", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_ECORRUPT,
+				      "%s: truncated ELF header", path);
 	memcpy(&eh, img->data, sizeof(eh));
 	if (eh.e_machine != EM_RISCV)
-		return ntrace_img_error(set, NTRACE_IMG_EMACHINE,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EMACHINE,
 			"%s: ELF machine %u is not RISC-V (%u)", path, eh.e_machine,
 			EM_RISCV);
 	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN)
-		return ntrace_img_error(set, NTRACE_IMG_EFORMAT,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EFORMAT,
 			"%s: ELF type %u is neither an executable nor a shared object",
 			path, eh.e_type);
 	if (eh.e_phentsize < sizeof(ph) ||
 	    !in_file(img, eh.e_phoff, (uint64_t)eh.e_phnum * eh.e_phentsize))
-		return ntrace_img_error(set, NTRACE_IMG_ECORRUPT,
-					"%s: program headers outside the file", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_ECORRUPT,
+				      "%s: program headers outside the file", path);
 	if (eh.e_shnum && (eh.e_shentsize < sizeof(Elf64_Shdr) ||
 	    !in_file(img, eh.e_shoff, (uint64_t)eh.e_shnum * eh.e_shentsize)))
-		return ntrace_img_error(set, NTRACE_IMG_ECORRUPT,
-					"%s: section headers outside the file", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_ECORRUPT,
+				      "%s: section headers outside the file", path);
 
 	for (i = 0; i < eh.e_phnum; i++) {
 		memcpy(&ph, img->data + eh.e_phoff + (uint64_t)i * eh.e_phentsize,
@@ -131,8 +131,8 @@ static int parse(struct ntrace_images *set, struct ntrace_image *img,
 			lo = ph.p_vaddr;
 	}
 	if (lo == UINT64_MAX)
-		return ntrace_img_error(set, NTRACE_IMG_EFORMAT,
-					"%s: no loadable segment", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_EFORMAT,
+				      "%s: no loadable segment", path);
 	if (has_addr)
 		bias = load_addr - (lo & ~(uint64_t)0xfff);
 
@@ -143,10 +143,10 @@ static int parse(struct ntrace_images *set, struct ntrace_image *img,
 			continue;
 		if (!in_file(img, ph.p_offset, ph.p_filesz) || ph.p_memsz < ph.p_filesz ||
 		    ph.p_vaddr + bias + ph.p_filesz < ph.p_vaddr + bias)
-			return ntrace_img_error(set, NTRACE_IMG_ECORRUPT,
+			return ntrace_err_set(&set->err, NTRACE_IMG_ECORRUPT,
 				"%s: segment %u lies outside the file", path, i);
 		if (nregs == MAX_SEGS)
-			return ntrace_img_error(set, NTRACE_IMG_EFORMAT,
+			return ntrace_err_set(&set->err, NTRACE_IMG_EFORMAT,
 				"%s: more than %d loadable segments", path, MAX_SEGS);
 		regs[nregs].start = ph.p_vaddr + bias;
 		regs[nregs].end = ph.p_vaddr + bias + ph.p_filesz;
@@ -173,7 +173,7 @@ int ntrace_images_add_elf(struct ntrace_images *set, const char *path,
 
 	if (!img || !(img->name = strdup(path))) {
 		ntrace_img_destroy(img);
-		return ntrace_img_error(set, NTRACE_IMG_ENOMEM, "out of memory");
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMEM, "out of memory");
 	}
 	rc = ntrace_img_slurp(set, path, &img->data, &img->size);
 	if (rc) {

@@ -3,10 +3,10 @@
 #ifndef NTRACE_IMAGE_INTERNAL_H
 #define NTRACE_IMAGE_INTERNAL_H
 
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "err_internal.h"
 #include "ntrace/image.h"
 
 /* Per-halfword entry of an executable region's pre-decoded table. */
@@ -49,14 +49,11 @@ struct ntrace_images {
 	ntrace_images_fetch_fn fetch;	/* code on demand, or NULL */
 	void *fetch_ctx;
 	int fetching;			/* inside fetch: no recursion */
-	char err[512];
+	struct ntrace_errbuf err;	/* why the last call failed */
 };
 
 /* Shared between image_*.c, not exported by libntrace.so. */
 #pragma GCC visibility push(hidden)
-
-int ntrace_img_error(struct ntrace_images *set, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 
 /* Add a parsed image and its regions (checks overlap); owns img on success. */
 int ntrace_img_commit(struct ntrace_images *set, struct ntrace_image *img,

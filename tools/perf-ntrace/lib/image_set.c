@@ -11,19 +11,9 @@
 
 #include "image_internal.h"
 
-int ntrace_img_error(struct ntrace_images *set, int code, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(set->err, sizeof(set->err), fmt, ap);
-	va_end(ap);
-	return code;
-}
-
 const char *ntrace_images_errmsg(const struct ntrace_images *set)
 {
-	return set->err[0] ? set->err : "no error";
+	return ntrace_err_msg(&set->err);
 }
 
 struct ntrace_images *ntrace_images_new(const struct ntrace_isa_cfg *cfg)
@@ -96,8 +86,8 @@ int ntrace_img_slurp(struct ntrace_images *set, const char *path,
 	size_t len = 0, cap = 0, n;
 
 	if (!f)
-		return ntrace_img_error(set, NTRACE_IMG_ENOENT, "%s: cannot open: %s",
-					path, strerror(errno));
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOENT, "%s: cannot open: %s",
+				      path, strerror(errno));
 	for (;;) {
 		if (len == cap) {
 			uint8_t *nb;
@@ -107,8 +97,8 @@ int ntrace_img_slurp(struct ntrace_images *set, const char *path,
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				return ntrace_img_error(set, NTRACE_IMG_ENOMEM,
-							"%s: out of memory", path);
+				return ntrace_err_set(&set->err, NTRACE_IMG_ENOMEM,
+						      "%s: out of memory", path);
 			}
 			buf = nb;
 		}
@@ -120,7 +110,7 @@ int ntrace_img_slurp(struct ntrace_images *set, const char *path,
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);
-		return ntrace_img_error(set, NTRACE_IMG_ENOENT, "%s: read error", path);
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOENT, "%s: read error", path);
 	}
 	fclose(f);
 	*data = buf;
@@ -149,7 +139,7 @@ int ntrace_img_commit(struct ntrace_images *set, struct ntrace_image *img,
 				&set->regs[j] : &regs[j - set->nregs];
 
 			if (regs[i].start < o->end && o->start < regs[i].end) {
-				int rc = ntrace_img_error(set, NTRACE_IMG_EOVERLAP,
+				int rc = ntrace_err_set(&set->err, NTRACE_IMG_EOVERLAP,
 					"%s: [0x%" PRIx64 ", 0x%" PRIx64 ") overlaps %s [0x%"
 					PRIx64 ", 0x%" PRIx64 ")", img->name, regs[i].start,
 					regs[i].end, j < set->nregs ? o->img->name : img->name,
@@ -165,13 +155,13 @@ int ntrace_img_commit(struct ntrace_images *set, struct ntrace_image *img,
 	if (nr)
 		set->regs = nr;
 	if (!ni || !nr)
-		return ntrace_img_error(set, NTRACE_IMG_ENOMEM, "out of memory");
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMEM, "out of memory");
 	set->imgs[set->nimgs++] = img;
 	memcpy(&set->regs[set->nregs], regs, nregs * sizeof(*regs));
 	set->nregs += nregs;
 	qsort(set->regs, set->nregs, sizeof(*set->regs), cmp_region);
 	set->hit = 0;
-	set->err[0] = 0;
+	ntrace_err_clear(&set->err);
 	return 0;
 }
 
@@ -184,11 +174,11 @@ int ntrace_images_add_mem(struct ntrace_images *set, const char *name,
 
 	if (!img || !(img->name = strdup(name)) || !(img->data = malloc(len ? len : 1))) {
 		ntrace_img_destroy(img);
-		return ntrace_img_error(set, NTRACE_IMG_ENOMEM, "out of memory");
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMEM, "out of memory");
 	}
 	if (!len || addr + len < addr) {
 		ntrace_img_destroy(img);
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"%s: empty or wraps the address space", name);
 	}
 	memcpy(img->data, buf, len);
@@ -222,10 +212,10 @@ static int parse_addr(const char *s, uint64_t *v)
 	char *end;
 
 	if (!*s)
-		return -1;
+		return NTRACE_EINVAL;
 	errno = 0;
 	*v = strtoull(s, &end, 0);
-	return errno || *end ? -1 : 0;
+	return errno || *end ? NTRACE_EINVAL : 0;
 }
 
 int ntrace_images_add_spec(struct ntrace_images *set, const char *spec)
@@ -241,16 +231,16 @@ int ntrace_images_add_spec(struct ntrace_images *set, const char *spec)
 		at = NULL;
 	n = at ? (size_t)(at - file) : strlen(file);
 	if (!n || n >= sizeof(path))
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"'%s': expected FILE, FILE@ADDR or raw:FILE@ADDR", spec);
 	memcpy(path, file, n);
 	path[n] = 0;
 	if (at && parse_addr(at + 1, &addr))
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"'%s': bad load address '%s'", spec, at + 1);
 	if (raw) {
 		if (!at)
-			return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+			return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 				"'%s': a raw image needs an address (raw:FILE@ADDR)", spec);
 		return ntrace_images_add_raw(set, path, addr);
 	}
@@ -299,7 +289,7 @@ struct ntrace_region *ntrace_img_region(struct ntrace_images *set,
 
 static int nomap(struct ntrace_images *set, uint64_t addr)
 {
-	return ntrace_img_error(set, NTRACE_IMG_ENOMAP,
+	return ntrace_err_set(&set->err, NTRACE_IMG_ENOMAP,
 		"address 0x%" PRIx64 " is outside every loaded image (%zu loaded)",
 		addr, set->nimgs);
 }
@@ -334,11 +324,11 @@ static int code_region(struct ntrace_images *set, uint64_t pc,
 	if (!r)
 		return nomap(set, pc);
 	if (!r->exec)
-		return ntrace_img_error(set, NTRACE_IMG_ENOMAP,
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMAP,
 			"address 0x%" PRIx64 " is in a non-executable segment of %s",
 			pc, r->img->name);
 	if (pc & 1)
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"pc 0x%" PRIx64 " is not halfword aligned", pc);
 	if (!r->tab) {
 		rc = ntrace_img_build_table(set, r);
@@ -346,7 +336,7 @@ static int code_region(struct ntrace_images *set, uint64_t pc,
 			return rc;
 	}
 	if ((pc - r->start) >> 1 >= r->ntab)	/* the odd last byte of a region */
-		return ntrace_img_error(set, NTRACE_IMG_ENOMAP,
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMAP,
 			"pc 0x%" PRIx64 " is the last byte of %s: no instruction fits",
 			pc, r->img->name);
 	*rp = r;
@@ -412,7 +402,7 @@ int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 		at = set->cfg.jvt_base + (uint64_t)d->off * w;
 		rc = ntrace_images_read(set, at, e, w);
 		if (rc)
-			return ntrace_img_error(set, rc,
+			return ntrace_err_set(&set->err, rc,
 				"jump table entry %d at 0x%" PRIx64 " (JVT base 0x%" PRIx64
 				") is not loaded", d->off, at, set->cfg.jvt_base);
 		for (i = 0; i < w; i++)
@@ -420,7 +410,7 @@ int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 		*target = v & ~(uint64_t)1;
 		return 0;
 	default:
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"instruction at 0x%" PRIx64 " (%s) has no direct target", pc,
 			ntrace_ikind_name(d->kind));
 	}
@@ -504,5 +494,5 @@ int ntrace_images_lookup(struct ntrace_images *set, const char *name,
 				*addr = set->imgs[i]->syms[j].addr;
 				return 0;
 			}
-	return ntrace_img_error(set, NTRACE_IMG_EINVAL, "no symbol '%s'", name);
+	return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL, "no symbol '%s'", name);
 }

@@ -16,19 +16,19 @@ int ntrace_img_build_table(struct ntrace_images *set, struct ntrace_region *r)
 	struct ntrace_hw *tab;
 
 	if (r->start & 1)
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"%s: executable region at odd address 0x%" PRIx64,
 			r->img->name, r->start);
 	if (n == 0 || n > UINT32_MAX)
-		return ntrace_img_error(set, NTRACE_IMG_EINVAL,
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
 			"%s: executable region [0x%" PRIx64 ", 0x%" PRIx64
 			") is too small or too large to decode", r->img->name,
 			r->start, r->end);
 	tab = malloc(n * sizeof(*tab));
 	if (!tab)
-		return ntrace_img_error(set, NTRACE_IMG_ENOMEM,
-					"%s: out of memory for the decode table",
-					r->img->name);
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMEM,
+				      "%s: out of memory for the decode table",
+				      r->img->name);
 	for (h = n; h-- > 0;) {
 		struct ntrace_hw *e = &tab[h];
 		uint64_t next;

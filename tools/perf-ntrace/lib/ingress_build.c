@@ -6,10 +6,10 @@
  * late so the final one can carry TRACE_STOP.
  */
 #include <inttypes.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "err_internal.h"
 #include "ntrace/ingress_build.h"
 
 struct ntrace_builder {
@@ -24,7 +24,8 @@ struct ntrace_builder {
 	int started;
 	uint64_t seq;
 	size_t count, unmarked;
-	char err[256];
+	struct ntrace_errbuf err;	/* the last failure, or the first unmarked
+					 * discontinuity */
 };
 
 struct ntrace_builder *ntrace_builder_new(const struct ntrace_ingress_opts *o,
@@ -58,18 +59,26 @@ size_t ntrace_builder_unmarked(const struct ntrace_builder *b)
 
 const char *ntrace_builder_errmsg(const struct ntrace_builder *b)
 {
-	return b->err[0] ? b->err : "no error";
+	return ntrace_err_msg(&b->err);
+}
+
+/* Hand the held record to the consumer; its failure is returned as is. */
+static int consume(struct ntrace_builder *b)
+{
+	int rc = b->fn(b->arg, &b->held);
+
+	if (rc)
+		ntrace_err_set(&b->err, rc, "record consumer failed (%d: %s)", rc,
+			       ntrace_errstr(rc));
+	return rc;
 }
 
 static int deliver(struct ntrace_builder *b, const struct ntrace_insn *in)
 {
 	int rc = 0;
 
-	if (b->have_held) {
-		rc = b->fn(b->arg, &b->held);
-		if (rc)
-			snprintf(b->err, sizeof(b->err), "record consumer failed (%d)", rc);
-	}
+	if (b->have_held)
+		rc = consume(b);
 	b->held = *in;
 	b->have_held = 1;
 	b->count++;
@@ -112,10 +121,10 @@ static int complete(struct ntrace_builder *b, uint64_t next)
 		/* a discontinuity nobody marked: report it as an exception */
 		b->unmarked++;
 		if (b->unmarked == 1)
-			snprintf(b->err, sizeof(b->err),
-				 "unmarked discontinuity: %s at 0x%" PRIx64
-				 " followed by 0x%" PRIx64, ntrace_ikind_name(b->pend_d.kind),
-				 b->pend.addr, next);
+			ntrace_err_set(&b->err, NTRACE_EBADINPUT,
+				       "unmarked discontinuity: %s at 0x%" PRIx64
+				       " followed by 0x%" PRIx64, ntrace_ikind_name(b->pend_d.kind),
+				       b->pend.addr, next);
 		it = NTRACE_ITYPE_EXCEPTION;
 	}
 	b->pend.itype = it;
@@ -128,12 +137,10 @@ int ntrace_builder_insn(struct ntrace_builder *b, uint64_t pc,
 {
 	int rc;
 
-	if (d->kind == NTRACE_IK_TRAP) {
-		snprintf(b->err, sizeof(b->err),
-			 "trapping instruction (ECALL/EBREAK) at 0x%" PRIx64
-			 " recorded as retired", pc);
-		return -1;
-	}
+	if (d->kind == NTRACE_IK_TRAP)
+		return ntrace_err_set(&b->err, NTRACE_EBADINPUT,
+				      "trapping instruction (ECALL/EBREAK) at 0x%" PRIx64
+				      " recorded as retired", pc);
 	if (b->have_pend) {
 		rc = complete(b, pc);
 		if (rc)
@@ -190,7 +197,7 @@ int ntrace_builder_finish(struct ntrace_builder *b)
 	}
 	if (b->have_held) {
 		b->held.flags |= NTRACE_INSN_TRACE_STOP;
-		rc = b->fn(b->arg, &b->held);
+		rc = consume(b);
 		b->have_held = 0;
 	}
 	return rc;
@@ -205,7 +212,7 @@ int ntrace_insn_vec_push(void *vec, const struct ntrace_insn *in)
 		struct ntrace_insn *nv = realloc(v->v, cap * sizeof(*nv));
 
 		if (!nv)
-			return -1;
+			return NTRACE_ENOMEM;
 		v->v = nv;
 		v->cap = cap;
 	}

@@ -4,10 +4,12 @@
  * instruction and privilege per group, plus the trap CSRs. Registers and
  * memory are absent, as the seed's "partial trace" allows.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "err_internal.h"
 #include "ingress_tv.h"
 #include "ntrace/ingress_build.h"
 
@@ -51,37 +53,35 @@ static void reg_field(struct tv_out *o, unsigned int reg, uint64_t v)
 }
 
 static int insn_field(struct tv_out *o, struct ntrace_images *img, uint64_t pc,
-		      char *err, size_t errlen)
+		      struct ntrace_errbuf *e)
 {
 	uint32_t bits;
 	unsigned int len;
+	int rc = ntrace_images_insn_bits(img, pc, &bits);
 
-	if (ntrace_images_insn_bits(img, pc, &bits)) {
-		snprintf(err, errlen, "no instruction bits for 0x%" PRIx64 ": %s", pc,
-			 ntrace_images_errmsg(img));
-		return -1;
-	}
+	if (rc)
+		return ntrace_err_set(e, rc, "no instruction bits for 0x%" PRIx64 ": %s", pc,
+				      ntrace_images_errmsg(img));
 	len = ntrace_isa_len((uint16_t)bits);
 	b8(o, len == 2 ? TV_INSN16 : TV_INSN32);
 	le(o, bits, len == 2 ? 2 : 4);
 	return 0;
 }
 
-static int flush(struct tv_out *o, FILE *f, char *err, size_t errlen)
+static int flush(struct tv_out *o, FILE *f, struct ntrace_errbuf *e)
 {
-	if (fwrite(o->buf, 1, o->n, f) != o->n) {
-		snprintf(err, errlen, "write failed");
-		return -1;
-	}
+	if (fwrite(o->buf, 1, o->n, f) != o->n)
+		return ntrace_err_set(e, NTRACE_EWRITE, "write failed: %s", strerror(errno));
 	o->n = 0;
 	return 0;
 }
 
-int ntrace_tv_export(const struct ntrace_insn *in, size_t n,
-		     struct ntrace_images *img, FILE *f, char *err, size_t errlen)
+static int export(const struct ntrace_insn *in, size_t n, struct ntrace_images *img, FILE *f,
+		  struct ntrace_errbuf *e)
 {
 	struct tv_out o = { .n = 0 };
 	size_t i;
+	int rc;
 
 	for (i = 0; i < n; i++) {
 		const struct ntrace_insn *r = &in[i], *next = i + 1 < n ? &in[i + 1] : NULL;
@@ -97,15 +97,17 @@ int ntrace_tv_export(const struct ntrace_insn *in, size_t n,
 		}
 		if (r->size) {
 			b8(&o, TV_BEGIN);
-			if (insn_field(&o, img, r->addr, err, errlen))
-				return -1;
+			rc = insn_field(&o, img, r->addr, e);
+			if (rc)
+				return rc;
 			if (trap || !next || next->addr == fall)
 				b8(&o, TV_INCR_PC);
 			else
 				pc_field(&o, next->addr);
 			b8(&o, TV_END);
-			if (flush(&o, f, err, errlen))
-				return -1;
+			rc = flush(&o, f, e);
+			if (rc)
+				return rc;
 		}
 		if (trap) {
 			uint64_t epc = r->size ? fall : r->addr;
@@ -113,8 +115,7 @@ int ntrace_tv_export(const struct ntrace_insn *in, size_t n,
 
 			b8(&o, TV_BEGIN);
 			/* the trapping instruction, when the image has it */
-			if (r->itype == NTRACE_ITYPE_EXCEPTION &&
-			    insn_field(&o, img, epc, err, errlen))
+			if (r->itype == NTRACE_ITYPE_EXCEPTION && insn_field(&o, img, epc, NULL))
 				o.n = 1;	/* not loaded: leave it out */
 			if (next)
 				pc_field(&o, next->addr);
@@ -126,15 +127,25 @@ int ntrace_tv_export(const struct ntrace_insn *in, size_t n,
 			if (next && next->priv != r->priv)
 				priv_field(&o, next->priv);
 			b8(&o, TV_END);
-			if (flush(&o, f, err, errlen))
-				return -1;
+			rc = flush(&o, f, e);
+			if (rc)
+				return rc;
 		} else if (next && next->priv != r->priv) {
 			b8(&o, TV_BEGIN);
 			priv_field(&o, next->priv);
 			b8(&o, TV_END);
 		}
-		if (flush(&o, f, err, errlen))
-			return -1;
+		rc = flush(&o, f, e);
+		if (rc)
+			return rc;
 	}
 	return 0;
+}
+
+int ntrace_tv_export(const struct ntrace_insn *in, size_t n,
+		     struct ntrace_images *img, FILE *f, char *err, size_t errlen)
+{
+	struct ntrace_errbuf e = { 0 };
+
+	return export(in, n, img, f, &e) ? ntrace_err_copy(&e, err, errlen) : 0;
 }

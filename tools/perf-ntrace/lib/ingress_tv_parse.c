@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "err_internal.h"
 #include "ingress_tv.h"
 #include "ntrace/ingress_build.h"
 
@@ -29,14 +30,13 @@ struct tv_parser {
 	uint8_t priv;
 	struct ntrace_isa_cfg cfg;
 	struct ntrace_builder *b;
-	char *err;
-	size_t errlen;
+	struct ntrace_errbuf e;
 };
 
-static int fail(struct tv_parser *t, size_t at, const char *what)
+/* A problem at byte offset at: code (NTRACE_EBADINPUT for the trace's own). */
+static int fail(struct tv_parser *t, int code, size_t at, const char *what)
 {
-	snprintf(t->err, t->errlen, "tandem trace offset %zu: %s", at, what);
-	return -1;
+	return ntrace_err_set(&t->e, code, "tandem trace offset %zu: %s", at, what);
 }
 
 static int take(struct tv_parser *t, size_t n, uint64_t *v)
@@ -44,7 +44,7 @@ static int take(struct tv_parser *t, size_t n, uint64_t *v)
 	size_t i;
 
 	if (t->len - t->off < n)
-		return fail(t, t->off, "truncated field");
+		return fail(t, NTRACE_EBADINPUT, t->off, "truncated field");
 	*v = 0;
 	for (i = 0; i < n && i < 8; i++)
 		*v |= (uint64_t)t->p[t->off + i] << (8 * i);
@@ -68,17 +68,18 @@ static int apply(struct tv_parser *t, const struct tv_group *g, size_t at)
 			(g->has_insn ? 0 : NTRACE_CAUSE_INTERRUPT);
 
 		if (!t->pc_valid && !g->has_epc)
-			return fail(t, at, "trap before any pc is known");
+			return fail(t, NTRACE_EBADINPUT, at, "trap before any pc is known");
 		rc = ntrace_builder_trap(t->b, g->has_epc ? g->epc : t->pc, cause,
 					 g->tval, g->has_cause, t->priv);
 		t->pc_valid = g->has_pc;
 		t->pc = g->pc;
 	} else if (g->has_insn) {
 		if (!t->pc_valid)
-			return fail(t, at, "instruction before any pc is known");
+			return fail(t, NTRACE_EBADINPUT, at, "instruction before any pc is known");
 		ntrace_isa_decode(g->bits, &t->cfg, &d);
 		if (d.size != g->size)
-			return fail(t, at, "instruction length does not match its opcode (16/17)");
+			return fail(t, NTRACE_EBADINPUT, at,
+				    "instruction length does not match its opcode (16/17)");
 		rc = ntrace_builder_insn(t->b, t->pc, &d, t->priv);
 		if (g->has_pc)
 			t->pc = g->pc;
@@ -91,7 +92,7 @@ static int apply(struct tv_parser *t, const struct tv_group *g, size_t at)
 	if (g->has_priv)
 		t->priv = g->priv;
 	if (rc)
-		return fail(t, at, ntrace_builder_errmsg(t->b));
+		return fail(t, rc, at, ntrace_builder_errmsg(t->b));
 	return 0;
 }
 
@@ -100,12 +101,12 @@ static int parse_addl(struct tv_parser *t, struct tv_group *g)
 	uint64_t id, v;
 
 	if (take(t, 1, &id))
-		return -1;
+		return t->e.code;
 	switch (id) {
 	case TV_ADDL_PRIV:
 	case TV_ADDL_DATA8:
 		if (take(t, 1, &v))
-			return -1;
+			return t->e.code;
 		if (id == TV_ADDL_PRIV) {
 			g->has_priv = 1;
 			g->priv = map_priv(v);
@@ -118,7 +119,7 @@ static int parse_addl(struct tv_parser *t, struct tv_group *g)
 	case TV_ADDL_PC:
 	case TV_ADDL_PC_ALT:
 		if (take(t, 8, &v))
-			return -1;
+			return t->e.code;
 		g->has_pc = 1;
 		g->pc = v;
 		return 0;
@@ -129,7 +130,8 @@ static int parse_addl(struct tv_parser *t, struct tv_group *g)
 	case TV_ADDL_PC_PADDR:
 		return take(t, 8, &v);
 	default:
-		return fail(t, t->off - 1, "unknown additional-state identifier");
+		return fail(t, NTRACE_EBADINPUT, t->off - 1,
+			    "unknown additional-state identifier");
 	}
 }
 
@@ -138,7 +140,7 @@ static int parse_full_reg(struct tv_parser *t, struct tv_group *g)
 	uint64_t reg, v;
 
 	if (take(t, 2, &reg) || take(t, 8, &v))
-		return -1;
+		return t->e.code;
 	switch (reg) {
 	case TV_REG_MCAUSE:
 	case TV_REG_SCAUSE:
@@ -169,7 +171,7 @@ static int parse_mem(struct tv_parser *t, unsigned int op, unsigned int *last_op
 
 	if (op == TV_MEM_REQ) {
 		if (take(t, 8, &v) || take(t, 1, &ctl))
-			return -1;
+			return t->e.code;
 		*last_op = ctl & 15;
 		size = 1u << ((ctl >> 4) & 3);
 		/* data only for stores, SC and AMOs (op 1, 3, 4..12) */
@@ -178,7 +180,7 @@ static int parse_mem(struct tv_parser *t, unsigned int op, unsigned int *last_op
 		return 0;
 	}
 	if (take(t, 1, &ctl))
-		return -1;
+		return t->e.code;
 	size = 1u << (ctl & 3);
 	/* no data back for a store or SC */
 	if (*last_op == 1 || *last_op == 3)
@@ -191,7 +193,7 @@ int ntrace_tv_parse(const uint8_t *buf, size_t len,
 		    const struct ntrace_ingress_opts *o,
 		    struct ntrace_insn_vec *out, char *err, size_t errlen)
 {
-	struct tv_parser t = { .p = buf, .len = len, .err = err, .errlen = errlen };
+	struct tv_parser t = { .p = buf, .len = len };
 	struct tv_group g = { 0 };
 	unsigned int last_op = 0;
 	int in_group = 0, rc = 0;
@@ -200,8 +202,10 @@ int ntrace_tv_parse(const uint8_t *buf, size_t len,
 	t.cfg = cfg ? *cfg : NTRACE_ISA_CFG_RV64GC;
 	t.priv = o ? o->priv : NTRACE_PRIV_M;
 	t.b = ntrace_builder_new(o, ntrace_insn_vec_push, out);
-	if (!t.b)
-		return fail(&t, 0, "out of memory");
+	if (!t.b) {
+		fail(&t, NTRACE_ENOMEM, 0, "out of memory");
+		return ntrace_err_copy(&t.e, err, errlen);
+	}
 	while (!rc && t.off < len) {
 		size_t at = t.off;
 		unsigned int op = buf[t.off++];
@@ -219,7 +223,7 @@ int ntrace_tv_parse(const uint8_t *buf, size_t len,
 			continue;
 		case TV_END:
 			if (!in_group) {
-				rc = fail(&t, at, "end group without begin group");
+				rc = fail(&t, NTRACE_EBADINPUT, at, "end group without begin group");
 				continue;
 			}
 			rc = apply(&t, &g, group_at);
@@ -256,7 +260,7 @@ int ntrace_tv_parse(const uint8_t *buf, size_t len,
 			g.has_insn = 1;
 			break;
 		default:
-			rc = fail(&t, at, "unknown opcode");
+			rc = fail(&t, NTRACE_EBADINPUT, at, "unknown opcode");
 			continue;
 		}
 		if (!rc && !in_group) {
@@ -266,8 +270,11 @@ int ntrace_tv_parse(const uint8_t *buf, size_t len,
 	}
 	if (!rc && in_group)
 		rc = apply(&t, &g, group_at);	/* unterminated last group */
-	if (!rc && ntrace_builder_finish(t.b))
-		rc = fail(&t, len, ntrace_builder_errmsg(t.b));
+	if (!rc) {
+		rc = ntrace_builder_finish(t.b);
+		if (rc)
+			fail(&t, rc, len, ntrace_builder_errmsg(t.b));
+	}
 	ntrace_builder_free(t.b);
-	return rc;
+	return rc ? ntrace_err_copy(&t.e, err, errlen) : 0;
 }

@@ -143,8 +143,12 @@ struct ntrace_perfdata;
  */
 const char *ntrace_pd_data_path(const char *path, char *buf, size_t len);
 /*
- * Map and check a perf.data file or directory (read-only mapping, kept until close). On failure returns NULL and
- * writes the reason to err (errlen bytes). Records are not checked until read.
+ * Map and check a perf.data file or directory (read-only mapping, kept
+ * until close). On failure returns NULL with the reason in err (errlen
+ * bytes): cannot open or map it (NTRACE_ENOENT), not a perf.data file
+ * (NTRACE_EBADINPUT), a variant not handled (NTRACE_EFORMAT,
+ * NTRACE_EVERSION), a header that points outside the file
+ * (NTRACE_ECORRUPT). Records are not checked until read.
  */
 struct ntrace_perfdata *ntrace_pd_open(const char *path, char *err, size_t errlen);
 /* Same over a caller-owned buffer (tests, fuzzing); buf must outlive pd. */
@@ -168,8 +172,10 @@ bool ntrace_pd_is_pipe(const struct ntrace_perfdata *pd);
 /* Restart reading at the first record. */
 void ntrace_pd_rewind(struct ntrace_perfdata *pd);
 /*
- * Next record: 1 = *r filled, 0 = end of data, -1 = corrupt record (the
- * reason is in ntrace_pd_errmsg(); reading cannot continue).
+ * Next record: 1 = *r filled, 0 = end of data, or a negative code
+ * (NTRACE_ECORRUPT for a record that does not fit, NTRACE_EFORMAT for
+ * compressed records, NTRACE_ENOMEM) with the reason in ntrace_pd_errmsg();
+ * reading cannot continue until ntrace_pd_rewind().
  */
 int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r);
 /* Why the last call failed (owned by pd, valid until the next call); "no
@@ -183,8 +189,9 @@ const char *ntrace_pd_type_name(uint32_t type);
 
 /*
  * Parse an AUXTRACE_INFO record's payload (ntrace/auxinfo.h). Returns 0,
- * or -1 with the reason in err (not an AUXTRACE_INFO record, or what
- * ntrace_auxinfo_parse() refused). Free with ntrace_auxinfo_free().
+ * NTRACE_EINVAL for a record of another type, or ntrace_auxinfo_parse()'s
+ * code, with the reason naming the record in err. Free with
+ * ntrace_auxinfo_free().
  */
 int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_auxinfo *info,
 			 char *err, size_t errlen);
@@ -289,13 +296,17 @@ struct ntrace_pd_decode_stats {
  * message) where data may be missing: a gap between chunks of a stream,
  * the end of an AUX region flagged TRUNCATED or COLLISION, or a snapshot
  * chunk. Executable MMAP/MMAP2 records add program images to img unless
- * opts->no_mmap_images. Returns 0, or -1 with the reason in err for a file
- * that cannot be decoded (corrupt record, no ntrace AUXTRACE_INFO, ...).
+ * opts->no_mmap_images. Returns 0 (also when a callback stopped decoding
+ * with a positive value), or for a file that cannot be decoded a negative
+ * code with the reason in ntrace_pd_errmsg(): ntrace_pd_next()'s for a
+ * corrupt record, AUXTRACE_INFO's, NTRACE_EBADINPUT when there is no
+ * ntrace AUXTRACE_INFO, NTRACE_ECONFIG when no decoder can be made with
+ * its settings, NTRACE_ENOMEM, or a callback's negative return.
  */
 int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 		     const struct ntrace_pd_decode_opts *opts,
 		     const struct ntrace_pd_decode_ops *ops, void *ctx,
-		     struct ntrace_pd_decode_stats *st, char *err, size_t errlen);
+		     struct ntrace_pd_decode_stats *st);
 
 #ifdef __cplusplus
 }

@@ -10,36 +10,41 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../lib/err_internal.h"
 #include "perfdata.h"
-
 #include "perfdata_internal.h"
 
 void pd_notice(struct pd_dec *x, const char *fmt, ...)
 {
-	char buf[512];
+	struct ntrace_errbuf n;	/* not a failure: code 0, only the text */
 	va_list ap;
 
 	if (!x->ops->on_notice)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	ntrace_err_vset(&n, 0, fmt, ap);
 	va_end(ap);
-	x->ops->on_notice(x->ctx, buf);
+	x->ops->on_notice(x->ctx, n.msg);
 }
 
-int pd_fail(struct pd_dec *x, const char *fmt, ...)
+int pd_fail(struct pd_dec *x, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (x->err && x->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(x->err, x->errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
+	va_start(ap, fmt);
+	ntrace_err_vset(pd_errbuf(x->pd), code, fmt, ap);
+	va_end(ap);
+	return code;
 }
 
-/* e_type of an ELF file: 2 ET_EXEC, 3 ET_DYN, -1 unreadable/not ELF. */
+int pd_no_decoder(struct pd_dec *x, uint32_t cpu, const char *why)
+{
+	/* decoder.h: "out of memory", else a setting */
+	return pd_fail(x, strcmp(why, ntrace_errstr(NTRACE_ENOMEM)) ? NTRACE_ECONFIG : NTRACE_ENOMEM,
+		       "cannot create a decoder for CPU %u: %s", cpu, why);
+}
+
+/* e_type of an ELF file: 2 ET_EXEC, 3 ET_DYN; NTRACE_ENOENT, NTRACE_ENOTELF. */
 int pd_elf_type(const char *path)
 {
 	unsigned char h[18];
@@ -47,11 +52,11 @@ int pd_elf_type(const char *path)
 	size_t n;
 
 	if (!f)
-		return -1;
+		return NTRACE_ENOENT;
 	n = fread(h, 1, sizeof(h), f);
 	fclose(f);
 	if (n != sizeof(h) || memcmp(h, "\177ELF", 4))
-		return -1;
+		return NTRACE_ENOTELF;
 	return h[16] | h[17] << 8;
 }
 
@@ -123,7 +128,7 @@ static int add_loss(struct pd_dec *x, const struct ntrace_pd_rec *r, uint64_t at
 	struct loss *nl = realloc(x->loss, (x->nloss + 1) * sizeof(*nl));
 
 	if (!nl)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	x->loss = nl;
 	nl = &x->loss[x->nloss++];
 	memset(nl, 0, sizeof(*nl));
@@ -204,7 +209,7 @@ static int add_mmap(struct pd_dec *x, const struct ntrace_pd_rec *r)
 		return 0;
 	m = GROW(x->mmaps, x->nmmaps);
 	if (!m)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	m->pid = r->u.mmap.pid;
 	m->time = r->sid.has_time ? r->sid.time : 0;
 	m->seq = x->nrec;
@@ -251,7 +256,7 @@ static int add_task_event(struct pd_dec *x, const struct ntrace_pd_rec *r)
 			return 0;
 		w = GROW(x->swins, x->nswins);
 		if (!w)
-			return pd_fail(x, "out of memory");
+			return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 		w->cpu = r->sid.cpu;
 		w->tid = r->sid.tid;
 		w->time = r->sid.time;
@@ -259,7 +264,7 @@ static int add_task_event(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	default:
 		return 0;
 	}
-	return n ? 0 : pd_fail(x, "out of memory");
+	return n ? 0 : pd_fail(x, NTRACE_ENOMEM, "out of memory");
 }
 
 static int add_aux(struct pd_dec *x, const struct ntrace_pd_rec *r)
@@ -270,7 +275,7 @@ static int add_aux(struct pd_dec *x, const struct ntrace_pd_rec *r)
 		x->aux_keyed = false;
 	a = GROW(x->auxs, x->nauxs);
 	if (!a)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	a->cpu = r->sid.cpu;
 	a->pid = r->sid.pid;
 	a->tid = r->sid.tid;
@@ -286,6 +291,7 @@ static int add_aux(struct pd_dec *x, const struct ntrace_pd_rec *r)
 /* Pass 1: settings, images and the places where data may be missing. */
 static int scan(struct pd_dec *x)
 {
+	char why[NTRACE_ERRBUF_SIZE];
 	struct ntrace_pd_rec r;
 	int rc;
 
@@ -298,25 +304,29 @@ static int scan(struct pd_dec *x)
 				       (unsigned long long)r.offset);
 				break;
 			}
-			if (ntrace_pd_info_parse(&r, &x->info, x->err, x->errlen))
-				return -1;
+			rc = ntrace_pd_info_parse(&r, &x->info, why, sizeof(why));
+			if (rc)
+				return pd_fail(x, rc, "%s", why);
 			x->have_info = true;
 			break;
 		case NTRACE_PD_MMAP:
 		case NTRACE_PD_MMAP2:
-			if ((!x->opts || !x->opts->no_mmap_images) && exec_mapping(&r) &&
-			    add_mmap(x, &r))
-				return -1;
+			rc = (!x->opts || !x->opts->no_mmap_images) && exec_mapping(&r) ?
+			     add_mmap(x, &r) : 0;
+			if (rc)
+				return rc;
 			break;
 		case NTRACE_PD_COMM:
 		case NTRACE_PD_FORK:
 		case NTRACE_PD_SWITCH_CPU_WIDE:
-			if (add_task_event(x, &r))
-				return -1;
+			rc = add_task_event(x, &r);
+			if (rc)
+				return rc;
 			break;
 		case NTRACE_PD_AUX:
-			if (add_aux(x, &r))
-				return -1;
+			rc = add_aux(x, &r);
+			if (rc)
+				return rc;
 			if (r.u.aux.flags & NTRACE_PD_AUX_TRUNCATED)
 				x->st->truncated++;
 			if (r.u.aux.flags & NTRACE_PD_AUX_PARTIAL)
@@ -327,11 +337,11 @@ static int scan(struct pd_dec *x)
 			if ((r.u.aux.flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
 					      NTRACE_PD_AUX_PARTIAL)) &&
 			    add_loss(x, &r, r.u.aux.aux_offset + r.u.aux.aux_size))
-				return -1;
+				return NTRACE_ENOMEM;
 			/* A region with gaps inside: restart at its start too. */
 			if ((r.u.aux.flags & NTRACE_PD_AUX_PARTIAL) &&
 			    add_loss(x, &r, r.u.aux.aux_offset))
-				return -1;
+				return NTRACE_ENOMEM;
 			break;
 		case NTRACE_PD_LOST:
 			x->st->lost_records++;
@@ -340,7 +350,7 @@ static int scan(struct pd_dec *x)
 			struct chunk_ref *nc = realloc(x->chunks, (x->nchunks + 1) * sizeof(*nc));
 
 			if (!nc)
-				return pd_fail(x, "out of memory");
+				return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 			x->chunks = nc;
 			nc = &x->chunks[x->nchunks++];
 			nc->per_thread = r.u.auxtrace.cpu == UINT32_MAX;
@@ -359,9 +369,10 @@ static int scan(struct pd_dec *x)
 		x->nrec++;
 	}
 	if (rc < 0)
-		return pd_fail(x, "%s", ntrace_pd_errmsg(x->pd));
+		return rc;	/* the reader has the detail */
 	if (!x->have_info)
-		return pd_fail(x, "no ntrace AUXTRACE_INFO record: not recorded with perf record -e ntrace// (or by a perf without the ntrace recorder)");
+		return pd_fail(x, NTRACE_EBADINPUT,
+			       "no ntrace AUXTRACE_INFO record: not recorded with perf record -e ntrace// (or by a perf without the ntrace recorder)");
 	unpad_chunks(x);
 	return 0;
 }
@@ -420,7 +431,7 @@ static int stream_start(struct pd_dec *x, struct stream *s, bool mid_message)
 	cfg.enc.codec.wait_for_eom = mid_message;
 	s->d = ntrace_decoder_new(&cfg, x->img, &x->ops->dec, x->ctx, &why);
 	if (!s->d)
-		return pd_fail(x, "cannot create a decoder for CPU %u: %s", s->pcpu->cpu, why);
+		return pd_no_decoder(x, s->pcpu->cpu, why);
 	return 0;
 }
 
@@ -512,7 +523,7 @@ static int decode_chunk(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	x->cur_chunk++;
 	s = stream_of(x, r);
 	if (!s)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	if (x->opts && x->opts->cpu >= 0 && s->cpu != x->opts->cpu)
 		return 0;
 	resync = s->started && (off != s->next_off || loss_at(x, s, off) ||
@@ -581,7 +592,7 @@ static int decode_all(struct pd_dec *x)
 			return rc;
 	}
 	if (rc < 0)
-		return pd_fail(x, "%s", ntrace_pd_errmsg(x->pd));
+		return rc;	/* the reader has the detail */
 	for (i = 0; i < x->nstreams; i++) {
 		rc = stream_end(x, &x->streams[i]);
 		if (rc)
@@ -595,18 +606,16 @@ static int decode_all(struct pd_dec *x)
 int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 		     const struct ntrace_pd_decode_opts *opts,
 		     const struct ntrace_pd_decode_ops *ops, void *ctx,
-		     struct ntrace_pd_decode_stats *st, char *err, size_t errlen)
+		     struct ntrace_pd_decode_stats *st)
 {
 	struct pd_dec x = {
 		.pd = pd, .img = img, .opts = opts, .ops = ops, .ctx = ctx, .st = st,
-		.err = err, .errlen = errlen, .aux_keyed = true,
+		.aux_keyed = true,
 	};
 	size_t i;
 	int rc;
 
 	memset(st, 0, sizeof(*st));
-	if (err && errlen)
-		err[0] = 0;
 	rc = scan(&x);
 	if (!rc && pd_use_task_mode(&x)) {
 		rc = pd_task_decode(&x);
@@ -617,7 +626,12 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 			add_mmap_image(&x, &x.mmaps[i]);
 		rc = decode_all(&x);
 	}
-	/* A sink stop value (rc > 0) ends decoding early, without an error. */
+	/*
+	 * A sink stop value (rc > 0) ends decoding early, without an error; a
+	 * negative one is the callback's failure, returned as it is.
+	 */
+	if (rc < 0 && !pd_errbuf(pd)->code)
+		pd_fail(&x, rc, "a decoder callback failed (%d: %s)", rc, ntrace_errstr(rc));
 	for (i = 0; i < x.nstreams; i++)
 		if (x.streams[i].d) {
 			ntrace_decoder_free(x.streams[i].d);
@@ -646,5 +660,5 @@ int ntrace_pd_decode(struct ntrace_perfdata *pd, struct ntrace_images *img,
 	free(x.chunks);
 	free(x.loss);
 	ntrace_auxinfo_free(&x.info);
-	return rc < 0 ? -1 : 0;
+	return rc < 0 ? rc : 0;
 }

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "../lib/err_internal.h"
 #include "perfdata.h"
+#include "perfdata_internal.h"
 
 #define PERF_MAGIC2	0x32454c4946524550ULL	/* "PERFILE2" little-endian */
 #define PERF_MAGIC2_SW	0x50455246494c4532ULL	/* the same written big-endian */
@@ -39,8 +41,8 @@ struct ntrace_perfdata {
 	uint64_t data_start, data_end, pos;
 	struct ntrace_pd_attr *attrs;
 	size_t nr_attrs;
-	bool failed;
-	char err[256];
+	int failed;		/* code of the record that could not be read */
+	struct ntrace_errbuf err;	/* why the last call failed */
 };
 
 static uint16_t get16(const uint8_t *p)
@@ -58,26 +60,22 @@ static uint64_t get64(const uint8_t *p)
 	return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
 }
 
-static void seterr(char *err, size_t errlen, const char *fmt, ...)
+/* A record cannot be read: reading stops there until ntrace_pd_rewind(). */
+__attribute__((format(printf, 3, 4)))
+static int next_fail(struct ntrace_perfdata *pd, int code, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (!err || !errlen)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
+	ntrace_err_vset(&pd->err, code, fmt, ap);
 	va_end(ap);
+	pd->failed = code;
+	return code;
 }
 
-static int pd_fail(struct ntrace_perfdata *pd, const char *fmt, ...)
+struct ntrace_errbuf *pd_errbuf(struct ntrace_perfdata *pd)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(pd->err, sizeof(pd->err), fmt, ap);
-	va_end(ap);
-	pd->failed = true;
-	return -1;
+	return &pd->err;
 }
 
 bool ntrace_pd_is_perfdata(const void *buf, size_t len)
@@ -87,32 +85,25 @@ bool ntrace_pd_is_perfdata(const void *buf, size_t len)
 
 /* Append one attribute (attr bytes of asize) with its ids. */
 static int add_attr(struct ntrace_perfdata *pd, const uint8_t *a, uint64_t asize,
-		    const uint8_t *ids, uint64_t nr_ids, char *err, size_t errlen)
+		    const uint8_t *ids, uint64_t nr_ids, struct ntrace_errbuf *e)
 {
 	struct ntrace_pd_attr *na, *at;
 	uint64_t *idcopy = NULL, i;
 
-	if (asize < ATTR_SIZE_VER0) {
-		seterr(err, errlen, "event attribute of %llu bytes is too short (min %d)",
-		       (unsigned long long)asize, ATTR_SIZE_VER0);
-		return -1;
-	}
-	if (pd->nr_attrs >= 4096) {
-		seterr(err, errlen, "more than 4096 event attributes");
-		return -1;
-	}
+	if (asize < ATTR_SIZE_VER0)
+		return ntrace_err_set(e, NTRACE_ECORRUPT,
+				      "event attribute of %llu bytes is too short (min %d)",
+				      (unsigned long long)asize, ATTR_SIZE_VER0);
+	if (pd->nr_attrs >= 4096)
+		return ntrace_err_set(e, NTRACE_ECORRUPT, "more than 4096 event attributes");
 	na = realloc(pd->attrs, (pd->nr_attrs + 1) * sizeof(*na));
-	if (!na) {
-		seterr(err, errlen, "out of memory");
-		return -1;
-	}
+	if (!na)
+		return ntrace_err_set(e, NTRACE_ENOMEM, "out of memory");
 	pd->attrs = na;
 	if (nr_ids) {
 		idcopy = malloc(nr_ids * sizeof(*idcopy));
-		if (!idcopy) {
-			seterr(err, errlen, "out of memory");
-			return -1;
-		}
+		if (!idcopy)
+			return ntrace_err_set(e, NTRACE_ENOMEM, "out of memory");
 		for (i = 0; i < nr_ids; i++)
 			idcopy[i] = get64(ids + 8 * i);
 	}
@@ -135,70 +126,67 @@ static bool in_file(const struct ntrace_perfdata *pd, uint64_t off, uint64_t siz
 	return off <= pd->len && size <= pd->len - off;
 }
 
-static int parse_file_header(struct ntrace_perfdata *pd, char *err, size_t errlen)
+static int parse_file_header(struct ntrace_perfdata *pd, struct ntrace_errbuf *e)
 {
 	const uint8_t *h = pd->buf;
 	uint64_t attr_size, aoff, asz, n, i;
 
-	if (pd->len < FILE_HDR_SIZE) {
-		seterr(err, errlen, "perf.data header truncated (%zu bytes)", pd->len);
-		return -1;
-	}
+	if (pd->len < FILE_HDR_SIZE)
+		return ntrace_err_set(e, NTRACE_ECORRUPT, "perf.data header truncated (%zu bytes)",
+				      pd->len);
 	attr_size = get64(h + 16);
 	aoff = get64(h + 24);
 	asz = get64(h + 32);
 	pd->data_start = get64(h + 40);
 	pd->data_end = pd->data_start + get64(h + 48);
-	if (!in_file(pd, pd->data_start, get64(h + 48))) {
-		seterr(err, errlen, "data section (offset %llu, size %llu) is outside the %zu-byte file",
-		       (unsigned long long)pd->data_start, (unsigned long long)get64(h + 48),
-		       pd->len);
-		return -1;
-	}
+	if (!in_file(pd, pd->data_start, get64(h + 48)))
+		return ntrace_err_set(e, NTRACE_ECORRUPT,
+				      "data section (offset %llu, size %llu) is outside the %zu-byte file",
+				      (unsigned long long)pd->data_start,
+				      (unsigned long long)get64(h + 48), pd->len);
 	/* Each entry: the attribute then its ids section {offset, size}. */
-	if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > 4096) {
-		seterr(err, errlen, "bad attribute entry size %llu", (unsigned long long)attr_size);
-		return -1;
-	}
-	if (!in_file(pd, aoff, asz) || asz % attr_size) {
-		seterr(err, errlen, "attribute section (offset %llu, size %llu) is corrupt",
-		       (unsigned long long)aoff, (unsigned long long)asz);
-		return -1;
-	}
+	if (attr_size < ATTR_SIZE_VER0 + 16 || attr_size > 4096)
+		return ntrace_err_set(e, NTRACE_ECORRUPT, "bad attribute entry size %llu",
+				      (unsigned long long)attr_size);
+	if (!in_file(pd, aoff, asz) || asz % attr_size)
+		return ntrace_err_set(e, NTRACE_ECORRUPT,
+				      "attribute section (offset %llu, size %llu) is corrupt",
+				      (unsigned long long)aoff, (unsigned long long)asz);
 	n = asz / attr_size;
 	for (i = 0; i < n; i++) {
 		const uint8_t *a = pd->buf + aoff + i * attr_size;
 		uint64_t ioff = get64(a + attr_size - 16), isz = get64(a + attr_size - 8);
+		int rc;
 
-		if (!in_file(pd, ioff, isz) || isz % 8) {
-			seterr(err, errlen, "ids of attribute %llu (offset %llu, size %llu) are outside the file",
-			       (unsigned long long)i, (unsigned long long)ioff,
-			       (unsigned long long)isz);
-			return -1;
-		}
-		if (add_attr(pd, a, attr_size - 16, pd->buf + ioff, isz / 8, err, errlen))
-			return -1;
+		if (!in_file(pd, ioff, isz) || isz % 8)
+			return ntrace_err_set(e, NTRACE_ECORRUPT,
+					      "ids of attribute %llu (offset %llu, size %llu) are outside the file",
+					      (unsigned long long)i, (unsigned long long)ioff,
+					      (unsigned long long)isz);
+		rc = add_attr(pd, a, attr_size - 16, pd->buf + ioff, isz / 8, e);
+		if (rc)
+			return rc;
 	}
 	return 0;
 }
 
-static struct ntrace_perfdata *pd_init(const void *buf, size_t len, void *map, char *err,
-				       size_t errlen)
+static struct ntrace_perfdata *pd_init(const void *buf, size_t len, void *map,
+				       struct ntrace_errbuf *e)
 {
 	struct ntrace_perfdata *pd;
 	uint64_t hsize;
 
 	if (!ntrace_pd_is_perfdata(buf, len)) {
-		seterr(err, errlen, "not a perf.data file (no PERFILE2 magic)");
+		ntrace_err_set(e, NTRACE_EBADINPUT, "not a perf.data file (no PERFILE2 magic)");
 		return NULL;
 	}
 	if (get64(buf) == PERF_MAGIC2_SW) {
-		seterr(err, errlen, "big-endian perf.data files are not supported");
+		ntrace_err_set(e, NTRACE_EFORMAT, "big-endian perf.data files are not supported");
 		return NULL;
 	}
 	pd = calloc(1, sizeof(*pd));
 	if (!pd) {
-		seterr(err, errlen, "out of memory");
+		ntrace_err_set(e, NTRACE_ENOMEM, "out of memory");
 		return NULL;
 	}
 	pd->buf = buf;
@@ -210,11 +198,11 @@ static struct ntrace_perfdata *pd_init(const void *buf, size_t len, void *map, c
 		pd->data_start = PIPE_HDR_SIZE;
 		pd->data_end = len;
 	} else if (hsize != FILE_HDR_SIZE) {
-		seterr(err, errlen, "perf.data header size %llu is neither %d nor %d",
-		       (unsigned long long)hsize, FILE_HDR_SIZE, PIPE_HDR_SIZE);
+		ntrace_err_set(e, NTRACE_EVERSION, "perf.data header size %llu is neither %d nor %d",
+			       (unsigned long long)hsize, FILE_HDR_SIZE, PIPE_HDR_SIZE);
 		ntrace_pd_close(pd);
 		return NULL;
-	} else if (parse_file_header(pd, err, errlen)) {
+	} else if (parse_file_header(pd, e)) {
 		ntrace_pd_close(pd);
 		return NULL;
 	}
@@ -224,7 +212,12 @@ static struct ntrace_perfdata *pd_init(const void *buf, size_t len, void *map, c
 
 struct ntrace_perfdata *ntrace_pd_open_mem(const void *buf, size_t len, char *err, size_t errlen)
 {
-	return pd_init(buf, len, NULL, err, errlen);
+	struct ntrace_errbuf e = { 0 };
+	struct ntrace_perfdata *pd = pd_init(buf, len, NULL, &e);
+
+	if (!pd)
+		ntrace_err_copy(&e, err, errlen);
+	return pd;
 }
 
 const char *ntrace_pd_data_path(const char *path, char *buf, size_t len)
@@ -238,10 +231,8 @@ const char *ntrace_pd_data_path(const char *path, char *buf, size_t len)
 	return n > 0 && (size_t)n < len ? buf : path;
 }
 
-struct ntrace_perfdata *ntrace_pd_open(const char *dir_or_file, char *err, size_t errlen)
+static struct ntrace_perfdata *pd_open(const char *path, struct ntrace_errbuf *e)
 {
-	char buf[PATH_MAX];
-	const char *path = ntrace_pd_data_path(dir_or_file, buf, sizeof(buf));
 	struct ntrace_perfdata *pd;
 	struct stat st;
 	void *map;
@@ -249,29 +240,42 @@ struct ntrace_perfdata *ntrace_pd_open(const char *dir_or_file, char *err, size_
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
-		seterr(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		ntrace_err_set(e, NTRACE_ENOENT, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		seterr(err, errlen, "'%s' is not a regular file", path);
+		ntrace_err_set(e, NTRACE_ENOENT, "'%s' is not a regular file", path);
 		close(fd);
 		return NULL;
 	}
 	if (st.st_size < 16) {
-		seterr(err, errlen, "'%s' is too short for a perf.data file (%lld bytes)", path,
-		       (long long)st.st_size);
+		ntrace_err_set(e, NTRACE_EBADINPUT,
+			       "'%s' is too short for a perf.data file (%lld bytes)", path,
+			       (long long)st.st_size);
 		close(fd);
 		return NULL;
 	}
 	map = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
 	if (map == MAP_FAILED) {
-		seterr(err, errlen, "cannot map '%s': %s", path, strerror(errno));
+		ntrace_err_set(e, NTRACE_ENOENT, "cannot map '%s': %s", path, strerror(errno));
 		return NULL;
 	}
-	pd = pd_init(map, (size_t)st.st_size, map, err, errlen);
+	pd = pd_init(map, (size_t)st.st_size, map, e);
 	if (!pd)
 		munmap(map, (size_t)st.st_size);
+	return pd;
+}
+
+struct ntrace_perfdata *ntrace_pd_open(const char *dir_or_file, char *err, size_t errlen)
+{
+	char buf[PATH_MAX];
+	struct ntrace_errbuf e = { 0 };
+	struct ntrace_perfdata *pd = pd_open(ntrace_pd_data_path(dir_or_file, buf, sizeof(buf)),
+					     &e);
+
+	if (!pd)
+		ntrace_err_copy(&e, err, errlen);
 	return pd;
 }
 
@@ -309,8 +313,8 @@ void ntrace_pd_rewind(struct ntrace_perfdata *pd)
 	size_t i;
 
 	pd->pos = pd->data_start;
-	pd->failed = false;
-	pd->err[0] = 0;
+	pd->failed = 0;
+	ntrace_err_clear(&pd->err);
 	/* Pipe files define their attributes in the records: read them again. */
 	if (pd->pipe) {
 		for (i = 0; i < pd->nr_attrs; i++)
@@ -321,7 +325,7 @@ void ntrace_pd_rewind(struct ntrace_perfdata *pd)
 
 const char *ntrace_pd_errmsg(const struct ntrace_perfdata *pd)
 {
-	return pd->err[0] ? pd->err : "no error";
+	return ntrace_err_msg(&pd->err);
 }
 
 const char *ntrace_pd_type_name(uint32_t type)
@@ -468,8 +472,9 @@ static int parse_body(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r, const
 	unsigned int blen = r->size - 8u, tail;
 	const char *what = ntrace_pd_type_name(r->type);
 
-#define NEED(n) do { if (blen < (n)) return pd_fail(pd, "%s record at offset %llu is too short (%u bytes)", \
-					       what, (unsigned long long)r->offset, r->size); } while (0)
+#define NEED(n) do { if (blen < (n)) return next_fail(pd, NTRACE_ECORRUPT, \
+					"%s record at offset %llu is too short (%u bytes)", \
+					what, (unsigned long long)r->offset, r->size); } while (0)
 	switch (r->type) {
 	case NTRACE_PD_MMAP:
 	case NTRACE_PD_MMAP2: {
@@ -486,8 +491,9 @@ static int parse_body(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r, const
 		r->u.mmap.flags = r->type == NTRACE_PD_MMAP2 ? get32(b + 60) : 0;
 		r->u.mmap.filename = str_in(b + fn, end - tail);
 		if (!r->u.mmap.filename)
-			return pd_fail(pd, "%s record at offset %llu: file name is not terminated",
-				       what, (unsigned long long)r->offset);
+			return next_fail(pd, NTRACE_ECORRUPT,
+					 "%s record at offset %llu: file name is not terminated",
+					 what, (unsigned long long)r->offset);
 		break;
 	}
 	case NTRACE_PD_COMM:
@@ -497,8 +503,9 @@ static int parse_body(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r, const
 		r->u.comm.tid = get32(b + 4);
 		r->u.comm.comm = str_in(b + 8, end - tail);
 		if (!r->u.comm.comm)
-			return pd_fail(pd, "COMM record at offset %llu: name is not terminated",
-				       (unsigned long long)r->offset);
+			return next_fail(pd, NTRACE_ECORRUPT,
+					 "COMM record at offset %llu: name is not terminated",
+					 (unsigned long long)r->offset);
 		break;
 	case NTRACE_PD_FORK:
 	case NTRACE_PD_EXIT:
@@ -561,18 +568,20 @@ static int parse_body(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r, const
 	}
 	case NTRACE_PD_HEADER_ATTR: {
 		uint32_t asize;
+		int rc;
 
 		NEED(ATTR_SIZE_VER0);
 		asize = get32(b + 4);
 		if (!asize)
 			asize = ATTR_SIZE_VER0;
 		if (asize < ATTR_SIZE_VER0 || asize > blen || (blen - asize) % 8)
-			return pd_fail(pd, "HEADER_ATTR record at offset %llu: attribute size %u does not fit",
-				       (unsigned long long)r->offset, asize);
-		if (pd->pipe && add_attr(pd, b, asize, b + asize, (blen - asize) / 8, pd->err,
-					 sizeof(pd->err))) {
-			pd->failed = true;
-			return -1;
+			return next_fail(pd, NTRACE_ECORRUPT,
+					 "HEADER_ATTR record at offset %llu: attribute size %u does not fit",
+					 (unsigned long long)r->offset, asize);
+		rc = pd->pipe ? add_attr(pd, b, asize, b + asize, (blen - asize) / 8, &pd->err) : 0;
+		if (rc) {
+			pd->failed = rc;
+			return rc;
 		}
 		break;
 	}
@@ -587,37 +596,42 @@ int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r)
 {
 	const uint8_t *rec;
 	uint64_t next;
+	int rc;
 
 	if (pd->failed)
-		return -1;
+		return pd->failed;
 	if (pd->pos >= pd->data_end)
 		return 0;
 	memset(r, 0, sizeof(*r));
 	r->offset = pd->pos;
 	if (pd->data_end - pd->pos < 8)
-		return pd_fail(pd, "record header at offset %llu is cut off by the end of the data",
-			       (unsigned long long)pd->pos);
+		return next_fail(pd, NTRACE_ECORRUPT,
+				 "record header at offset %llu is cut off by the end of the data",
+				 (unsigned long long)pd->pos);
 	rec = pd->buf + pd->pos;
 	r->type = get32(rec);
 	r->misc = get16(rec + 4);
 	r->size = get16(rec + 6);
 	r->body = rec + 8;
 	if (r->size < 8 || r->size % 8)
-		return pd_fail(pd, "record at offset %llu has a bad size %u (type %s)",
-			       (unsigned long long)pd->pos, r->size, ntrace_pd_type_name(r->type));
+		return next_fail(pd, NTRACE_ECORRUPT, "record at offset %llu has a bad size %u (type %s)",
+				 (unsigned long long)pd->pos, r->size, ntrace_pd_type_name(r->type));
 	if (r->size > pd->data_end - pd->pos)
-		return pd_fail(pd, "%s record at offset %llu (size %u) runs past the end of the data",
-			       ntrace_pd_type_name(r->type), (unsigned long long)pd->pos, r->size);
+		return next_fail(pd, NTRACE_ECORRUPT,
+				 "%s record at offset %llu (size %u) runs past the end of the data",
+				 ntrace_pd_type_name(r->type), (unsigned long long)pd->pos, r->size);
 	if (r->type == 81 || r->type == 83)
-		return pd_fail(pd, "compressed records at offset %llu are not supported (record with -z off)",
-			       (unsigned long long)pd->pos);
+		return next_fail(pd, NTRACE_EFORMAT,
+				 "compressed records at offset %llu are not supported (record with -z off)",
+				 (unsigned long long)pd->pos);
 	next = pd->pos + r->size;
 	if (r->type == NTRACE_PD_AUXTRACE) {
 		const uint8_t *b = r->body;
 
 		if (r->size < 48)
-			return pd_fail(pd, "AUXTRACE record at offset %llu is too short (%u bytes)",
-				       (unsigned long long)pd->pos, r->size);
+			return next_fail(pd, NTRACE_ECORRUPT,
+					 "AUXTRACE record at offset %llu is too short (%u bytes)",
+					 (unsigned long long)pd->pos, r->size);
 		r->u.auxtrace.size = get64(b);
 		r->u.auxtrace.offset = get64(b + 8);
 		r->u.auxtrace.reference = get64(b + 16);
@@ -625,13 +639,16 @@ int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r)
 		r->u.auxtrace.tid = get32(b + 28);
 		r->u.auxtrace.cpu = get32(b + 32);
 		if (r->u.auxtrace.size > pd->data_end - next)
-			return pd_fail(pd, "AUXTRACE record at offset %llu: %llu data bytes run past the end of the data",
-				       (unsigned long long)pd->pos,
-				       (unsigned long long)r->u.auxtrace.size);
+			return next_fail(pd, NTRACE_ECORRUPT,
+					 "AUXTRACE record at offset %llu: %llu data bytes run past the end of the data",
+					 (unsigned long long)pd->pos,
+					 (unsigned long long)r->u.auxtrace.size);
 		r->u.auxtrace.data = pd->buf + next;
 		next += r->u.auxtrace.size;
-	} else if (parse_body(pd, r, rec)) {
-		return -1;
+	} else {
+		rc = parse_body(pd, r, rec);
+		if (rc)
+			return rc;
 	}
 	pd->pos = next;
 	return 1;
@@ -640,23 +657,18 @@ int ntrace_pd_next(struct ntrace_perfdata *pd, struct ntrace_pd_rec *r)
 int ntrace_pd_info_parse(const struct ntrace_pd_rec *r, struct ntrace_auxinfo *info,
 			 char *err, size_t errlen)
 {
-	memset(info, 0, sizeof(*info));
-	if (r->type != NTRACE_PD_AUXTRACE_INFO) {
-		if (err && errlen)
-			snprintf(err, errlen, "record at offset %llu is not AUXTRACE_INFO",
-				 (unsigned long long)r->offset);
-		return -1;
-	}
-	if (ntrace_auxinfo_parse(r->u.info.priv, r->u.info.priv_size, info, err, errlen)) {
-		/* name the record: the payload parser cannot */
-		if (err && errlen) {
-			char why[256];
+	struct ntrace_errbuf e = { 0 };
+	char why[NTRACE_ERRBUF_SIZE];
+	int rc;
 
-			snprintf(why, sizeof(why), "%s", err);
-			snprintf(err, errlen, "AUXTRACE_INFO at offset %llu (type %u): %s",
-				 (unsigned long long)r->offset, r->u.info.type, why);
-		}
-		return -1;
-	}
-	return 0;
+	memset(info, 0, sizeof(*info));
+	if (r->type != NTRACE_PD_AUXTRACE_INFO)
+		rc = ntrace_err_set(&e, NTRACE_EINVAL, "record at offset %llu is not AUXTRACE_INFO",
+				    (unsigned long long)r->offset);
+	else if ((rc = ntrace_auxinfo_parse(r->u.info.priv, r->u.info.priv_size, info, why,
+					    sizeof(why))))
+		/* name the record: the payload parser cannot */
+		ntrace_err_set(&e, rc, "AUXTRACE_INFO at offset %llu (type %u): %s",
+			       (unsigned long long)r->offset, r->u.info.type, why);
+	return rc ? ntrace_err_copy(&e, err, errlen) : 0;
 }

@@ -137,16 +137,20 @@ struct pd_dec {
 	struct tcpu *tcpus;
 	size_t ntcpus;
 	struct corder *corder;	/* chunks by CPU and AUX offset */
-	char *err;
-	size_t errlen;
 };
+
+/* perfdata_file.c: where the reader keeps the detail of a failure */
+struct ntrace_errbuf *pd_errbuf(struct ntrace_perfdata *pd);
 
 /* perfdata_decode.c */
 /* A warning for the caller's ops->on_notice (decoding goes on). */
 void pd_notice(struct pd_dec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Record the error message for the caller; returns -1. */
-int pd_fail(struct pd_dec *x, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* ELF e_type of the file at path, or -1 if it is not a readable ELF. */
+/* Decoding fails: code, and the detail on the reader (ntrace_pd_errmsg()). */
+int pd_fail(struct pd_dec *x, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* ntrace_decoder_new() refused: why names a setting, or memory. */
+int pd_no_decoder(struct pd_dec *x, uint32_t cpu, const char *why);
+/* ELF e_type of the file at path, or a negative code when it is not a readable ELF. */
 int pd_elf_type(const char *path);
 /* Where the recorded file name fn is on this host (opts->root, elf_dir, vdso). */
 void pd_host_path(const struct pd_dec *x, const char *fn, char *path, size_t size);

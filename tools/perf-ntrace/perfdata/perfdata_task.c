@@ -40,7 +40,7 @@ static int push_idx(size_t **v, size_t *n, size_t i)
 	size_t *nv = realloc(*v, (*n + 1) * sizeof(**v));
 
 	if (!nv)
-		return -1;
+		return NTRACE_ENOMEM;
 	*v = nv;
 	nv[(*n)++] = i;
 	return 0;
@@ -61,7 +61,7 @@ static int collect_maps(const struct pd_dec *x, uint32_t pid, uint64_t lt, size_
 	if (f && (!e || before(e->time, e->seq, f->time, f->seq))) {
 		from = f;
 		if (depth < 64 && collect_maps(x, f->ppid, f->time, f->seq, v, n, depth + 1))
-			return -1;
+			return NTRACE_ENOMEM;
 	}
 	for (i = 0; i < x->nmmaps; i++) {
 		const struct mmaprec *m = &x->mmaps[i];
@@ -69,7 +69,7 @@ static int collect_maps(const struct pd_dec *x, uint32_t pid, uint64_t lt, size_
 		if (m->pid == pid && before(m->time, m->seq, lt, lseq) &&
 		    (!from || before(from->time, from->seq, m->time, m->seq)) &&
 		    push_idx(v, n, i))
-			return -1;
+			return NTRACE_ENOMEM;
 	}
 	return 0;
 }
@@ -317,7 +317,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	if (!len)
 		return 0;
 	if (!tc)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	gap = tc->lossy_end || (tc->next_off != at && (tc->d || tc->next_off)) ||
 	      (!off && (a->flags & NTRACE_PD_AUX_PARTIAL));
 	if (!tc->d || cut || gap || tc->tid != a->tid || tc->img != img) {
@@ -338,7 +338,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 		cfg.enc.codec.wait_for_eom = resync;
 		tc->d = ntrace_decoder_new(&cfg, img, &x->ops->dec, x->ctx, &why);
 		if (!tc->d)
-			return pd_fail(x, "cannot create a decoder for CPU %u: %s", a->cpu, why);
+			return pd_no_decoder(x, a->cpu, why);
 		tc->tid = a->tid;
 		tc->pid = a->pid;
 		tc->img = img;
@@ -361,7 +361,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	x->st->chunk_bytes += len;
 	t = task_of(x, a->pid);
 	if (!t)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	t->bytes += len;
 	tc->next_off = at + len;
 	tc->lossy_end = false;
@@ -489,10 +489,10 @@ static int task_record(struct pd_dec *x, const struct auxrec *a)
 	int rc = 0;
 
 	if (!t || a->size > SIZE_MAX)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	buf = malloc(a->size ? (size_t)a->size : 1);
 	if (!buf)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	missing = gather(x, a, buf, &whole);
 	if (missing) {
 		x->st->missing_bytes += missing;
@@ -526,7 +526,7 @@ static int task_record(struct pd_dec *x, const struct auxrec *a)
 #undef LIM_T
 #undef LIM_S
 	if (!img) {
-		rc = pd_fail(x, "out of memory");
+		rc = pd_fail(x, NTRACE_ENOMEM, "out of memory");
 		goto out;
 	}
 	rc = task_segment(x, a, img, buf, pos, whole - pos, pos > 0, t);
@@ -568,7 +568,7 @@ int pd_task_decode(struct pd_dec *x)
 		qsort(x->swins, x->nswins, sizeof(*x->swins), cmp_swin);
 	x->corder = malloc((x->nchunks ? x->nchunks : 1) * sizeof(*x->corder));
 	if (!x->corder)
-		return pd_fail(x, "out of memory");
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	for (i = 0; i < x->nchunks; i++) {
 		x->corder[i].key = x->chunks[i].key;
 		x->corder[i].offset = x->chunks[i].offset;
@@ -630,7 +630,7 @@ int pd_task_decode(struct pd_dec *x)
 		/* Another process's record: not decoded, and not a gap either. */
 		tc = tcpu_of(x, a->cpu);
 		if (!tc)
-			return pd_fail(x, "out of memory");
+			return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 		if (tc->next_off == a->off) {
 			rc = tcpu_end(x, tc);
 			tc->next_off = a->off + a->size;
@@ -641,7 +641,7 @@ int pd_task_decode(struct pd_dec *x)
 	for (i = 0; i < x->ntcpus && !rc; i++)
 		rc = tcpu_end(x, &x->tcpus[i]);
 	if (rc)
-		return rc < 0 ? -1 : 0;
+		return rc < 0 ? rc : 0;
 	if (x->ntasks)
 		qsort(x->tasks, x->ntasks, sizeof(*x->tasks), cmp_task);
 	x->st->tasks = x->ntasks;

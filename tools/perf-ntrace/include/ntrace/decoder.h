@@ -168,13 +168,14 @@ struct ntrace_decoder;
 
 /*
  * cfg is copied; img must outlive the decoder. ops is copied; ctx is passed
- * to its callbacks. Returns NULL with a static reason in *err (a
- * configuration problem or out of memory).
+ * to its callbacks. Returns NULL with *why (when why is not NULL) pointing
+ * at a static reason: the setting ntrace_enc_cfg_check() or this function
+ * finds unusable, or "out of memory".
  */
 struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 					  struct ntrace_images *img,
 					  const struct ntrace_dec_ops *ops, void *ctx,
-					  const char **err);
+					  const char **why);
 /*
  * Decode further input with img (may be the same set, changed with
  * ntrace_images_clear() or by more images): the cached blocks are dropped,
@@ -224,7 +225,8 @@ void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stat
  * The instruction addresses of a run, in order, in batches (at most 256 per
  * call) through fn; reads the decoder's block cache without changing it, so
  * it is fast and safe to call from the runs callback. Returns
- * 0, fn's non-zero return, or -1 if the images cannot be decoded there.
+ * 0, fn's non-zero return, or the image layer's code (NTRACE_ENOMAP, ...;
+ * ntrace_images_errmsg() says why) if the images cannot be decoded there.
  */
 int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run *r,
 			   int (*fn)(void *ctx, const uint64_t *pcs, size_t n), void *ctx);
@@ -233,8 +235,11 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
 
 /*
  * Ready-made sinks with the ntrace_dec_ops.runs signature. Each writes to a
- * FILE through its own buffer; call ntrace_sink_flush() at the end. Write
- * errors make the sink return -1 (which stops the decoder).
+ * FILE through its own buffer; call ntrace_sink_flush() at the end. The
+ * first failure (NTRACE_EWRITE for a write error, the image layer's code
+ * for instructions the images do not hold) makes the sink return that
+ * code from then on, which stops the decoder; ntrace_sink_errmsg() says
+ * why.
  *   PC list:  one retired-instruction address per line, "0x%lx".
  *   branches: one line per control transfer (not-taken branches and plain
  *             ends of I-CNT are left out): "FROM TO KIND TSTAMP", traps with
@@ -261,10 +266,12 @@ struct ntrace_sink;
  */
 struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 				    struct ntrace_decoder *d, struct ntrace_images *img);
-/* ntrace_dec_ops.runs callback; ctx is the sink. 0, or -1 on a write error. */
+/* ntrace_dec_ops.runs callback; ctx is the sink. 0 or the first failure's code. */
 int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n);
-/* Write what is buffered (and fflush out). 0 or -1 (write error). */
+/* Write what is buffered (and fflush out). 0 or the first failure's code. */
 int ntrace_sink_flush(struct ntrace_sink *s);
+/* Why the sink failed (owned by s); "no error" if it did not. */
+const char *ntrace_sink_errmsg(const struct ntrace_sink *s);
 /* Free the sink (NULL allowed) without flushing; does not close out. */
 void ntrace_sink_free(struct ntrace_sink *s);
 /* Attach the decoder after creating it (the sink is its callback context). */

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include <ntrace/error.h>
 #include <ntrace/ingress.h>
 #include <ntrace/msg.h>
 
@@ -90,10 +91,11 @@ struct ntrace_enc_cfg {
 void ntrace_enc_cfg_default(struct ntrace_enc_cfg *cfg);
 
 /*
- * Check a configuration; returns NULL if usable, else a static message
- * naming the bad setting (its Trace Control Interface field).
+ * Check a configuration: 0 if usable, else NTRACE_ECONFIG with *why (when
+ * why is not NULL) pointing at a static message naming the bad setting by
+ * its Trace Control Interface field; *why is NULL when cfg is usable.
  */
-const char *ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg);
+int ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg, const char **why);
 
 /*
  * Turn cfg into the settings an encoder really applies: an ingress port of
@@ -124,11 +126,12 @@ struct ntrace_tci_regs {
  * trTsActive and a trTsMode other than none). The rest, which no register
  * shows (counter widths, itype width, return stack depth, XLEN), is left as
  * it was: start from ntrace_enc_cfg_default() or the decoder's defaults.
- * Returns NULL, or a static message naming the field that makes the
- * registers unusable (not N-Trace, or what ntrace_enc_cfg_check() rejects);
- * cfg is then unchanged.
+ * Returns 0, or NTRACE_ECONFIG with *why (when why is not NULL) naming
+ * the field that makes the registers unusable (not N-Trace, or what
+ * ntrace_enc_cfg_check() rejects); cfg is then unchanged.
  */
-const char *ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg);
+int ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg,
+			     const char **why);
 
 /*
  * Message sink: called once per message in stream order. Return 0 to go on,
@@ -213,11 +216,11 @@ struct ntrace_encoder {
 
 /*
  * Initialise e with a copy of cfg; emit(ctx, msg) receives every message.
- * Returns NULL on success or the ntrace_enc_cfg_check() message (e is then
- * not usable).
+ * Returns 0, or NTRACE_ECONFIG with *why as ntrace_enc_cfg_check() sets it
+ * (e is then not usable).
  */
-const char *ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
-				ntrace_emit_fn emit, void *ctx);
+int ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *cfg,
+			ntrace_emit_fn emit, void *ctx, const char **why);
 
 /*
  * Feed n records in program order. Returns 0, or the sink's non-zero return
@@ -310,7 +313,7 @@ int ntrace_encoder_finish(struct ntrace_encoder *e);
 /*
  * A ready-made sink that writes each message as bytes through the codec to
  * a FILE (with offset/size filled in), optionally forwarding the message
- * to another sink. Errors from fwrite make the sink return -1.
+ * to another sink. Errors from fwrite make the sink return NTRACE_EWRITE.
  */
 struct ntrace_byte_sink {
 	FILE *out;		/* where bytes go; NULL: nothing written (only
@@ -323,8 +326,9 @@ struct ntrace_byte_sink {
 
 /*
  * ntrace_emit_fn that encodes msg (ctx: struct ntrace_byte_sink). Returns 0,
- * -1 on a write error or a message the codec cannot encode, or next's
- * non-zero return.
+ * NTRACE_EWRITE (a write error; errno says why), NTRACE_EINVAL (a message
+ * the codec cannot encode: a field does not fit), or next's non-zero
+ * return.
  */
 int ntrace_byte_sink_emit(void *ctx, const struct ntrace_msg *msg);
 
@@ -335,10 +339,10 @@ int ntrace_byte_sink_emit(void *ctx, const struct ntrace_msg *msg);
  * numbers in C syntax (0x.. hex, decimal), FLAGS a number or a '|'-joined
  * list of "start", "stop", "seq" (NTRACE_INSN_* names without the prefix).
  * '#' starts a comment; blank lines are skipped.
- * Returns 1 for a record, 0 for a blank/comment line, -1 for a bad line
- * (with a reason in *err).
+ * Returns 1 for a record, 0 for a blank/comment line, NTRACE_EBADINPUT for
+ * a bad line with *why pointing at a static reason (the field at fault).
  */
-int ntrace_insn_parse_text(const char *line, struct ntrace_insn *insn, const char **err);
+int ntrace_insn_parse_text(const char *line, struct ntrace_insn *insn, const char **why);
 
 #ifdef __cplusplus
 }

@@ -47,10 +47,11 @@ struct ntrace_gt {
 };
 
 /*
- * Load a .pcs file into *gt (the whole file, in memory). On error returns
- * -1, leaves *gt empty and writes a message naming path and the cause
- * (cannot open, no magic, size not a multiple of 8, trap mark at the end)
- * into err (errlen bytes).
+ * Load a .pcs file into *gt (the whole file, in memory). Returns 0, or
+ * NTRACE_ENOENT (cannot open or read), NTRACE_EBADINPUT (no magic, size
+ * not 8 + a multiple of 8, trap mark at the end) or NTRACE_ENOMEM, with
+ * *gt left empty and a message naming path and the cause in err (errlen
+ * bytes).
  */
 int ntrace_gt_load(const char *path, struct ntrace_gt *gt, char *err,
 		   size_t errlen);
@@ -61,7 +62,8 @@ void ntrace_gt_free(struct ntrace_gt *gt);
  * Streaming .pcs writer (buffered). ntrace_gt_create() returns NULL (errno
  * set) when path cannot be created. ntrace_gt_pc()/ntrace_gt_trap() cannot
  * fail; a write error is remembered and returned by ntrace_gt_close(),
- * which also frees the writer: 0 or -errno.
+ * which also frees the writer: 0, or NTRACE_EWRITE with errno set to the
+ * first error's.
  */
 struct ntrace_gt_writer;
 struct ntrace_gt_writer *ntrace_gt_create(const char *path);
@@ -102,8 +104,8 @@ void ntrace_builder_free(struct ntrace_builder *b);
  * record is completed now that its successor is known; a successor that is
  * neither the fall-through nor the direct target of a direct instruction is
  * an unmarked trap (an exception with no cause) and is counted.
- * Returns 0, or non-zero (see ntrace_builder_errmsg()) when d is an
- * ECALL/EBREAK (those never retire) or fn failed.
+ * Returns 0, NTRACE_EBADINPUT when d is an ECALL/EBREAK (those never
+ * retire), or fn's non-zero return; ntrace_builder_errmsg() says why.
  */
 int ntrace_builder_insn(struct ntrace_builder *b, uint64_t pc,
 			const struct ntrace_idec *d, uint8_t priv);
@@ -112,12 +114,12 @@ int ntrace_builder_insn(struct ntrace_builder *b, uint64_t pc,
  * has_cause = 0 when only bit 63 (interrupt or exception) is known. The
  * trap goes on the previous record when that is a plain (itype 0)
  * instruction, otherwise on a size-0 record at epc, so a branch or jump
- * keeps its own itype. Returns 0 or fn's failure.
+ * keeps its own itype. Returns 0 or fn's non-zero return.
  */
 int ntrace_builder_trap(struct ntrace_builder *b, uint64_t epc, uint64_t cause,
 			uint64_t tval, int has_cause, uint8_t priv);
 /* Trace stops: complete the last record (flag TRACE_STOP); a branch with
- * no successor counts as not taken. Returns 0 or fn's failure. */
+ * no successor counts as not taken. Returns 0 or fn's non-zero return. */
 int ntrace_builder_finish(struct ntrace_builder *b);
 
 /*
@@ -135,17 +137,19 @@ struct ntrace_insn_vec {
 	struct ntrace_insn *v;	/* records (malloc'ed) */
 	size_t n, cap;		/* used, allocated */
 };
-/* Append *in to vec (a struct ntrace_insn_vec *). 0, or -1 out of memory. */
+/* Append *in to vec (a struct ntrace_insn_vec *). 0 or NTRACE_ENOMEM. */
 int ntrace_insn_vec_push(void *vec, const struct ntrace_insn *in);
 /* Free the records and zero the vector. */
 void ntrace_insn_vec_free(struct ntrace_insn_vec *vec);
 
 /*
  * Ground truth + images -> records appended to out (o as for the builder).
- * Returns 0, or -1 with err filled on a PC outside the images ("ground-truth
- * word N: ..."), an ECALL/EBREAK recorded as retired, a Zcmt table jump
- * that went elsewhere than its table entry, out of memory, or (strict) any
- * unmarked discontinuity. out keeps what was built; free it in any case.
+ * Returns 0, or with err filled ("ground-truth word N: ..." where a word
+ * is at fault) the image layer's code for a PC that is not in executable
+ * code (NTRACE_ENOMAP, ...), NTRACE_EBADINPUT for an ECALL/EBREAK recorded
+ * as retired, a Zcmt table jump that went elsewhere than its table entry
+ * or (strict) any unmarked discontinuity, or NTRACE_ENOMEM. out keeps what
+ * was built; free it in any case.
  */
 int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img,
 			   const struct ntrace_ingress_opts *o, int strict,
@@ -160,8 +164,9 @@ int ntrace_ingress_from_gt(const struct ntrace_gt *gt, struct ntrace_images *img
  * group writing mcause/scause is a trap (an exception when it carries the
  * faulting instruction, an interrupt otherwise) with epc from mepc/sepc.
  * cfg: ISA (NULL: RV64GC). o->priv is the privilege until the trace sets
- * one (o NULL: M-mode). Returns 0, or -1 with err naming the byte offset
- * and the problem (unknown opcode, truncated group, ...). See
+ * one (o NULL: M-mode). Returns 0, or NTRACE_EBADINPUT (NTRACE_ENOMEM:
+ * out of memory) with err naming the byte offset and the problem (unknown
+ * opcode, truncated group, ...). See
  * tests/gt/README.rst for how the seed's inconsistencies are read.
  */
 int ntrace_tv_parse(const uint8_t *buf, size_t len,
@@ -175,7 +180,8 @@ int ntrace_tv_parse(const uint8_t *buf, size_t len,
  * (instruction bits from the images, then "increment pc" or the new pc),
  * and per trap a group with the handler pc, xepc, xcause (when known), the
  * trapping instruction for an exception, and the privilege. Returns 0, or
- * -1 with err filled (an instruction not in the images, a write error).
+ * with err filled the image layer's code for an instruction not in the
+ * images (NTRACE_ENOMAP, ...) or NTRACE_EWRITE.
  */
 int ntrace_tv_export(const struct ntrace_insn *in, size_t n,
 		     struct ntrace_images *img, FILE *out, char *err,

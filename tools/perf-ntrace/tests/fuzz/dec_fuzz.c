@@ -198,7 +198,7 @@ static void write_seeds(const char *dir)
 			o.buf[0] = (uint8_t)c;
 			o.buf[1] = (uint8_t)s;
 			o.codec = &cfg.codec;
-			if (ntrace_encoder_init(&e, &cfg, to_mem, &o) ||
+			if (ntrace_encoder_init(&e, &cfg, to_mem, &o, NULL) ||
 			    ntrace_encoder_put(&e, v.v, v.n) || ntrace_encoder_finish(&e))
 				continue;
 			snprintf(path, sizeof(path), "%s/seed-%u-%s", dir, s, rt_configs[c].name);

@@ -52,11 +52,11 @@ command -v qemu-system-riscv64 >/dev/null || die "qemu-system-riscv64 not found"
 
 # Host helpers, built from the library sources directly (the plugin must be
 # position independent).
-libsrc=(isa_decode.c image_set.c image_table.c image_elf.c ingress_build.c
+libsrc=(error.c isa_decode.c image_set.c image_table.c image_elf.c ingress_build.c
 	ingress_gt.c ingress_tv_parse.c ingress_tv_export.c ingress_compare.c)
 plugin_api=$src/../../qemu/include/qemu_plugin_api.h
 hostkey=$(cache_key "$here/gt-tool.c" "$here/gt-plugin.c" "$plugin_api" "${libsrc[@]/#/$src/lib/}" \
-	"$src"/include/ntrace/*.h "$src"/lib/image_internal.h "$src"/lib/ingress_tv.h)
+	"$src"/include/ntrace/*.h "$src"/lib/err_internal.h "$src"/lib/image_internal.h "$src"/lib/ingress_tv.h)
 if [ "$(cat "$bin/.key" 2>/dev/null)" != "$hostkey" ]; then
 	hflags=(-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src/include")
 	cc "${hflags[@]}" -o "$bin/gt-tool.tmp" "$here/gt-tool.c" "${libsrc[@]/#/$src/lib/}"

@@ -91,8 +91,7 @@ static int encode_lossy(const struct ntrace_enc_cfg *cfg, const struct ntrace_in
 	memset(o, 0, sizeof(*o));
 	o->e = &e;
 	o->codec = &cfg->codec;
-	err = ntrace_encoder_init(&e, cfg, emit, o);
-	if (err) {
+	if (ntrace_encoder_init(&e, cfg, emit, o, &err)) {
 		fprintf(stderr, "rt-tool: encoder: %s\n", err);
 		return -1;
 	}
@@ -118,8 +117,7 @@ static int encode(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *in
 	memset(o, 0, sizeof(*o));
 	o->e = &e;
 	o->codec = &cfg->codec;
-	err = ntrace_encoder_init(&e, cfg, emit, o);
-	if (err) {
+	if (ntrace_encoder_init(&e, cfg, emit, o, &err)) {
 		fprintf(stderr, "rt-tool: encoder: %s\n", err);
 		return -1;
 	}

@@ -60,8 +60,7 @@ static int enc_run(const struct ntrace_enc_cfg *cfg, const struct ntrace_insn *i
 	if (!f)
 		return -1;
 	sink.out = f;
-	err = ntrace_encoder_init(&e, cfg, ntrace_byte_sink_emit, &sink);
-	if (err) {
+	if (ntrace_encoder_init(&e, cfg, ntrace_byte_sink_emit, &sink, &err)) {
 		tap_diag("encoder config: %s", err);
 		fclose(f);
 		free(mem);

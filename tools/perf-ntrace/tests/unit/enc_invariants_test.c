@@ -91,8 +91,7 @@ int main(void)
 		random_cfg(&c);
 		make_program(prog, n, &c, 0, &hw, &branches);
 		t.cfg = &c;
-		err = ntrace_encoder_init(&e, &c, tally_msg, &t);
-		if (err) {
+		if (ntrace_encoder_init(&e, &c, tally_msg, &t, &err)) {
 			tap_diag("config %u: %s", iter, err);
 			bad_other++;
 			continue;

@@ -362,6 +362,7 @@ static void gaps(void)
 	};
 	struct ntrace_enc_cfg c;
 	struct enc_run r;
+	const char *why;
 
 	base(&c, NTRACE_MODE_BTM);
 	enc_run(&c, s, N(s), &r);
@@ -397,8 +398,8 @@ static void gaps(void)
 			       "ProgTraceCorrelation evcode=4 cdf=0 icnt=2\n",
 			       "a mispredicted return after a stop at an exception is B-TYPE 0");
 	}
-	tap_ok(!strcmp(ntrace_enc_cfg_check(&(struct ntrace_enc_cfg){ .mode = 4 }),
-		       "trTeInstMode must be 3 (BTM) or 6 (HTM)"),
+	tap_ok(ntrace_enc_cfg_check(&(struct ntrace_enc_cfg){ .mode = 4 }, &why) == NTRACE_ECONFIG &&
+	       !strcmp(why, "trTeInstMode must be 3 (BTM) or 6 (HTM)"),
 	       "bad configuration is named");
 }
 
@@ -413,7 +414,7 @@ static void overrun(void)
 
 	base(&c, NTRACE_MODE_BTM);
 	memset(&r, 0, sizeof(r));
-	ntrace_encoder_init(&e, &c, harness_collect, &r);
+	ntrace_encoder_init(&e, &c, harness_collect, &r, NULL);
 	ntrace_encoder_put(&e, a, 2);
 	ntrace_encoder_overrun(&e, NTRACE_ECODE_PROGRAM_LOST);
 	ntrace_encoder_put(&e, b, 2);

@@ -77,7 +77,7 @@ int main(void)
 			continue;
 		}
 		memset(&got, 0, sizeof(got));
-		if (ntrace_encoder_init(&e, &c, harness_collect, &got) || feed_runs(&e, prog, n)) {
+		if (ntrace_encoder_init(&e, &c, harness_collect, &got, NULL) || feed_runs(&e, prog, n)) {
 			failed++;
 			continue;
 		}

@@ -498,20 +498,20 @@ static void test_info(void)
 	char err[256];
 
 	tap_ok(info_variant(e_none, err, sizeof(err)) == 0, "info: minimal BTM record accepted");
-	tap_ok(info_variant(e_magic, err, sizeof(err)) && strstr(err, "not from the ntrace PMU"),
-	       "info: wrong magic rejected (%s)", err);
-	tap_ok(info_variant(e_version, err, sizeof(err)) && strstr(err, "version 2"),
-	       "info: unknown version rejected (%s)", err);
-	tap_ok(info_variant(e_ncpu, err, sizeof(err)) && strstr(err, "inconsistent"),
-	       "info: more CPUs than bytes rejected (%s)", err);
-	tap_ok(info_variant(e_rsize, err, sizeof(err)) && strstr(err, "inconsistent"),
-	       "info: short record size rejected (%s)", err);
-	tap_ok(info_variant(e_mode, err, sizeof(err)) && strstr(err, "trTeInstMode"),
-	       "info: bad trTeInstMode rejected (%s)", err);
-	tap_ok(info_variant(e_format, err, sizeof(err)) && strstr(err, "trTeFormat"),
-	       "info: non-N-Trace format rejected (%s)", err);
-	tap_ok(info_variant(e_srcbits, err, sizeof(err)) && strstr(err, "CPU 0"),
-	       "info: impossible SRC width rejected (%s)", err);
+	tap_ok(info_variant(e_magic, err, sizeof(err)) == NTRACE_EINVAL &&
+	       strstr(err, "not from the ntrace PMU"), "info: wrong magic rejected (%s)", err);
+	tap_ok(info_variant(e_version, err, sizeof(err)) == NTRACE_EVERSION &&
+	       strstr(err, "version 2"), "info: unknown version rejected (%s)", err);
+	tap_ok(info_variant(e_ncpu, err, sizeof(err)) == NTRACE_ECORRUPT &&
+	       strstr(err, "inconsistent"), "info: more CPUs than bytes rejected (%s)", err);
+	tap_ok(info_variant(e_rsize, err, sizeof(err)) == NTRACE_ECORRUPT &&
+	       strstr(err, "inconsistent"), "info: short record size rejected (%s)", err);
+	tap_ok(info_variant(e_mode, err, sizeof(err)) == NTRACE_ECONFIG &&
+	       strstr(err, "trTeInstMode"), "info: bad trTeInstMode rejected (%s)", err);
+	tap_ok(info_variant(e_format, err, sizeof(err)) == NTRACE_ECONFIG &&
+	       strstr(err, "trTeFormat"), "info: non-N-Trace format rejected (%s)", err);
+	tap_ok(info_variant(e_srcbits, err, sizeof(err)) == NTRACE_ECONFIG &&
+	       strstr(err, "CPU 0"), "info: impossible SRC width rejected (%s)", err);
 }
 
 static int ev_ignore(void *ctx, const struct ntrace_dec_event *ev)
@@ -596,8 +596,7 @@ static void test_corrupt(void)
 			}
 			bad += n >= 100000;
 			/* The whole decode path too: errors are fine, crashes are not. */
-			decoded += !ntrace_pd_decode(pd, img, &dopts, &dops, &nruns, &dst, err,
-						     sizeof(err));
+			decoded += !ntrace_pd_decode(pd, img, &dopts, &dops, &nruns, &dst);
 			ntrace_pd_close(pd);
 		}
 	}
@@ -611,8 +610,8 @@ static void test_corrupt(void)
 	copy[104 + 2 * (ATTR_BYTES + 16) + 16 + 7] = 0;
 	pd = ntrace_pd_open_mem(copy, w.n, err, sizeof(err));
 	count_records(pd, &last);
-	tap_ok(last < 0 && strstr(ntrace_pd_errmsg(pd), "bad size 0"),
-	       "corrupt: zero record size named (%s)", ntrace_pd_errmsg(pd));
+	tap_ok(last == NTRACE_ECORRUPT && strstr(ntrace_pd_errmsg(pd), "bad size 0"),
+	       "corrupt: zero record size is NTRACE_ECORRUPT, named (%s)", ntrace_pd_errmsg(pd));
 	ntrace_pd_close(pd);
 	memcpy(copy, w.b, w.n);
 	copy[40] = 0xff;	/* data offset far outside */
@@ -632,6 +631,101 @@ static void test_corrupt(void)
 	tap_ok(!pd && strstr(err, "cannot open"), "missing file (%s)", err);
 	free(copy);
 	free(w.b);
+	ntrace_images_free(img);
+}
+
+static struct ntrace_codec_cfg enc_codec;
+
+static int to_wbuf(void *ctx, const struct ntrace_msg *m)
+{
+	uint8_t b[NTRACE_MSG_MAX_BYTES];
+	size_t n = ntrace_msg_encode(&enc_codec, m, b);
+
+	wput(ctx, b, n);
+	return n ? 0 : NTRACE_EINVAL;
+}
+
+static int runs_fail(void *ctx, const struct ntrace_dec_run *r, size_t n)
+{
+	(void)ctx;
+	(void)r;
+	(void)n;
+	return NTRACE_EWRITE;
+}
+
+/* ntrace_pd_decode() failures: the code, and the reason on the reader. */
+static void test_decode_errors(void)
+{
+	/* nop, nop, ret at 0x10000, run twice: the ret's IndirectBranch makes runs */
+	static const uint8_t code[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x80 };
+	static const struct ntrace_insn prog[] = {
+		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
+		{ .addr = 0x10004, .size = 2, .itype = NTRACE_ITYPE_RETURN },
+		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
+	};
+	struct ntrace_pd_decode_opts o = { .src = -1, .cpu = -1, .no_mmap_images = true,
+					   .no_task_mode = true };
+	struct ntrace_pd_decode_ops ok = { .dec = { runs_count, ev_ignore } };
+	struct ntrace_pd_decode_ops fail = { .dec = { runs_fail, ev_ignore } };
+	struct ntrace_images *img = ntrace_images_new(NULL);
+	struct wbuf bytes = { 0 }, w = { 0 };
+	struct ntrace_pd_decode_stats st;
+	struct ntrace_perfdata *pd;
+	struct ntrace_enc_cfg cfg;
+	struct ntrace_encoder e;
+	struct synth sy = { .chunks = 1 };
+	size_t nruns = 0;
+	char err[256];
+	int rc;
+
+	ntrace_enc_cfg_default(&cfg);
+	enc_codec = cfg.codec;
+	if (!img || ntrace_images_add_mem(img, "code", code, sizeof(code), 0x10000) ||
+	    ntrace_encoder_init(&e, &cfg, to_wbuf, &bytes, NULL) ||
+	    ntrace_encoder_put(&e, prog, sizeof(prog) / sizeof(prog[0])) ||
+	    ntrace_encoder_finish(&e)) {
+		tap_ok(0, "decode errors: set-up");
+		return;
+	}
+	sy.trace = bytes.b;
+	sy.trace_len = bytes.n;
+	synth(&w, &sy);
+	pd = ntrace_pd_open_mem(w.b, w.n, err, sizeof(err));
+	rc = pd ? ntrace_pd_decode(pd, img, &o, &ok, &nruns, &st) : -100;
+	tap_ok(rc == 0 && nruns > 0 && !strcmp(ntrace_pd_errmsg(pd), "no error"),
+	       "decode errors: the file decodes (%zu runs, %d)", nruns, rc);
+	rc = pd ? ntrace_pd_decode(pd, img, &o, &fail, NULL, &st) : -100;
+	tap_ok(rc == NTRACE_EWRITE && strstr(ntrace_pd_errmsg(pd), "callback") &&
+	       strstr(ntrace_pd_errmsg(pd), ntrace_errstr(NTRACE_EWRITE)),
+	       "decode errors: a runs callback's failure is returned as it is (%d: %s)", rc,
+	       pd ? ntrace_pd_errmsg(pd) : "");
+	ntrace_pd_close(pd);
+
+	sy.no_auxtrace = true;
+	synth(&w, &sy);
+	pd = ntrace_pd_open_mem(w.b, w.n, err, sizeof(err));
+	rc = pd ? ntrace_pd_decode(pd, img, &o, &ok, &nruns, &st) : -100;
+	tap_ok(rc == NTRACE_EBADINPUT && strstr(ntrace_pd_errmsg(pd), "no ntrace AUXTRACE_INFO"),
+	       "decode errors: no AUXTRACE_INFO is NTRACE_EBADINPUT (%s)",
+	       pd ? ntrace_pd_errmsg(pd) : err);
+	ntrace_pd_close(pd);
+
+	sy.no_auxtrace = false;
+	synth(&w, &sy);
+	w.b[104 + 2 * (ATTR_BYTES + 16) + 16 + 6] = 0;	/* first record's size -> 0 */
+	w.b[104 + 2 * (ATTR_BYTES + 16) + 16 + 7] = 0;
+	pd = ntrace_pd_open_mem(w.b, w.n, err, sizeof(err));
+	rc = pd ? ntrace_pd_decode(pd, img, &o, &ok, &nruns, &st) : -100;
+	tap_ok(rc == NTRACE_ECORRUPT && strstr(ntrace_pd_errmsg(pd), "bad size 0"),
+	       "decode errors: a corrupt record is NTRACE_ECORRUPT, named (%s)",
+	       pd ? ntrace_pd_errmsg(pd) : err);
+	ntrace_pd_close(pd);
+
+	memcpy(w.b, "PERFILE1", 8);
+	pd = ntrace_pd_open_mem(w.b, w.n, NULL, 0);
+	tap_ok(!pd, "decode errors: a refused file with no err buffer");
+	free(w.b);
+	free(bytes.b);
 	ntrace_images_free(img);
 }
 
@@ -752,5 +846,6 @@ int main(int argc, char **argv)
 	test_parse(true);
 	test_info();
 	test_corrupt();
+	test_decode_errors();
 	return tap_done();
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause */
 /*
  * RV64GC (+ Zcmp, Zcmt) instruction classifier for trace: how long an
- * instruction is, whether and how it changes control flow, and its direct
- * target. The classification follows the itype table of N-Trace 1.0
- * ("Trace Ingress Port").
+ * instruction is, whether and how it changes control flow, its direct
+ * target, which pc may follow it, and on demand its operands (sequential
+ * jumps, JALR and trap-return targets). The classification follows the
+ * itype table of N-Trace 1.0 ("Trace Ingress Port"). The one home of these
+ * facts: the encoder, the decoder, the QEMU model and the ground-truth
+ * plugin all ask here.
  *
  * Decoding is pure (no pc, no memory): struct ntrace_idec holds a target
  * offset, so a decode can be cached per halfword of an image and reused at

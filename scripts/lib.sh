@@ -6,8 +6,29 @@ NTRACE_CACHE=${NTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ntrace}
 CROSS_COMPILE=${CROSS_COMPILE:-riscv64-linux-gnu-}
 export NTRACE_TOP NTRACE_CACHE CROSS_COMPILE
 
+# the test scripts' result lines: ok, not_ok, skip, check
+. "$NTRACE_TOP/scripts/tap.sh"
+
 die() { echo "${0##*/}: error: $*" >&2; exit 1; }
 log() { echo "${0##*/}: $*" >&2; }
+
+# perf-ntrace's tests: "make test" passes the sources, the build directory
+# and the command under test; a test run by hand gets these defaults.
+NTRACE_SRC=${NTRACE_SRC:-$NTRACE_TOP/tools/perf-ntrace}
+NTRACE_BUILD=${NTRACE_BUILD:-$NTRACE_TOP/build/perf-ntrace}
+PERF_NTRACE=${PERF_NTRACE:-$NTRACE_BUILD/perf-ntrace}
+NTRACE_GT_DIR=${NTRACE_GT_DIR:-$NTRACE_TOP/build/gt}
+
+# scratch VAR [PARENT]: VAR = a new directory under PARENT (made if need be;
+# default $TMPDIR or /tmp), removed when the script exits. One per run, as
+# runs in parallel may share PARENT.
+scratch() {
+	local d parent=${2:-${TMPDIR:-/tmp}}
+	mkdir -p "$parent" && d=$(mktemp -d "$parent/run.XXXXXX") || return 1
+	printf -v "$1" '%s' "$d"
+	# shellcheck disable=SC2064	# the path now, not at exit
+	trap "rm -rf '$d'" EXIT
+}
 
 # Short content hash of files and strings, for cache keys.
 cache_key() {

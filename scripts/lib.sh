@@ -19,15 +19,45 @@ NTRACE_BUILD=${NTRACE_BUILD:-$NTRACE_TOP/build/perf-ntrace}
 PERF_NTRACE=${PERF_NTRACE:-$NTRACE_BUILD/perf-ntrace}
 NTRACE_GT_DIR=${NTRACE_GT_DIR:-$NTRACE_TOP/build/gt}
 
-# scratch VAR [PARENT]: VAR = a new directory under PARENT (made if need be;
-# default $TMPDIR or /tmp), removed when the script exits. One per run, as
-# runs in parallel may share PARENT.
+# scratch VAR [PARENT [KEEP]]: VAR = a new directory under PARENT (made if
+# need be; default $TMPDIR or /tmp), removed when the script exits unless
+# KEEP is not empty (then its path is printed, as a TAP comment). One per
+# run, as runs in parallel may share PARENT.
 scratch() {
 	local d parent=${2:-${TMPDIR:-/tmp}}
 	mkdir -p "$parent" && d=$(mktemp -d "$parent/run.XXXXXX") || return 1
 	printf -v "$1" '%s' "$d"
-	# shellcheck disable=SC2064	# the path now, not at exit
-	trap "rm -rf '$d'" EXIT
+	if [ -n "${3:-}" ]; then
+		echo "# ${0##*/}: work directory $d"
+	else
+		# shellcheck disable=SC2064	# the path now, not at exit
+		trap "rm -rf '$d'" EXIT
+	fi
+}
+
+# gt_copy NAME PCS ELF: copy NAME's ground truth from $NTRACE_GT_DIR
+# (NAME.pcs and the program, NAME or NAME.elf) to PCS and ELF, a copy as it
+# may be recorded again meanwhile, and print the privilege its manifest
+# line gives (none: empty). Status 1 when there is none.
+gt_copy() {
+	local i g=$NTRACE_GT_DIR
+	for i in "$g/$1" "$g/$1.elf"; do
+		if [ -f "$g/$1.pcs" ] && [ -f "$i" ] && cp -L "$g/$1.pcs" "$2" && cp -L "$i" "$3"; then
+			awk -v n="$1" '$1 == n { print $2 }' "$g/manifest" 2>/dev/null
+			return 0
+		fi
+	done
+	return 1
+}
+
+# record_user_gt GT-TOOL C-SOURCE ELF PCS: build a test program (static
+# riscv64) and record what QEMU user mode retires running it, as a
+# ground-truth PC list (tools/perf-ntrace/tests/gt/README.rst).
+record_user_gt() {
+	"${CROSS_COMPILE}gcc" -O2 -static -o "$3" "$2" &&
+		qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$4.log" "$3" >/dev/null 2>&1
+	"$1" execlog "$4.log" "$4" "$3" >/dev/null || return 1
+	rm -f "$4.log"
 }
 
 # Short content hash of files and strings, for cache keys.

@@ -10,7 +10,7 @@
 # clear messages and exit status 2. Prints flat TAP lines.
 set -u
 . "$(dirname "$0")/../../../scripts/lib.sh"
-SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD GT_DIR=$NTRACE_GT_DIR
+SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD
 scratch WORK "$BUILD/cli-encode" || exit 1
 TAP_PREFIX="cli encode: "
 
@@ -33,24 +33,17 @@ progs=()
 S=$WORK/gt
 mkdir -p "$S"
 for n in loop-O2-gc funcptr-O0-g switch-O2-gc traps-notimer-g traps-gc; do
-	for i in "$GT_DIR/$n" "$GT_DIR/$n.elf"; do
-		if [ -f "$GT_DIR/$n.pcs" ] && [ -f "$i" ] && cp -L "$GT_DIR/$n.pcs" "$S/$n.pcs" &&
-		   cp -L "$i" "$S/$n"; then
-			progs+=("$n")
-			PRIV[$n]=$(awk -v n="$n" '$1 == n { print $2 }' "$GT_DIR/manifest" 2>/dev/null)
-			break
-		fi
-	done
+	if pr=$(gt_copy "$n" "$S/$n.pcs" "$S/$n"); then
+		progs+=("$n")
+		PRIV[$n]=$pr
+	fi
 done
 if [ ${#progs[@]} -eq 0 ]; then
 	command -v riscv64-linux-gnu-gcc >/dev/null || skip_all "no ground truth and no riscv64-linux-gnu-gcc"
 	command -v qemu-riscv64 >/dev/null || skip_all "no ground truth and no qemu-riscv64"
 	for n in loop funcptr; do
-		riscv64-linux-gnu-gcc -O2 -static -o "$S/$n" "$SRC/tests/gt/progs/$n.c" &&
-		qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$S/$n.log" "$S/$n" >/dev/null 2>&1
-		"$WORK/gt-tool" execlog "$S/$n.log" "$S/$n.pcs" "$S/$n" >/dev/null ||
+		record_user_gt "$WORK/gt-tool" "$SRC/tests/gt/progs/$n.c" "$S/$n" "$S/$n.pcs" ||
 			{ not_ok "$n: ground truth recording failed"; continue; }
-		rm -f "$S/$n.log"
 		progs+=("$n")
 	done
 	echo "# ground truth recorded here: ${progs[*]}"

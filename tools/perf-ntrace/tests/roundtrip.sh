@@ -39,15 +39,11 @@ if ls "$GT_DIR"/*.pcs >/dev/null 2>&1; then
 	mkdir -p "$S"
 	for p in "$GT_DIR"/*.pcs; do
 		n=$(basename "$p" .pcs)
-		for i in "$GT_DIR/$n.elf" "$GT_DIR/$n"; do
-			if [ -f "$i" ] && cp -L "$p" "$S/$n.pcs" && cp -L "$i" "$S/$n.elf"; then
-				progs+=("$S/$n")
-				IMG[$S/$n]=$S/$n.elf
-				PRIV[$S/$n]=$(awk -v n="$n" '$1 == n { print $2 }' \
-					"$GT_DIR/manifest" 2>/dev/null)
-				break
-			fi
-		done
+		if pr=$(gt_copy "$n" "$S/$n.pcs" "$S/$n.elf"); then
+			progs+=("$S/$n")
+			IMG[$S/$n]=$S/$n.elf
+			PRIV[$S/$n]=$pr
+		fi
 	done
 fi
 if [ ${#progs[@]} -eq 0 ]; then
@@ -58,11 +54,8 @@ if [ ${#progs[@]} -eq 0 ]; then
 	for c in "$SRC"/tests/gt/progs/*.c; do
 		n=$(basename "$c" .c)
 		if [ ! -s "$G/$n.pcs" ] || [ "$c" -nt "$G/$n.pcs" ]; then
-			riscv64-linux-gnu-gcc -O2 -static -o "$G/$n.elf" "$c" &&
-			qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$G/$n.log" "$G/$n.elf" >/dev/null 2>&1
-			"$WORK/gt-tool" execlog "$G/$n.log" "$G/$n.pcs" "$G/$n.elf" >/dev/null ||
+			record_user_gt "$WORK/gt-tool" "$c" "$G/$n.elf" "$G/$n.pcs" ||
 				{ not_ok "roundtrip $n: ground truth recording failed"; continue; }
-			rm -f "$G/$n.log"
 		fi
 		progs+=("$G/$n")
 		IMG[$G/$n]=$G/$n.elf

@@ -106,6 +106,41 @@ with_lock() {
 	) 9>"$lock"
 }
 
+# guest_run DIR CONFIG [--add HOST=/GUEST/PATH]... [scripts/guest.sh options]
+# One boot of the guest (scripts/guest.sh, run mode unless --mode says
+# otherwise) with boot configuration CONFIG, on an initramfs of its own:
+# scripts/initramfs.sh's files, the --add files, and the commands on stdin
+# as /etc/ntrace/run.list (guest/runlist.h). DIR keeps run.list, initrd.gz
+# and initramfs.log. --kernel goes to both scripts; the other options
+# (--export DIR for the files the guest writes to /tmp/export, --console,
+# --timeout, --model-args, -- QEMU arguments...) to guest.sh, whose output
+# is this function's. Returns 0, 1 when the guest run failed, 2 when the
+# image could not be built (the end of DIR/initramfs.log is on stderr).
+guest_run() {
+	local dir=$1 config=$2 kernel=guest mode=run adds=() opts=()
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--add) adds+=(--add "$2"); shift 2 ;;
+		--kernel) kernel=$2; shift 2 ;;
+		--mode) mode=$2; shift 2 ;;
+		--) opts+=("$@"); break ;;
+		*) opts+=("$1"); shift ;;
+		esac
+	done
+	mkdir -p "$dir"
+	cat >"$dir/run.list"
+	if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$kernel" \
+		--add "$dir/run.list=/etc/ntrace/run.list" "${adds[@]}" -o "$dir/initrd.gz" \
+		>"$dir/initramfs.log" 2>&1; then
+		log "cannot build the guest's initramfs ($dir/initramfs.log):"
+		tail -5 "$dir/initramfs.log" >&2
+		return 2
+	fi
+	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$kernel" --config "$config" --mode "$mode" \
+		--initrd "$dir/initrd.gz" "${opts[@]}" || return 1
+}
+
 # perf_vdso_cache ROOT VDSO: put a vDSO image where perf looks for the
 # [vdso] a recording names by build-id, the build-id cache of --symfs ROOT
 # (ROOT/.debug/[vdso]/ID/vdso and its .build-id link).

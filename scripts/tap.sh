@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
 # TAP result lines for the test scripts (sourced by lib.sh). scripts/test.sh
 # counts the lines "ok ", "not ok " and "ok ... # SKIP" (tap-count.awk), so
 # every result goes through these and stays one line.

@@ -50,9 +50,7 @@ run() {
 	done
 	[ -n "$base" ] || base=$best
 	awk -v n="$name" -v t="$best" -v r="$rss" -v i="$insns" -v b="$bytes" -v base="$base" \
-		'BEGIN { if (t < 0.01) t = 0.01
-			 printf "%-44s %7.2f s %8.1f M insn/s %6.2f MB/s %7.1f MB RSS %6.1fx\n",
-				n, t, i / t / 1e6, b / t / 1e6, r / 1024, t / base }'
+		-f "$NTRACE_TOP/scripts/perf-bench-row.awk"
 }
 
 bench() {	# DATA ROOT: every command on one recording

@@ -8,7 +8,8 @@ ARCH := riscv
 CROSS_COMPILE ?= riscv64-linux-gnu-
 export CROSS_COMPILE
 
-.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo
+.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo \
+	guest-progs autofdo-tools
 
 all: tools modules
 
@@ -44,6 +45,43 @@ run:
 # against the benchmark's true call counts (scripts/autofdo.sh).
 autofdo: deps
 	@bash scripts/autofdo.sh
+
+# riscv64 programs the scripts put into the guest (build/guest-progs/):
+# fdo_bench (demo.sh, perf-bench.sh), callsys static and as a dynamically
+# linked PIE (perf-e2e.sh), ntcpuwide (perf-e2e-cpuwide.sh), ntrace_bench
+# (ntrace-bench.sh).
+GP := $(CURDIR)/build/guest-progs
+GUEST_CC := $(CROSS_COMPILE)gcc
+HOSTCC ?= gcc
+E2E := $(CURDIR)/tools/perf-ntrace/tests
+guest-progs: $(GP)/fdo_bench $(GP)/callsys $(GP)/callsys-dyn $(GP)/ntcpuwide $(GP)/ntrace_bench
+
+$(GP)/fdo_bench: $(CURDIR)/tools/autofdo/fdo_bench.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) -O2 -g -static -o $@ $<
+
+$(GP)/callsys: $(E2E)/e2e/callsys.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static -O2 -g -Wall -Wextra -o $@ $<
+
+$(GP)/callsys-dyn: $(E2E)/e2e/callsys.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) -fPIE -pie -O2 -g -o $@ $<
+
+$(GP)/ntcpuwide: $(E2E)/cpuwide/ntcpuwide.c
+	@mkdir -p $(@D)
+	$(GUEST_CC) -O2 -static -Wall -Wextra -o $@ $<
+
+NTU := $(CURDIR)/selftests/ntrace
+$(GP)/ntrace_bench: $(CURDIR)/tools/ntrace-bench/ntrace_bench.c $(NTU)/ntrace_util.c $(NTU)/ntrace_util.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) -static -O2 -Wall -Wextra -I$(NTU) -o $@ $(filter %.c,$^)
+
+# afdo_gcc12 (host): create_gcov's profile in GCC 12's layout (autofdo.sh)
+autofdo-tools: $(CURDIR)/build/autofdo/afdo_gcc12
+$(CURDIR)/build/autofdo/afdo_gcc12: $(CURDIR)/tools/autofdo/afdo_gcc12.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -O2 -std=c11 -Wall -Wextra -o $@ $<
 
 clean: modules-clean
 	$(MAKE) -C tools/perf-ntrace clean

@@ -56,9 +56,10 @@ gcc=${CROSS_COMPILE}gcc
 # 128 iterations, so the shares do not depend on the length.
 truth_iters=65536
 
-tap() { # tap OK|FAIL "name" [why]
+TAP_PREFIX="autofdo: "
+tap() { # tap OK|FAIL "name" [why]: a TAP line, in --test mode only
 	[ "$mode" = test ] || return 0
-	if [ "$1" = OK ]; then echo "ok - autofdo: $2"; else echo "not ok - autofdo: $2${3:+ ($3)}"; fi
+	if [ "$1" = OK ]; then ok "$2"; else not_ok "$2${3:+ ($3)}"; fi
 }
 say() { [ "$mode" = bench ] || echo "$*"; }
 
@@ -68,11 +69,10 @@ record_in_guest() {
 	"$gcc" -static -o "$out/fdo_bench.clang" "$out/fdo_bench.clang.o"
 	"$gcc" "${cflags[@]}" -static -o "$out/fdo_bench.gcc" "$src/fdo_bench.c"
 
-	# 2. The guest's commands. Runs of the plain program, of perf record with
-	# almost no samples (perf's own cost), without and with branch stacks
-	# alternate, so that host load hits all four alike.
-	list=$out/run.list
-	{
+	# 2. The guest's commands (run.list). Runs of the plain program, of perf
+	# record with almost no samples (perf's own cost), without and with
+	# branch stacks alternate, so that host load hits all four alike.
+	commands() {
 		# No throttling: in TCG an interrupt "takes" up to a millisecond of
 		# guest time, and the perf core would lower the sample rate to 250/s.
 		# (The kernel refuses a new rate once the limit is 0, so rate first.)
@@ -90,16 +90,15 @@ record_in_guest() {
 			echo "/usr/bin/perf record -e cycles:u -c $period -o /tmp/nob.data -- /usr/bin/fdo_bench.clang $iters"
 			echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/b.data -- /usr/bin/fdo_bench.clang $iters"
 		done
-	} >"$list"
-	initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" -o "$out/initramfs.cpio.gz" \
-		--add "$out/fdo_bench.clang=/usr/bin/fdo_bench.clang" \
-		--add "$out/fdo_bench.gcc=/usr/bin/fdo_bench.gcc" \
-		--add "$list=/etc/ntrace/run.list") ||
-		{ tap FAIL "build the benchmark's initramfs"; die "initramfs build failed"; }
+	}
 	rm -rf "$exp"
-	boot_ok=OK
-	bash "$NTRACE_TOP/scripts/guest.sh" --config ctr --mode run --initrd "$initrd" \
-		--timeout 600 --console "$out/guest.console" --export "$exp" >"$out/guest.log" || boot_ok=FAIL
+	boot_ok=OK st=0
+	guest_run "$out" ctr --add "$out/fdo_bench.clang=/usr/bin/fdo_bench.clang" \
+		--add "$out/fdo_bench.gcc=/usr/bin/fdo_bench.gcc" \
+		--timeout 600 --console "$out/guest.console" --export "$exp" >"$out/guest.log" \
+		< <(commands) || st=$?
+	[ $st != 2 ] || { tap FAIL "build the benchmark's initramfs"; die "initramfs build failed"; }
+	[ $st = 0 ] || boot_ok=FAIL
 	tap $boot_ok "guest records both binaries with branch stacks and exports the files" \
 		"console: $out/guest.console"
 	if [ $boot_ok != OK ]; then
@@ -190,7 +189,7 @@ gcc_dump() { # NAME [extra flags]: prints gcc-dump.awk's line
 	"$gcc" "${cflags[@]}" "$@" -fdump-tree-optimized="$out/$o.optimized" -c -o "$out/$o.o" \
 		"$src/fdo_bench.c" && awk -f "$src/gcc-dump.awk" "$out/$o.optimized"
 }
-gcc -O2 -std=c11 -Wall -Wextra -o "$out/afdo_gcc12" "$src/afdo_gcc12.c"
+make -s -C "$NTRACE_TOP" autofdo-tools	# afdo_gcc12
 if create_gcov --binary="$out/fdo_bench.gcc" --profile="$exp/gcc.data" --gcov="$out/gcc.afdo.v2words" \
 	--gcov_version=2 >"$out/create_gcov.log" 2>&1 &&
 	"$out/afdo_gcc12" "$out/gcc.afdo.v2words" "$out/gcc.afdo" 2>>"$out/create_gcov.log" &&

@@ -10,8 +10,9 @@ set -uo pipefail
 cd "$NTRACE_TOP"
 
 py=/usr/bin/python3
+TAP_PREFIX="docs: "
 if ! "$py" -c 'import docutils' 2>/dev/null; then
-	echo "not ok - docs: python3-docutils is missing (scripts/deps.sh installs it)"
+	not_ok "python3-docutils is missing (scripts/deps.sh installs it)"
 	exit 0
 fi
 git ls-files '*.rst' | while read -r f; do
@@ -24,9 +25,9 @@ docutils.core.publish_string(src, source_path=sys.argv[1], writer_name="null",
 PY
 )
 	if [ -z "$out" ]; then
-		echo "ok - docs: $f"
+		ok "$f"
 	else
-		echo "not ok - docs: $f"
+		not_ok "$f"
 		printf '%s\n' "$out" | head -4 | sed 's/^/# /'
 	fi
 done

@@ -22,15 +22,14 @@ sources() { git ls-files --cached --others --exclude-standard -- "$@" | grep -E 
 mapfile -t ksrc < <(sources drivers include/uapi)
 mapfile -t tsrc < <(sources selftests)
 
-ksrc_dir=$(kernel_source) || { echo "not ok - kernel-checks: no kernel source"; exit 1; }
+ksrc_dir=$(kernel_source) || { not_ok "kernel-checks: no kernel source"; exit 1; }
 checkpatch=$ksrc_dir/scripts/checkpatch.pl
-status=0
 
 if [ ${#ksrc[@]} -eq 0 ]; then
-	echo "ok - W=1 C=1 module build # SKIP no kernel sources under drivers/ or include/uapi/"
-	echo "ok - checkpatch --strict # SKIP no kernel sources under drivers/ or include/uapi/"
+	skip "W=1 C=1 module build" "no kernel sources under drivers/ or include/uapi/"
+	skip "checkpatch --strict" "no kernel sources under drivers/ or include/uapi/"
 else
-	kdir=$(bash scripts/kernel.sh guest) || { echo "not ok - W=1 C=1 module build: no guest kernel"; exit 1; }
+	kdir=$(bash scripts/kernel.sh guest) || { not_ok "W=1 C=1 module build: no guest kernel"; exit 1; }
 	work=$NTRACE_TOP/build/check-kernel
 	rm -rf "$work" && mkdir -p "$work"
 	rsync -a --exclude='*.o' --exclude='*.ko' --exclude='.*.cmd' --exclude='*.mod*' \
@@ -48,46 +47,42 @@ else
 	cat "$work/build.log"
 	for f in "${ksrc[@]}"; do
 		if grep -q "^$f:" "$work/warnings"; then
-			echo "not ok - W=1 C=1 clean: $f"
+			not_ok "W=1 C=1 clean: $f"
 			grep "^$f:" "$work/warnings" | sed 's/^/    /'
-			status=1
 		else
-			echo "ok - W=1 C=1 clean: $f"
+			ok "W=1 C=1 clean: $f"
 		fi
 	done
 	# Warnings that name no file of ours (modpost, kernel headers) and
 	# build failures get one line.
 	other=$(grep -vE "^($(printf '%s|' "${ksrc[@]}" | sed 's/[.]/\\./g; s/|$//')):" "$work/warnings")
 	if [ $rc -ne 0 ] || [ -n "$other" ]; then
-		echo "not ok - W=1 C=1 module build (exit $rc)"
+		not_ok "W=1 C=1 module build (exit $rc)"
 		[ -z "$other" ] || printf '%s\n' "$other" | sed 's/^/    /'
 		[ $rc -eq 0 ] || tail -20 "$work/build.log" | sed 's/^/    /'
-		status=1
 	else
-		echo "ok - W=1 C=1 module build"
+		ok "W=1 C=1 module build"
 	fi
 	for f in "${ksrc[@]}"; do
 		if out=$("$checkpatch" --strict --no-tree --quiet --show-types -f "$f" 2>&1); then
-			echo "ok - checkpatch --strict: $f"
+			ok "checkpatch --strict: $f"
 		else
-			echo "not ok - checkpatch --strict: $f"
+			not_ok "checkpatch --strict: $f"
 			printf '%s\n' "$out" | sed 's/^/    /'
-			status=1
 		fi
 	done
 fi
 
 userspace_ignore=SSCANF_TO_KSTRTO,STRCPY,STRLCPY,VOLATILE,STATIC_CONST_CHAR_ARRAY,AVOID_EXTERNS,PREFER_DEFINED_ATTRIBUTE_MACRO,QUOTED_WHITESPACE_BEFORE_NEWLINE
 if [ ${#tsrc[@]} -eq 0 ]; then
-	echo "ok - checkpatch selftests # SKIP no selftest sources"
+	skip "checkpatch selftests" "no selftest sources"
 fi
 for f in "${tsrc[@]}"; do
 	if out=$("$checkpatch" --no-tree --quiet --show-types --ignore "$userspace_ignore" -f "$f" 2>&1); then
-		echo "ok - checkpatch: $f"
+		ok "checkpatch: $f"
 	else
-		echo "not ok - checkpatch: $f"
+		not_ok "checkpatch: $f"
 		printf '%s\n' "$out" | sed 's/^/    /'
-		status=1
 	fi
 done
-exit $status
+tap_status

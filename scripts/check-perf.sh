@@ -15,14 +15,12 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 patchdir=$NTRACE_TOP/tools/perf-patches
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass() { echo "ok - perf: $*"; }
-fail() { echo "not ok - perf: $*"; }
+scratch tmp
+TAP_PREFIX="perf: "
 
 src=$(kernel_source)
 mapfile -t patches < <(find "$patchdir" -maxdepth 1 -name '*.patch' | LC_ALL=C sort)
-[ ${#patches[@]} -gt 0 ] || { fail "patches in $patchdir"; exit 0; }
+[ ${#patches[@]} -gt 0 ] || { not_ok "patches in $patchdir"; exit 0; }
 
 mkdir -p "$tmp/tree/tools"
 cp -a "$src/tools/perf" "$src/tools/include" "$src/tools/build" "$tmp/tree/tools/"
@@ -30,65 +28,65 @@ for p in "${patches[@]}"; do
 	n=${p##*/}
 	if grep -q '^Subject: \[PATCH' "$p" && grep -q '^Signed-off-by: ' "$p" &&
 	   grep -q '^From: ' "$p" && [ "$(sed -n '/^Subject:/,/^---$/p' "$p" | wc -l)" -gt 5 ]; then
-		pass "$n is a mail with subject, body and Signed-off-by"
+		ok "$n is a mail with subject, body and Signed-off-by"
 	else
-		fail "$n is a mail with subject, body and Signed-off-by"
+		not_ok "$n is a mail with subject, body and Signed-off-by"
 	fi
 	if out=$(patch -p1 -F0 -d "$tmp/tree" <"$p" 2>&1) && ! grep -qi 'offset\|fuzz' <<<"$out"; then
-		pass "$n applies cleanly to linux-source-6.12"
+		ok "$n applies cleanly to linux-source-6.12"
 	else
-		fail "$n applies cleanly to linux-source-6.12: $(tr '\n' ' ' <<<"$out" | head -c 300)"
+		not_ok "$n applies cleanly to linux-source-6.12: $(tr '\n' ' ' <<<"$out" | head -c 300)"
 	fi
 	out=$(cd "$tmp" && "$src/scripts/checkpatch.pl" --no-tree --strict -q - <"$p" 2>/dev/null)
 	if ! grep -q '^ERROR:' <<<"$out"; then
-		pass "$n: checkpatch --strict has no errors ($(grep -c '^WARNING:' <<<"$out") warnings, $(grep -c '^CHECK:' <<<"$out") checks)"
+		ok "$n: checkpatch --strict has no errors ($(grep -c '^WARNING:' <<<"$out") warnings, $(grep -c '^CHECK:' <<<"$out") checks)"
 	else
-		fail "$n: checkpatch --strict: $(grep '^ERROR:' <<<"$out" | head -3 | tr '\n' ' ')"
+		not_ok "$n: checkpatch --strict: $(grep '^ERROR:' <<<"$out" | head -3 | tr '\n' ' ')"
 	fi
 done
 if cmp -s "$tmp/tree/tools/include/uapi/linux/ntrace.h" "$NTRACE_TOP/include/uapi/linux/ntrace.h"; then
-	pass "tools/include/uapi/linux/ntrace.h is the project's UAPI header"
+	ok "tools/include/uapi/linux/ntrace.h is the project's UAPI header"
 else
-	fail "tools/include/uapi/linux/ntrace.h differs from include/uapi/linux/ntrace.h (regenerate patch 0001)"
+	not_ok "tools/include/uapi/linux/ntrace.h differs from include/uapi/linux/ntrace.h (regenerate patch 0001)"
 fi
 
 # "file" output, then strings the binary must contain.
 check_perf() {	# NAME PERF FILE-PATTERN
 	local name=$1 perf=$2 pat=$3 s
 	if ! file "$perf" | grep -q "$pat"; then
-		fail "$name perf is $pat: $(file -b "$perf")"
+		not_ok "$name perf is $pat: $(file -b "$perf")"
 		return
 	fi
 	s=$(strings "$perf")
 	if grep -q 'There may be only one ntrace event' <<<"$s" &&
 	   grep -q 'RISC-V N-Trace version %u' <<<"$s"; then
-		pass "$name perf ($(cat "${perf%/perf}/build-seconds" 2>/dev/null || echo '?') s to build) has the ntrace recorder and reader"
+		ok "$name perf ($(cat "${perf%/perf}/build-seconds" 2>/dev/null || echo '?') s to build) has the ntrace recorder and reader"
 	else
-		fail "$name perf lacks the ntrace recorder or reader"
+		not_ok "$name perf lacks the ntrace recorder or reader"
 	fi
 }
 if perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/err"); then
 	check_perf riscv64 "$perf" 'RISC-V.*statically linked'
 	if ! command -v qemu-riscv64 >/dev/null; then
-		pass "riscv64 perf runs # SKIP no qemu-riscv64"
+		skip "riscv64 perf runs" "no qemu-riscv64"
 	elif v=$(qemu-riscv64 "$perf" version 2>&1) && grep -q '^perf version 6\.12' <<<"$v"; then
-		pass "riscv64 perf runs under qemu-riscv64 ($v)"
+		ok "riscv64 perf runs under qemu-riscv64 ($v)"
 	else
-		fail "riscv64 perf runs under qemu-riscv64: $v"
+		not_ok "riscv64 perf runs under qemu-riscv64: $v"
 	fi
 else
-	fail "riscv64 perf builds: $(tail -3 "$tmp/err" | tr '\n' ' ')"
+	not_ok "riscv64 perf builds: $(tail -3 "$tmp/err" | tr '\n' ' ')"
 fi
 if perf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/err"); then
 	# the riscv recorder is arch code: the host perf only has the reader
 	s=$(strings "$perf")
 	if file "$perf" | grep -q 'x86-64' && grep -q 'RISC-V N-Trace version %u' <<<"$s" &&
 	   "$perf" version >/dev/null 2>&1; then
-		pass "host perf ($(cat "${perf%/perf}/build-seconds") s to build) runs and has the ntrace reader"
+		ok "host perf ($(cat "${perf%/perf}/build-seconds") s to build) runs and has the ntrace reader"
 	else
-		fail "host perf runs and has the ntrace reader"
+		not_ok "host perf runs and has the ntrace reader"
 	fi
 else
-	fail "host perf builds: $(tail -3 "$tmp/err" | tr '\n' ' ')"
+	not_ok "host perf builds: $(tail -3 "$tmp/err" | tr '\n' ' ')"
 fi
 exit 0

@@ -26,41 +26,25 @@ out=$NTRACE_TOP/build/demo
 rm -rf "$out" && mkdir -p "$out/root/usr/bin"
 make -s -C "$NTRACE_TOP/tools/perf-ntrace" all >&2 || die "perf-ntrace does not build"
 pn=$NTRACE_TOP/build/perf-ntrace/perf-ntrace
+make -s -C "$NTRACE_TOP" guest-progs >&2 || die "cannot build the demo program"
 prog=$out/root/usr/bin/fdo_bench
-"${CROSS_COMPILE}gcc" -O2 -g -static -o "$prog" "$NTRACE_TOP/tools/autofdo/fdo_bench.c" ||
-	die "cannot build the demo program"
+cp "$NTRACE_TOP/build/guest-progs/fdo_bench" "$prog"
 
-cat >"$out/run.list" <<EOF
+guest_rc=0
+guest_run "$out" "$config" --mode demo --add "$prog=/usr/bin/fdo_bench" \
+	--export "$out/export" --timeout 600 <<EOF || guest_rc=$?
 # scripts/demo.sh
 /usr/bin/perf ntrace info >/tmp/export/info.out
 /usr/bin/perf record -e ntrace/htm=1,iret=1,ts=1/u -o /tmp/export/ntrace.data -- /usr/bin/fdo_bench $iters >/tmp/export/ntrace.out
 /usr/bin/perf record -b -e cycles:u -c 20011 -o /tmp/export/ctr.data -- /usr/bin/fdo_bench $ctr_iters >/tmp/export/ctr.out
 /usr/bin/perf script -F ip,brstack -i /tmp/export/ctr.data >/tmp/export/ctr.script
 EOF
-bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$out/run.list=/etc/ntrace/run.list" \
-	--add "$prog=/usr/bin/fdo_bench" -o "$out/initrd.gz" >"$out/initramfs.log" 2>&1 ||
-	{ tail -5 "$out/initramfs.log" >&2; die "cannot build the initramfs"; }
-
-guest_rc=0
-bash "$NTRACE_TOP/scripts/guest.sh" --mode demo --config "$config" --initrd "$out/initrd.gz" \
-	--export "$out/export" --timeout 600 || guest_rc=$?
+[ "$guest_rc" != 2 ] || die "cannot build the initramfs"
 
 # function name of each address: a sorted symbol table and a binary search
 symbolize() {	# FIELD: column of stdin holding a hex address -> counts per function
-	awk -v f="$1" 'NR == FNR { a[n] = $1; s[n++] = $3; next }
-	{
-		pc = $f; sub(/^0x/, "", pc); v = 0
-		for (i = 1; i <= length(pc); i++)
-			v = v * 16 + index("0123456789abcdef", substr(pc, i, 1)) - 1
-		lo = 0; hi = n - 1; k = -1
-		while (lo <= hi) { m = int((lo + hi) / 2); if (a[m] <= v) { k = m; lo = m + 1 } else hi = m - 1 }
-		c[k < 0 ? "?" : s[k]]++; t++
-	}
-	END { for (x in c) printf "%10d %5.1f%%  %s\n", c[x], 100 * c[x] / t, x }' \
-		<(riscv64-linux-gnu-nm -n --defined-only "$prog" | awk '$2 ~ /^[tTwW]$/ {
-			v = 0; for (i = 1; i <= length($1); i++)
-				v = v * 16 + index("0123456789abcdef", substr($1, i, 1)) - 1
-			print v, $2, $3 }') - | sort -rn | head -6
+	awk -v f="$1" -f "$NTRACE_TOP/tools/autofdo/hex.awk" -f "$NTRACE_TOP/scripts/demo-symbolize.awk" \
+		<("${CROSS_COMPILE}nm" -n --defined-only "$prog") - | sort -rn | head -6
 }
 
 x=$out/export

@@ -17,17 +17,15 @@ if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=
 
 start=$SECONDS
 # The console parser first, on a recorded console with known results.
-if awk -v cfg=cfg -f "$NTRACE_TOP/guest/console-to-tap.awk" "$NTRACE_TOP/guest/testdata/sample.console" |
-	diff -u "$NTRACE_TOP/guest/testdata/sample.tap" - >&2; then
-	echo "ok - guest: console parser gives guest/testdata/sample.tap"
-else
-	echo "not ok - guest: console parser gives guest/testdata/sample.tap"
-fi
+TAP_PREFIX="guest: "
+check "console parser gives guest/testdata/sample.tap" eval \
+	'awk -v cfg=cfg -f "$NTRACE_TOP/guest/console-to-tap.awk" "$NTRACE_TOP/guest/testdata/sample.console" |
+	 diff -u "$NTRACE_TOP/guest/testdata/sample.tap" - >&2'
 if ! initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant"); then
-	echo "not ok - guest: build kernel, modules, selftests, perf and initramfs ($variant)"
+	not_ok "build kernel, modules, selftests, perf and initramfs ($variant)"
 	exit 1
 fi
-echo "ok - guest: build kernel, modules, selftests, perf and initramfs ($variant)"
+ok "build kernel, modules, selftests, perf and initramfs ($variant)"
 log "build took $((SECONDS - start)) s"
 
 status=0

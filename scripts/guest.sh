@@ -68,7 +68,8 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 [[ $timeout =~ ^[0-9]+$ ]] || die "--timeout wants seconds, got '$timeout'"
 
 # Boot configurations. Smstateen stays off for CTR: OpenSBI 1.5.1 does not
-# grant S-mode CTR access through mstateen0 (DESIGN.md section 4).
+# set mstateen0.CTR, so with Smstateen on every S-mode CTR access traps
+# (Documentation/admin-guide/perf/riscv-ctr.rst).
 # ctr has one hart so that its sampling tests are reliable (see quirks);
 # ctr-smp2 covers CTR across CPU hotplug.
 case $config in

@@ -6,8 +6,59 @@ NTRACE_CACHE=${NTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ntrace}
 CROSS_COMPILE=${CROSS_COMPILE:-riscv64-linux-gnu-}
 export NTRACE_TOP NTRACE_CACHE CROSS_COMPILE
 
+# the test scripts' result lines: ok, not_ok, skip, check
+. "$NTRACE_TOP/scripts/tap.sh"
+
 die() { echo "${0##*/}: error: $*" >&2; exit 1; }
 log() { echo "${0##*/}: $*" >&2; }
+
+# perf-ntrace's tests: "make test" passes the sources, the build directory
+# and the command under test; a test run by hand gets these defaults.
+NTRACE_SRC=${NTRACE_SRC:-$NTRACE_TOP/tools/perf-ntrace}
+NTRACE_BUILD=${NTRACE_BUILD:-$NTRACE_TOP/build/perf-ntrace}
+PERF_NTRACE=${PERF_NTRACE:-$NTRACE_BUILD/perf-ntrace}
+NTRACE_GT_DIR=${NTRACE_GT_DIR:-$NTRACE_TOP/build/gt}
+
+# scratch VAR [PARENT [KEEP]]: VAR = a new directory under PARENT (made if
+# need be; default $TMPDIR or /tmp), removed when the script exits unless
+# KEEP is not empty (then its path is printed, as a TAP comment). One per
+# run, as runs in parallel may share PARENT.
+scratch() {
+	local d parent=${2:-${TMPDIR:-/tmp}}
+	mkdir -p "$parent" && d=$(mktemp -d "$parent/run.XXXXXX") || return 1
+	printf -v "$1" '%s' "$d"
+	if [ -n "${3:-}" ]; then
+		echo "# ${0##*/}: work directory $d"
+	else
+		# shellcheck disable=SC2064	# the path now, not at exit
+		trap "rm -rf '$d'" EXIT
+	fi
+}
+
+# gt_copy NAME PCS ELF: copy NAME's ground truth from $NTRACE_GT_DIR
+# (NAME.pcs and the program, NAME or NAME.elf) to PCS and ELF, a copy as it
+# may be recorded again meanwhile, and print the privilege its manifest
+# line gives (none: empty). Status 1 when there is none.
+gt_copy() {
+	local i g=$NTRACE_GT_DIR
+	for i in "$g/$1" "$g/$1.elf"; do
+		if [ -f "$g/$1.pcs" ] && [ -f "$i" ] && cp -L "$g/$1.pcs" "$2" && cp -L "$i" "$3"; then
+			awk -v n="$1" '$1 == n { print $2 }' "$g/manifest" 2>/dev/null
+			return 0
+		fi
+	done
+	return 1
+}
+
+# record_user_gt GT-TOOL C-SOURCE ELF PCS: build a test program (static
+# riscv64) and record what QEMU user mode retires running it, as a
+# ground-truth PC list (tools/perf-ntrace/tests/gt/README.rst).
+record_user_gt() {
+	"${CROSS_COMPILE}gcc" -O2 -static -o "$3" "$2" &&
+		qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$4.log" "$3" >/dev/null 2>&1
+	"$1" execlog "$4.log" "$4" "$3" >/dev/null || return 1
+	rm -f "$4.log"
+}
 
 # Short content hash of files and strings, for cache keys.
 cache_key() {
@@ -53,6 +104,41 @@ with_lock() {
 		flock 9
 		"$@"
 	) 9>"$lock"
+}
+
+# guest_run DIR CONFIG [--add HOST=/GUEST/PATH]... [scripts/guest.sh options]
+# One boot of the guest (scripts/guest.sh, run mode unless --mode says
+# otherwise) with boot configuration CONFIG, on an initramfs of its own:
+# scripts/initramfs.sh's files, the --add files, and the commands on stdin
+# as /etc/ntrace/run.list (guest/runlist.h). DIR keeps run.list, initrd.gz
+# and initramfs.log. --kernel goes to both scripts; the other options
+# (--export DIR for the files the guest writes to /tmp/export, --console,
+# --timeout, --model-args, -- QEMU arguments...) to guest.sh, whose output
+# is this function's. Returns 0, 1 when the guest run failed, 2 when the
+# image could not be built (the end of DIR/initramfs.log is on stderr).
+guest_run() {
+	local dir=$1 config=$2 kernel=guest mode=run adds=() opts=()
+	shift 2
+	while [ $# -gt 0 ]; do
+		case $1 in
+		--add) adds+=(--add "$2"); shift 2 ;;
+		--kernel) kernel=$2; shift 2 ;;
+		--mode) mode=$2; shift 2 ;;
+		--) opts+=("$@"); break ;;
+		*) opts+=("$1"); shift ;;
+		esac
+	done
+	mkdir -p "$dir"
+	cat >"$dir/run.list"
+	if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$kernel" \
+		--add "$dir/run.list=/etc/ntrace/run.list" "${adds[@]}" -o "$dir/initrd.gz" \
+		>"$dir/initramfs.log" 2>&1; then
+		log "cannot build the guest's initramfs ($dir/initramfs.log):"
+		tail -5 "$dir/initramfs.log" >&2
+		return 2
+	fi
+	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$kernel" --config "$config" --mode "$mode" \
+		--initrd "$dir/initrd.gz" "${opts[@]}" || return 1
 }
 
 # perf_vdso_cache ROOT VDSO: put a vDSO image where perf looks for the

@@ -16,17 +16,16 @@ root=$out/root
 if [ ! -s "$out/export/big.data" ]; then
 	echo "# recording fdo_bench 262144 in the guest once (build/perf-bench/)"
 	rm -rf "$out" && mkdir -p "$root/usr/bin"
-	"${CROSS_COMPILE}gcc" -O2 -g -static -o "$root/usr/bin/fdo_bench" \
-		"$NTRACE_TOP/tools/autofdo/fdo_bench.c" || die "cannot build fdo_bench"
-	printf '%s\n' "# scripts/perf-bench.sh" \
-		"/usr/bin/perf record -m 1024,4096 -e ntrace/htm=1,iret=1,ts=1/u -o /tmp/export/big.data -- /usr/bin/fdo_bench 262144 >/tmp/export/big.out" \
-		>"$out/run.list"
-	bash "$NTRACE_TOP/scripts/initramfs.sh" --add "$out/run.list=/etc/ntrace/run.list" \
-		--add "$root/usr/bin/fdo_bench=/usr/bin/fdo_bench" -o "$out/initrd.gz" \
-		>"$out/initramfs.log" 2>&1 || die "initramfs (log: $out/initramfs.log)"
-	bash "$NTRACE_TOP/scripts/guest.sh" --mode run --config ntrace --initrd "$out/initrd.gz" \
-		--export "$out/export" --timeout 900 >"$out/guest.log" 2>&1 ||
-		die "guest run (log: $out/guest.log)"
+	make -s -C "$NTRACE_TOP" guest-progs || die "cannot build fdo_bench"
+	cp "$NTRACE_TOP/build/guest-progs/fdo_bench" "$root/usr/bin/fdo_bench"
+	st=0
+	guest_run "$out" ntrace --add "$root/usr/bin/fdo_bench=/usr/bin/fdo_bench" \
+		--export "$out/export" --timeout 900 >"$out/guest.log" 2>&1 <<EOF || st=$?
+# scripts/perf-bench.sh
+/usr/bin/perf record -m 1024,4096 -e ntrace/htm=1,iret=1,ts=1/u -o /tmp/export/big.data -- /usr/bin/fdo_bench 262144 >/tmp/export/big.out
+EOF
+	[ $st != 2 ] || die "initramfs (log: $out/initramfs.log)"
+	[ $st = 0 ] || die "guest run (log: $out/guest.log)"
 fi
 if [ ! -s "$NTRACE_TOP/build/demo/export/ntrace.data" ]; then
 	echo "# recording the demo's trace first (scripts/demo.sh)"
@@ -51,9 +50,7 @@ run() {
 	done
 	[ -n "$base" ] || base=$best
 	awk -v n="$name" -v t="$best" -v r="$rss" -v i="$insns" -v b="$bytes" -v base="$base" \
-		'BEGIN { if (t < 0.01) t = 0.01
-			 printf "%-44s %7.2f s %8.1f M insn/s %6.2f MB/s %7.1f MB RSS %6.1fx\n",
-				n, t, i / t / 1e6, b / t / 1e6, r / 1024, t / base }'
+		-f "$NTRACE_TOP/scripts/perf-bench-row.awk"
 }
 
 bench() {	# DATA ROOT: every command on one recording

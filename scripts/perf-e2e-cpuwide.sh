@@ -31,44 +31,39 @@
 # off: the checks must then fail.
 # Set NTRACE_CPUWIDE_OUT=DIR to reuse the guest output of an earlier run
 # (NAME.data, NAME.gt.hart*.txt, NAME.console.log for NAME = a, c0, h, pp;
-# NTRACE_KEEP=1 keeps a run's files under build/perf-e2e/cpuwide.*).
+# NTRACE_KEEP=1 keeps a run's files under build/perf-e2e/cpuwide/run.*).
 variant=${NTRACE_KVARIANT:-guest}
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pass() { echo "ok - perf-e2e-cpuwide: $*"; }
-fail() { failed=1; echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"; }
+TAP_PREFIX="perf-e2e-cpuwide: "
 
 progs=(loop-O2-g switch-O2-g)
 names=(ntloop ntswitch)
 gt=$NTRACE_TOP/build/gt
 pn=$NTRACE_TOP/tools/perf-ntrace
-B=$NTRACE_TOP/build/perf-ntrace
-mkdir -p "$NTRACE_TOP/build/perf-e2e"
-tmp=$(mktemp -d "$NTRACE_TOP/build/perf-e2e/cpuwide.XXXXXX") || exit 1
-[ -n "${NTRACE_KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
+e2e=$pn/tests/e2e
+B=$NTRACE_BUILD
+scratch tmp "$NTRACE_TOP/build/perf-e2e/cpuwide" "${NTRACE_KEEP:-}" || exit 1
 
 for p in "${progs[@]}"; do
 	[ -f "$gt/$p.pcs" ] && continue
 	bash "$pn/tests/gt/build-suite.sh" >"$tmp/gt.log" 2>&1 ||
-		{ fail "ground truth (tests/gt/build-suite.sh): $(tail -3 "$tmp/gt.log")"; exit 0; }
+		{ not_ok "ground truth (tests/gt/build-suite.sh): $(tail -3 "$tmp/gt.log")"; exit 0; }
 	break
 done
-make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { fail "perf-ntrace builds"; exit 0; }
-cp "$B/perf-ntrace" "$tmp/" &&
-	cc -O2 -std=c11 -D_GNU_SOURCE -I"$pn/include" -o "$tmp/rt-tool" \
-		"$pn/tests/roundtrip/rt-tool.c" "$B/libntrace.a" ||
-	{ fail "test tools build"; exit 0; }
+make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { not_ok "perf-ntrace builds"; exit 0; }
+cp "$B/perf-ntrace" "$B/tools/rt-tool" "$tmp/" || { not_ok "test tools build"; exit 0; }
 # root: the guest's programs as the host sees them (for the MMAP records)
 mkdir -p "$tmp/root/usr/bin"
 for i in "${!progs[@]}"; do
 	cp "$gt/${progs[$i]}" "$tmp/root/usr/bin/${names[$i]}"
 done
-${CROSS_COMPILE}gcc -O2 -static -Wall -Wextra -o "$tmp/root/usr/bin/ntcpuwide" \
-	"$pn/tests/cpuwide/ntcpuwide.c" 2>"$tmp/cc.log" ||
-	{ fail "ntcpuwide builds: $(head -3 "$tmp/cc.log")"; exit 0; }
+make -s -C "$NTRACE_TOP" guest-progs >"$tmp/cc.log" 2>&1 ||
+	{ not_ok "ntcpuwide builds: $(head -3 "$tmp/cc.log")"; exit 0; }
+cp "$NTRACE_TOP/build/guest-progs/ntcpuwide" "$tmp/root/usr/bin/"
 perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/perf.log") ||
-	{ fail "guest perf builds: $(tail -2 "$tmp/perf.log")"; exit 0; }
+	{ not_ok "guest perf builds: $(tail -2 "$tmp/perf.log")"; exit 0; }
 cp "$perf" "$tmp/root/usr/bin/perf"
 
 out=${NTRACE_CPUWIDE_OUT:-$tmp/out}
@@ -77,27 +72,24 @@ both="/usr/bin/ntloop /usr/bin/ntswitch"
 # boot NAME GT COMMAND...: one guest boot running the commands (one per
 # argument); GT=1 keeps the model's ground-truth logs as $out/NAME.gt.hart*.txt
 boot() {
-	local name=$1 gtlog=$2 f st margs=()
+	local name=$1 gtlog=$2 f st adds=() margs=()
 	shift 2
-	printf '%s\n' "# scripts/perf-e2e-cpuwide.sh: $name" "$@" >"$tmp/$name.list"
-	adds=(--add "$tmp/$name.list=/etc/ntrace/run.list")
 	for f in ntloop ntswitch ntcpuwide; do
 		adds+=(--add "$tmp/root/usr/bin/$f=/usr/bin/$f")
 	done
-	if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant" "${adds[@]}" \
-		-o "$tmp/$name.initrd.gz" >"$tmp/$name.initrd.log" 2>&1; then
-		fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/$name.initrd.log")"
+	[ "$gtlog" = 1 ] && margs=(--model-args "gt=$tmp/$name.gt")
+	guest_run "$tmp/$name" ntrace-smp2 --kernel "$variant" "${adds[@]}" "${margs[@]}" \
+		--export "$tmp/$name.out" --timeout 900 --console "$out/$name.console.log" \
+		>"$tmp/$name.guest.log" 2>&1 < <(printf '%s\n' "# scripts/perf-e2e-cpuwide.sh: $name" "$@")
+	st=$?
+	if [ $st = 2 ]; then
+		not_ok "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/$name/initramfs.log")"
 		return 1
 	fi
-	[ "$gtlog" = 1 ] && margs=(--model-args "gt=$tmp/$name.gt")
-	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace-smp2 --mode run \
-		--initrd "$tmp/$name.initrd.gz" --export "$tmp/$name.out" --timeout 900 "${margs[@]}" \
-		--console "$out/$name.console.log" >"$tmp/$name.guest.log" 2>&1
-	st=$?
 	for f in "$tmp/$name".gt.hart*.txt "$tmp/$name.out"/*; do
 		[ -f "$f" ] && mv "$f" "$out/"
 	done
-	[ $st = 0 ] || fail "guest run $name (exit $st): $(grep -E 'run end|error|No such' "$tmp/$name.guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
+	[ $st = 0 ] || not_ok "guest run $name (exit $st): $(grep -E 'run end|error|No such' "$tmp/$name.guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
 	return $st
 }
 if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
@@ -129,9 +121,9 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 		"/usr/bin/perf record -a -e ntrace//u -o /tmp/export/a-nodrain.data -- $spawn -p 0 $both" \
 		"$sd 1"
 	if [ -s "$out/a.data" ] && [ -s "$out/c0.data" ] && [ -s "$out/h.data" ]; then
-		pass "guest (2 harts, $variant kernel) recorded perf record -a, -C 0 and -a with HTM of two programs at once (4 boots, $((SECONDS - start)) s)"
+		ok "guest (2 harts, $variant kernel) recorded perf record -a, -C 0 and -a with HTM of two programs at once (4 boots, $((SECONDS - start)) s)"
 	else
-		fail "guest runs left no a.data / c0.data"
+		not_ok "guest runs left no a.data / c0.data"
 		exit 0
 	fi
 fi
@@ -142,22 +134,22 @@ for name in a c0 h pp; do
 	clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$out/$name.console.log" 2>/dev/null |
 		grep 'kernel log clean')
 	case $clean in
-	"ok "*) pass "$variant kernel log clean while recording CPU-wide (boot $name)" ;;
-	*) fail "$variant kernel log (boot $name): ${clean#*: }" ;;
+	"ok "*) ok "$variant kernel log clean while recording CPU-wide (boot $name)" ;;
+	*) not_ok "$variant kernel log (boot $name): ${clean#*: }" ;;
 	esac
 done
 
 vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)"/arch/riscv/kernel/vdso/vdso.so 2>/dev/null)
-[ -f "$vdso" ] || { fail "guest kernel's vdso.so"; exit 0; }
+[ -f "$vdso" ] || { not_ok "guest kernel's vdso.so"; exit 0; }
 cp "$NTRACE_TOP/build/guest/init" "$tmp/root/init" 2>/dev/null
 dec() { "$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" "$@"; }
 hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hostperf.log") ||
-	fail "host perf builds: $(tail -2 "$tmp/hostperf.log")"
+	not_ok "host perf builds: $(tail -2 "$tmp/hostperf.log")"
 
 # Ground truth (QEMU user mode) and symbols of each program.
 for i in "${!progs[@]}"; do
 	"$tmp/rt-tool" expect "$gt/${progs[$i]}.pcs" "$tmp/truth.${names[$i]}" --priv u \
-		"$tmp/root/usr/bin/${names[$i]}" || { fail "ground-truth PC list of ${progs[$i]}"; exit 0; }
+		"$tmp/root/usr/bin/${names[$i]}" || { not_ok "ground-truth PC list of ${progs[$i]}"; exit 0; }
 done
 sym() { riscv64-linux-gnu-nm "$tmp/root/usr/bin/$1" |
 	awk -v s="$2" '$3 == s { print "0x" substr($1, match($1, /[1-9a-f]/)) }'; }
@@ -172,10 +164,6 @@ seg() {	# main .. exit of program $1 in PC list $2
 }
 
 for data in a c0 h; do
-	fail() {
-		failed=1
-		echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"
-	}
 	case $data in
 	a) what="perf record -a" ;;
 	c0) what="perf record -C 0 (both programs on CPU 0)" ;;
@@ -187,9 +175,9 @@ for data in a c0 h; do
 	if [ $dst -eq 0 ] && grep -q '^task_mode: 1$' "$tmp/$data.st" && [ "$errs" = 0 ] &&
 	   grep -q '^lost: 0$' "$tmp/$data.st" && grep -q '^images_missing: 0$' "$tmp/$data.st" &&
 	   grep -q '^unattributed_bytes: 0$' "$tmp/$data.st" && [ ! -s "$tmp/$data.st.err" ]; then
-		pass "$what: every process decodes with its own images, 0 errors: $(grep -E '^(instructions|tasks|exec_splits):' "$tmp/$data.st" | tr '\n' ' ')"
+		ok "$what: every process decodes with its own images, 0 errors: $(grep -E '^(instructions|tasks|exec_splits):' "$tmp/$data.st" | tr '\n' ' ')"
 	else
-		fail "$what: exit $dst, errors ${errs:-?}, $(grep -E '^(aux_partial|aux_truncated|resyncs|unattributed_bytes|images_missing):' "$tmp/$data.st" | tr '\n' ' ')driver: $(grep -o 'ntrace: CPU.*' "$out/$data.console.log" | head -2 | tr '\n' ' '): $(head -c 300 "$tmp/$data.st.err")"
+		not_ok "$what: exit $dst, errors ${errs:-?}, $(grep -E '^(aux_partial|aux_truncated|resyncs|unattributed_bytes|images_missing):' "$tmp/$data.st" | tr '\n' ' ')driver: $(grep -o 'ntrace: CPU.*' "$out/$data.console.log" | head -2 | tr '\n' ' '): $(head -c 300 "$tmp/$data.st.err")"
 	fi
 	grep '^process' "$tmp/$data.st" | sed "s/^/# $data: /"
 	# time order across CPUs; on -C 0 one CPU's trace holds both programs
@@ -198,9 +186,9 @@ for data in a c0 h; do
 	runs=$(awk '{ k = $1 " " $2 } k != last { n[$1]++; last = k } END { for (c in n) s = s " cpu" c ":" n[c]; print s }' "$tmp/$data.tpc")
 	want_cpus=$([ $data = c0 ] && echo 1 || echo 2)
 	if [ -s "$tmp/$data.tpc" ] && [ "${order% *}" = 0 ] && [ "${order#* }" = "$want_cpus" ]; then
-		pass "$what: $(wc -l <"$tmp/$data.tpc") instructions from ${order#* } CPU(s) in time order (task runs per CPU:$runs)"
+		ok "$what: $(wc -l <"$tmp/$data.tpc") instructions from ${order#* } CPU(s) in time order (task runs per CPU:$runs)"
 	else
-		fail "$what: time order / CPUs: '$order' (want 0 $want_cpus)"
+		not_ok "$what: time order / CPUs: '$order' (want 0 $want_cpus)"
 	fi
 	# Truth 2: per CPU, every process's decoded instructions in time order =
 	# the hart's ground-truth log (U-mode records; size 0: a trap, no
@@ -221,39 +209,38 @@ for data in a c0 h; do
 		fi
 	done
 	if [ -n "$gtok" ] && [ -s "$tmp/$data.cpu0" ]; then
-		pass "$what: per CPU, all processes' decoded instructions = the model's ground truth ($gtok: $(wc -l <"$tmp/$data.cpu0") + $(wc -l <"$tmp/$data.cpu1") instructions)"
+		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth ($gtok: $(wc -l <"$tmp/$data.cpu0") + $(wc -l <"$tmp/$data.cpu1") instructions)"
 	else
-		fail "$what: decoded per CPU ($(wc -l <"$tmp/$data.cpu0"), $(wc -l <"$tmp/$data.cpu1")) != ground truth per hart ($(wc -l <"$tmp/$data.hart0" 2>/dev/null), $(wc -l <"$tmp/$data.hart1" 2>/dev/null)); first difference cpu0/hart0: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart0" 2>&1 | head -1)"
+		not_ok "$what: decoded per CPU ($(wc -l <"$tmp/$data.cpu0"), $(wc -l <"$tmp/$data.cpu1")) != ground truth per hart ($(wc -l <"$tmp/$data.hart0" 2>/dev/null), $(wc -l <"$tmp/$data.hart1" 2>/dev/null)); first difference cpu0/hart0: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart0" 2>&1 | head -1)"
 	fi
 	# perf decodes the file itself: all CPUs' samples, in time order
 	# (with ts=1 merged by trace time), the programs' flows as QEMU's
 	if [ -n "$hostperf" ]; then
 		"$hostperf" script -i "$out/$data.data" --symfs "$tmp/root" --itrace=i1i --ns \
 			-F cpu,pid,time,ip >"$tmp/$data.perf" 2>"$tmp/$data.perf.err"
-		back=$(tr -d '[]:' <"$tmp/$data.perf" | awk '{ t = $3; sub(/\./, "", t); t += 0 }
-			NR > 1 && t < last { b++ } { last = t; c[$2] = 1 } END { print b + 0, length(c) }')
+		back=$(tr -d '[]:' <"$tmp/$data.perf" | awk -f "$e2e/perf-time-order.awk")
 		if [ "${back% *}" = 0 ] && [ "${back#* }" = "$want_cpus" ]; then
-			pass "$what: perf script --itrace=i1i: $(wc -l <"$tmp/$data.perf") instruction samples from ${back#* } CPU(s) in time order$([ $data = h ] && echo ', merged by trace time')"
+			ok "$what: perf script --itrace=i1i: $(wc -l <"$tmp/$data.perf") instruction samples from ${back#* } CPU(s) in time order$([ $data = h ] && echo ', merged by trace time')"
 		else
-			fail "$what: perf script --itrace=i1i: '$back' (samples going back in time, CPUs; want 0 $want_cpus)"
+			not_ok "$what: perf script --itrace=i1i: '$back' (samples going back in time, CPUs; want 0 $want_cpus)"
 		fi
 	fi
 	for i in "${!names[@]}"; do
 		n=${names[$i]}
 		pid=$(awk -v n="$n" '$1 == "process" && $3 == n { print $2 }' "$tmp/$data.st")
 		if [ -n "$hostperf" ] && [ -n "$pid" ]; then
-			tr -d '[]:' <"$tmp/$data.perf" | awk -v p="$pid" '$1 == p {
-				sub(/^0+/, "", $4); print "0x" $4 }' >"$tmp/$data.$n.perf"
+			tr -d '[]:' <"$tmp/$data.perf" |
+				awk -v p="$pid" '$1 == p { sub(/^0+/, "", $4); print "0x" $4 }' >"$tmp/$data.$n.perf"
 			seg "$n" "$tmp/$data.$n.perf" >"$tmp/$data.$n.perfseg"
 			seg "$n" "$tmp/truth.$n" >"$tmp/truth.$n.seg"
 			if [ -s "$tmp/$data.$n.perfseg" ] && cmp -s "$tmp/$data.$n.perfseg" "$tmp/truth.$n.seg"; then
-				pass "$what: perf script, pid $pid ($n): main..exit ($(wc -l <"$tmp/$data.$n.perfseg") instructions) = QEMU's ground truth"
+				ok "$what: perf script, pid $pid ($n): main..exit ($(wc -l <"$tmp/$data.$n.perfseg") instructions) = QEMU's ground truth"
 			else
-				fail "$what: perf script, pid $pid ($n): main..exit $(wc -l <"$tmp/$data.$n.perfseg") instructions vs $(wc -l <"$tmp/truth.$n.seg") of QEMU's: $(head -c 200 "$tmp/$data.perf.err")"
+				not_ok "$what: perf script, pid $pid ($n): main..exit $(wc -l <"$tmp/$data.$n.perfseg") instructions vs $(wc -l <"$tmp/truth.$n.seg") of QEMU's: $(head -c 200 "$tmp/$data.perf.err")"
 			fi
 		fi
 		if [ -z "$pid" ]; then
-			fail "$what: no process $n in the trace"
+			not_ok "$what: no process $n in the trace"
 			continue
 		fi
 		dec --pid "$pid" -o "$tmp/$data.$n.all" "$out/$data.data" 2>"$tmp/$data.$n.err"
@@ -262,10 +249,7 @@ for data in a c0 h; do
 		st0=$(sym "$n" _start)
 		awk -v s="$st0" '$1 == s { on = 1 } !on' "$tmp/$data.$n.all" >"$tmp/$data.$n.pre"
 		awk -v s="$st0" '$1 == s { on = 1 } on' "$tmp/$data.$n.all" >"$tmp/$data.$n.pc"
-		pre=$(awk 'NR == FNR { ok[$1] = 1; ec[$1] = $2; next }
-			!ok[$1] { bad++ } { last = $1; n++ }
-			END { print n + 0, bad + 0, (last == "" ? 1 : ec[last]) }' \
-			"$tmp/launcher.insns" "$tmp/$data.$n.pre")
+		pre=$(awk -f "$e2e/launcher-part.awk" "$tmp/launcher.insns" "$tmp/$data.$n.pre")
 		seg "$n" "$tmp/$data.$n.pc" >"$tmp/$data.$n.seg"
 		seg "$n" "$tmp/truth.$n" >"$tmp/truth.$n.seg"
 		# on its own CPU streams the process is interleaved with others
@@ -277,14 +261,12 @@ for data in a c0 h; do
 		   cmp -s "$tmp/$data.$n.seg" "$tmp/truth.$n.seg" &&
 		   [ "$(head -1 "$tmp/$data.$n.pc")" = "$(sym "$n" _start)" ] &&
 		   grep -qx "$(sym "$n" _exit)" <(tail -5 "$tmp/$data.$n.pc"); then
-			pass "$what: pid $pid ($n, ${progs[$i]}): ${pre%% *} instructions of the forked launcher ending in __execve, then $cnt of the program from _start to _exit in $recs AUX records; main..exit ($(wc -l <"$tmp/$data.$n.seg")) = QEMU's ground truth"
+			ok "$what: pid $pid ($n, ${progs[$i]}): ${pre%% *} instructions of the forked launcher ending in __execve, then $cnt of the program from _start to _exit in $recs AUX records; main..exit ($(wc -l <"$tmp/$data.$n.seg")) = QEMU's ground truth"
 		else
-			fail "$what: pid $pid ($n): exit $dst, launcher part '$pre' (instructions, outside the launcher, ends in __execve), $cnt instructions, main..exit $(wc -l <"$tmp/$data.$n.seg") vs $(wc -l <"$tmp/truth.$n.seg"), first $(head -1 "$tmp/$data.$n.pc") (_start $(sym "$n" _start)): $(head -c 200 "$tmp/$data.$n.err")"
+			not_ok "$what: pid $pid ($n): exit $dst, launcher part '$pre' (instructions, outside the launcher, ends in __execve), $cnt instructions, main..exit $(wc -l <"$tmp/$data.$n.seg") vs $(wc -l <"$tmp/truth.$n.seg"), first $(head -1 "$tmp/$data.$n.pc") (_start $(sym "$n" _start)): $(head -c 200 "$tmp/$data.$n.err")"
 		fi
 	done
 done
-
-fail() { failed=1; echo "not ok - perf-e2e-cpuwide: $(echo "$*" | tr '\n' ' ')"; }
 
 # Cost of draining at every context switch: a pipe ping-pong on CPU 0
 # (the faster of two runs each).
@@ -296,12 +278,12 @@ if [ -s "$out/pp-none.txt" ] && [ -s "$out/pp-drain.txt" ] && [ -s "$out/pp-nodr
 	echo "# context switch (TCG wall time, ns): untraced $none, traced with switch drain $drain, without $nodrain; extra per switch $((drain - nodrain)); AUX records $(nrec "$out/pp-drain.data") vs $(nrec "$out/pp-nodrain.data")"
 	[ -s "$out/a-nodrain.data" ] &&
 		echo "# switch_drain=0, two programs on CPU 0: $(dec -q --format=stats "$out/a-nodrain.data" 2>/dev/null | grep -E '^(instructions|errors|tasks):' | tr '\n' ' ')(with the drain: 0 errors above)"
-	pass "context-switch cost measured ($variant kernel, $n round trips): $((drain - nodrain)) ns more per switch with the drain ($drain vs $nodrain ns; untraced $none ns)"
+	ok "context-switch cost measured ($variant kernel, $n round trips): $((drain - nodrain)) ns more per switch with the drain ($drain vs $nodrain ns; untraced $none ns)"
 elif [ -z "${NTRACE_CPUWIDE_NODRAIN:-}" ]; then
-	fail "ping-pong figures missing"
+	not_ok "ping-pong figures missing"
 fi
 # keep the files of a failing run for a closer look
-if [ -n "${failed:-}" ] && [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
+if [ "$TAP_FAILED" != 0 ] && [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 	rm -rf "$NTRACE_TOP/build/perf-e2e/cpuwide-failed"
 	cp -a "$tmp" "$NTRACE_TOP/build/perf-e2e/cpuwide-failed" &&
 		echo "# files of this run: build/perf-e2e/cpuwide-failed"

@@ -46,8 +46,7 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pass() { echo "ok - perf-itrace: $*"; }
-fail() { echo "not ok - perf-itrace: $*"; }
+TAP_PREFIX="perf-itrace: "
 
 perf=$1 work=$2 root=$3
 shift 3
@@ -74,21 +73,20 @@ kernel_checks() {
 	local ksym lo hi bad
 	ksym=$(ps -i "$data" --itrace=b -F ip,sym,dso 2>/dev/null | grep -c 'kernel.kallsyms')
 	if [ "$ksym" -gt 0 ]; then
-		pass "$name: $ksym branch samples in the kernel, with its symbols"
+		ok "$name: $ksym branch samples in the kernel, with its symbols"
 	else
-		fail "$name: no branch samples with kernel symbols"
+		not_ok "$name: no branch samples with kernel symbols"
 	fi
 	[ ! -d "$data" ] || return 0
 	lo=$("${CROSS_COMPILE}nm" "$NTRACE_VMLINUX" | awk '$3 == "_stext" { print $1 }')
 	hi=$("${CROSS_COMPILE}nm" "$NTRACE_VMLINUX" | awk '$3 == "_etext" { print $1 }')
 	ps -i "$data" --itrace=e 2>/dev/null | grep -o 'cannot decode at pc 0x[0-9a-f]*' |
 		awk '{ print $5 }' >"$d/$name.errpc"
-	bad=$(awk -v lo="$lo" -v hi="$hi" '{ a = substr($1, 3); while (length(a) < 16) a = "0" a }
-		a >= lo && a < hi { n++ } END { print n + 0 }' "$d/$name.errpc")
+	bad=$(awk -v lo="$lo" -v hi="$hi" -f "$e2e/in-text.awk" "$d/$name.errpc")
 	if [ -s "$d/$name.errpc" ] && [ "$bad" = 0 ]; then
-		pass "$name: all $(wc -l <"$d/$name.errpc") decode errors with vmlinux are outside its text (module code)"
+		ok "$name: all $(wc -l <"$d/$name.errpc") decode errors with vmlinux are outside its text (module code)"
 	else
-		fail "$name: $bad of $(wc -l <"$d/$name.errpc") decode errors inside vmlinux's text"
+		not_ok "$name: $bad of $(wc -l <"$d/$name.errpc") decode errors inside vmlinux's text"
 	fi
 	echo "# $name with vmlinux: $(flow gt-prefix "$seg" "$d/$name.ipc") ($(wc -l <"$d/$name.ipc") decoded, $n in the ground truth)"
 }
@@ -100,32 +98,22 @@ time_checks() {
 	"$perf" report -D -i "$data" 2>/dev/null |
 		awk '/PERF_RECORD_(ITRACE_START|AUX) / { print $2, $5 }' >"$d/$name.side"
 	ps -i "$data" --itrace=b -F time --ns 2>/dev/null | tr -d ' .:' >"$d/$name.times"
-	res=$(awk 'NR == FNR {
-			if ($2 ~ /ITRACE_START/ && (!lo || $1 < lo)) lo = $1
-			if ($2 ~ /AUX$/) { aux++; hi = $1 }
-			next
-		}
-		{ n++; t = $1 + 0; if (t < prev) back++; if (t != prev) distinct++; prev = t
-		  if (t < lo || t > hi) out++ }
-		END { printf "%d %d %d %d %d %s %s\n", n, back, distinct, out, aux, lo, hi }' \
-		"$d/$name.side" "$d/$name.times")
+	res=$(awk -f "$e2e/itrace-times.awk" "$d/$name.side" "$d/$name.times")
 	read -r nt back distinct out aux lo hi <<<"$res"
 	if [ "$nt" -gt 0 ] && [ "$back" = 0 ] && [ "$out" = 0 ] && [ "$distinct" -gt $((2 * aux)) ]; then
-		pass "$name: $nt branch samples carry trace time: never decreasing, $distinct distinct times for $aux AUX records, all within $lo..$hi ns (first ITRACE_START, last AUX record)"
+		ok "$name: $nt branch samples carry trace time: never decreasing, $distinct distinct times for $aux AUX records, all within $lo..$hi ns (first ITRACE_START, last AUX record)"
 	else
-		fail "$name: sample times: $nt samples, $back going back, $out outside $lo..$hi, $distinct distinct for $aux AUX records"
+		not_ok "$name: sample times: $nt samples, $back going back, $out outside $lo..$hi, $distinct distinct for $aux AUX records"
 	fi
 	# a time period: one sample per 10 us of trace time that has any, the
 	# instructions since the last sample as its period
 	res=$(ps -i "$data" --itrace=i10us -F time,period --ns 2>/dev/null | tr -d ':' |
-		awk -v n="$n" '{ t = $1; sub(/\./, "", t); b = int(t / 10000)
-			if (NR > 1 && b <= last) bad++; last = b; sum += $2 }
-			END { printf "%d %d %d\n", NR, bad + 0, (sum <= n && sum > n * 0.9) }')
+		awk -v n="$n" -f "$e2e/itrace-period.awk")
 	read -r ns bad sumok <<<"$res"
 	if [ "$ns" -gt 1 ] && [ "$bad" = 0 ] && [ "$sumok" = 1 ]; then
-		pass "$name: --itrace=i10us: $ns samples, each in a later 10 us of trace time, their periods add up to the instructions"
+		ok "$name: --itrace=i10us: $ns samples, each in a later 10 us of trace time, their periods add up to the instructions"
 	else
-		fail "$name: --itrace=i10us: $ns samples, $bad not in a later 10 us, periods add up: $sumok"
+		not_ok "$name: --itrace=i10us: $ns samples, $bad not in a later 10 us, periods add up: $sumok"
 	fi
 }
 
@@ -142,13 +130,13 @@ lost_checks() {
 	ok*)
 		read -r _ segs got errs <<<"$res"
 		if [ "$lost" -gt 0 ] && [ "$got" -lt "$n" ]; then
-			pass "$name: $lost AUX records truncated, reported as errors with their AUX offset; $got of $n instructions decoded, in $segs runs between the $errs errors, each run exactly the ground truth's"
+			ok "$name: $lost AUX records truncated, reported as errors with their AUX offset; $got of $n instructions decoded, in $segs runs between the $errs errors, each run exactly the ground truth's"
 		elif [ "$lost" = 0 ] && [ "$errs" = 0 ] && [ "$got" = "$n" ]; then
-			echo "ok - perf-itrace: $name: truncated AUX records # SKIP perf drained the AUX area in time this run (all $n instructions decoded exactly)"
+			skip "$name: truncated AUX records" "perf drained the AUX area in time this run (all $n instructions decoded exactly)"
 		else
-			fail "$name: $lost truncated AUX records reported, $errs errors, $got of $n instructions decoded"
+			not_ok "$name: $lost truncated AUX records reported, $errs errors, $got of $n instructions decoded"
 		fi ;;
-	*) fail "$name: $res" ;;
+	*) not_ok "$name: $res" ;;
 	esac
 }
 
@@ -167,10 +155,10 @@ for spec in "$@"; do
 		[ -d "$data" ] || continue
 	fi
 	if [ -s "$seg" ] && cmp -s "$d/$name.ipc" "$seg"; then
-		pass "$name: perf script --itrace=i1i: $n instruction samples = the ground truth"
+		ok "$name: perf script --itrace=i1i: $n instruction samples = the ground truth"
 	else
 		k=$(cmp "$d/$name.ipc" "$seg" 2>&1 | sed -n 's/.* line \([0-9]*\).*/\1/p')
-		fail "$name: perf script --itrace=i1i: $(wc -l <"$d/$name.ipc") samples, ground truth $n; first difference at line ${k:-?}; $(head -c 200 "$d/$name.i.err" | tr '\n' ' ')"
+		not_ok "$name: perf script --itrace=i1i: $(wc -l <"$d/$name.ipc") samples, ground truth $n; first difference at line ${k:-?}; $(head -c 200 "$d/$name.i.err" | tr '\n' ' ')"
 	fi
 
 	# branches: the discontinuities, in order. With the kernel traced
@@ -182,9 +170,9 @@ for spec in "$@"; do
 	flow itrace-branches -v kernel=$kernel "$d/$name.br" >"$d/$name.disc"
 	flow gt-discontinuities -v kernel=$kernel "$truth.flow" >"$d/$name.gtdisc"
 	if [ -s "$d/$name.gtdisc" ] && cmp -s "$d/$name.disc" "$d/$name.gtdisc"; then
-		pass "$name: perf script --itrace=b: $(wc -l <"$d/$name.br") branch samples; their $(wc -l <"$d/$name.disc") discontinuities = the ground truth's"
+		ok "$name: perf script --itrace=b: $(wc -l <"$d/$name.br") branch samples; their $(wc -l <"$d/$name.disc") discontinuities = the ground truth's"
 	else
-		fail "$name: perf script --itrace=b: $(wc -l <"$d/$name.disc") discontinuities, ground truth $(wc -l <"$d/$name.gtdisc"): $(diff "$d/$name.disc" "$d/$name.gtdisc" | head -3 | tr '\n' ' ')"
+		not_ok "$name: perf script --itrace=b: $(wc -l <"$d/$name.disc") discontinuities, ground truth $(wc -l <"$d/$name.gtdisc"): $(diff "$d/$name.disc" "$d/$name.gtdisc" | head -3 | tr '\n' ' ')"
 	fi
 	[ "$prog" != k ] || continue
 
@@ -192,8 +180,8 @@ for spec in "$@"; do
 	ps -i "$data" --itrace=i997il8 -F ip,brstack 2>/dev/null >"$d/$name.lbr"
 	res=$(flow gt-lastbranch -v period=997 "$truth.flow" "$d/$name.lbr")
 	case $res in
-	ok*) pass "$name: --itrace=i997il8: ${res#ok }" ;;
-	*) fail "$name: --itrace=i997il8: $res" ;;
+	ok*) ok "$name: --itrace=i997il8: ${res#ok }" ;;
+	*) not_ok "$name: --itrace=i997il8: $res" ;;
 	esac
 
 	[ "$opt" != ts ] || time_checks
@@ -205,9 +193,9 @@ for spec in "$@"; do
 		awk '$1 ~ /%$/ && $2 == "[.]" && $1 + 0 >= 1 { sub(/%/, "", $1); print $1, $3 }' |
 		flow nm-addr "$d/$prog.nm" - | sort -k2 >"$d/$name.share"
 	if [ -s "$d/$name.share.gt" ] && cmp -s "$d/$name.share" "$d/$name.share.gt"; then
-		pass "$name: perf report --itrace=i1i --sort sym: the $(wc -l <"$d/$name.share") functions with 1% or more have the ground truth's shares (top: $(sort -rn "$d/$name.share" | head -1 | cut -d' ' -f1)%)"
+		ok "$name: perf report --itrace=i1i --sort sym: the $(wc -l <"$d/$name.share") functions with 1% or more have the ground truth's shares (top: $(sort -rn "$d/$name.share" | head -1 | cut -d' ' -f1)%)"
 	else
-		fail "$name: perf report --sort sym shares differ from the ground truth's: $(diff "$d/$name.share" "$d/$name.share.gt" | grep '^[<>]' | head -4 | tr '\n' ' ')"
+		not_ok "$name: perf report --sort sym shares differ from the ground truth's: $(diff "$d/$name.share" "$d/$name.share.gt" | grep '^[<>]' | head -4 | tr '\n' ' ')"
 	fi
 
 	# calls and returns flagged as such, against the disassembly
@@ -215,9 +203,9 @@ for spec in "$@"; do
 	want=$(flow gt-calls "$d/$prog.dis" "$seg")
 	got=$(awk '/ call / { c++ } / return / { r++ } END { printf "%d calls %d returns\n", c, r }' "$d/$name.br")
 	if [ "$got" = "$want" ]; then
-		pass "$name: branch samples flagged call and return: $got, as the program executed"
+		ok "$name: branch samples flagged call and return: $got, as the program executed"
 	else
-		fail "$name: branch samples flagged: $got; the program executed $want"
+		not_ok "$name: branch samples flagged: $got; the program executed $want"
 	fi
 
 	# the call tree the ground truth executed (recursion, longjmp, signal
@@ -226,16 +214,16 @@ for spec in "$@"; do
 	ps -i "$data" --call-ret-trace -F flags,callindent,ip,addr 2>/dev/null |
 		flow itrace-calltree >"$d/$name.tree"
 	if [ -s "$d/$name.tree.gt" ] && cmp -s "$d/$name.tree" "$d/$name.tree.gt"; then
-		pass "$name: perf script --call-ret-trace: $(wc -l <"$d/$name.tree") calls and returns at the ground truth's depths (deepest $(sort -k2n "$d/$name.tree" | tail -1 | cut -d' ' -f2))"
+		ok "$name: perf script --call-ret-trace: $(wc -l <"$d/$name.tree") calls and returns at the ground truth's depths (deepest $(sort -k2n "$d/$name.tree" | tail -1 | cut -d' ' -f2))"
 	else
-		fail "$name: perf script --call-ret-trace differs from the ground truth's call tree at: $(diff "$d/$name.tree" "$d/$name.tree.gt" | grep -m2 '^[<>]' | tr '\n' ' ')"
+		not_ok "$name: perf script --call-ret-trace differs from the ground truth's call tree at: $(diff "$d/$name.tree" "$d/$name.tree.gt" | grep -m2 '^[<>]' | tr '\n' ' ')"
 	fi
 	flow gt-calltree -v mode=chain -v period=97 "$d/$prog.dis" "$seg" >"$d/$name.chain.gt"
 	ps -i "$data" --itrace=i97ig -F ip 2>/dev/null | flow itrace-chains >"$d/$name.chain"
 	if [ -s "$d/$name.chain.gt" ] && cmp -s "$d/$name.chain" "$d/$name.chain.gt"; then
-		pass "$name: --itrace=i97ig: $(wc -l <"$d/$name.chain") call chains = the ground truth's open calls (up to $(awk '{ if (NF > m) m = NF } END { print m - 1 }' "$d/$name.chain") frames)"
+		ok "$name: --itrace=i97ig: $(wc -l <"$d/$name.chain") call chains = the ground truth's open calls (up to $(awk '{ if (NF > m) m = NF } END { print m - 1 }' "$d/$name.chain") frames)"
 	else
-		fail "$name: --itrace=i97ig: $(wc -l <"$d/$name.chain") call chains, ground truth $(wc -l <"$d/$name.chain.gt"); first difference: $(diff "$d/$name.chain" "$d/$name.chain.gt" | grep -m2 '^[<>]' | cut -c1-120 | tr '\n' ' ')"
+		not_ok "$name: --itrace=i97ig: $(wc -l <"$d/$name.chain") call chains, ground truth $(wc -l <"$d/$name.chain.gt"); first difference: $(diff "$d/$name.chain" "$d/$name.chain.gt" | grep -m2 '^[<>]' | cut -c1-120 | tr '\n' ' ')"
 	fi
 done
 
@@ -258,9 +246,9 @@ res=$(flow gt-segments "$truth.pc" "$d/bad.out")
 if [ $st = 0 ] && [ "$errs" -gt 0 ] && [ "${res%% *}" = ok ] &&
    cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc"); then
 	read -r _ segs got _ <<<"$res"
-	pass "$name damaged at file offset $off: perf script --itrace=i1ie reports $errs decode errors with their AUX offset ($(grep -m1 -o '@0x[0-9a-f]*' "$d/bad.out")), resumes, and decodes $got of $(wc -l <"$truth.pc") instructions in $segs runs, each exactly the ground truth's, to its last instruction"
+	ok "$name damaged at file offset $off: perf script --itrace=i1ie reports $errs decode errors with their AUX offset ($(grep -m1 -o '@0x[0-9a-f]*' "$d/bad.out")), resumes, and decodes $got of $(wc -l <"$truth.pc") instructions in $segs runs, each exactly the ground truth's, to its last instruction"
 else
-	fail "$name damaged: perf script exit $st, $errs errors with an offset, runs: $res, last instructions $(cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc") && echo equal || echo differ)"
+	not_ok "$name damaged: perf script exit $st, $errs errors with an offset, runs: $res, last instructions $(cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc") && echo equal || echo differ)"
 fi
 
 # perf inject: instruction samples every 100 instructions with 16 branches
@@ -269,17 +257,17 @@ fi
 want=$(( $(wc -l <"$truth.pc") / 100 ))
 got=$(wc -l <"$d/inj.out") full=$(awk 'NF == 17' "$d/inj.out" | wc -l)
 if [ "$got" = "$want" ] && [ "$full" -gt $((want * 9 / 10)) ]; then
-	pass "$name: perf inject --itrace=i100il16 wrote $got samples (one per 100 of $(wc -l <"$truth.pc") instructions), $full with 16 branches"
+	ok "$name: perf inject --itrace=i100il16 wrote $got samples (one per 100 of $(wc -l <"$truth.pc") instructions), $full with 16 branches"
 else
-	fail "$name: perf inject --itrace=i100il16: $got samples (want $want), $full with 16 branches: $(head -c 200 "$d/inj.err")"
+	not_ok "$name: perf inject --itrace=i100il16: $got samples (want $want), $full with 16 branches: $(head -c 200 "$d/inj.err")"
 fi
 
 # --call-trace: one line per call, as the program executed
 calls=$(ps -i "$data" --call-trace 2>/dev/null | wc -l)
 want=$(ps -i "$data" --itrace=c -F ip 2>/dev/null | wc -l)
 if [ "$calls" -gt 0 ] && [ "$calls" = "$want" ]; then
-	pass "$name: perf script --call-trace prints $calls calls"
+	ok "$name: perf script --call-trace prints $calls calls"
 else
-	fail "$name: perf script --call-trace prints $calls lines for $want calls"
+	not_ok "$name: perf script --call-trace prints $calls lines for $want calls"
 fi
 exit 0

@@ -53,52 +53,40 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pass() { echo "ok - perf-e2e: $*"; }
-fail() { echo "not ok - perf-e2e: $*"; }
+TAP_PREFIX="perf-e2e: "
 
 prog=loop-O2-g
 variant=${NTRACE_KVARIANT:-guest}
 gt=$NTRACE_TOP/build/gt
 pn=$NTRACE_TOP/tools/perf-ntrace
-B=$NTRACE_TOP/build/perf-ntrace
-mkdir -p "$NTRACE_TOP/build/perf-e2e"
-tmp=$(mktemp -d "$NTRACE_TOP/build/perf-e2e/run.XXXXXX") || exit 1
-if [ -n "${NTRACE_E2E_KEEP:-}" ]; then
-	echo "# perf-e2e: work directory $tmp"
-else
-	trap 'rm -rf "$tmp"' EXIT
-fi
+e2e=$pn/tests/e2e
+B=$NTRACE_BUILD
+scratch tmp "$NTRACE_TOP/build/perf-e2e" "${NTRACE_E2E_KEEP:-}" || exit 1
 
 if [ ! -f "$gt/$prog.pcs" ]; then
 	bash "$pn/tests/gt/build-suite.sh" >"$tmp/gt.log" 2>&1 ||
-		{ fail "ground truth (tests/gt/build-suite.sh): $(tail -3 "$tmp/gt.log")"; exit 0; }
+		{ not_ok "ground truth (tests/gt/build-suite.sh): $(tail -3 "$tmp/gt.log")"; exit 0; }
 fi
-make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { fail "perf-ntrace builds"; exit 0; }
-cp "$B/perf-ntrace" "$B/tests/perfdata_test" "$tmp/" &&
-	cc -O2 -std=c11 -D_GNU_SOURCE -I"$pn/include" -o "$tmp/rt-tool" \
-		"$pn/tests/roundtrip/rt-tool.c" "$B/libntrace.a" ||
-	{ fail "test tools build"; exit 0; }
+make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { not_ok "perf-ntrace builds"; exit 0; }
+cp "$B/perf-ntrace" "$B/tests/perfdata_test" "$B/tools/rt-tool" "$B/tools/gt-tool" "$tmp/" ||
+	{ not_ok "test tools build"; exit 0; }
+# the second program, static like the ground-truth suite's, and its
+# dynamically linked PIE build (build/guest-progs/)
+make -s -C "$NTRACE_TOP" guest-progs >"$tmp/cs.log" 2>&1 ||
+	{ not_ok "callsys builds: $(head -3 "$tmp/cs.log")"; exit 0; }
 mkdir -p "$tmp/root/usr/bin"
 cp "$gt/$prog" "$tmp/root/usr/bin/ntloop"
 cp "$gt/$prog.pcs" "$tmp/truth.pcs"
-# the second program, static like the ground-truth suite's
-cs_src=$pn/tests/e2e/callsys.c cs_bin=$NTRACE_TOP/build/perf-e2e/callsys
-if [ ! -x "$cs_bin" ] || [ "$cs_src" -nt "$cs_bin" ]; then
-	"${CROSS_COMPILE}gcc" -static -O2 -g -Wall -Wextra -o "$cs_bin.tmp" "$cs_src" \
-		>"$tmp/cs.log" 2>&1 && mv "$cs_bin.tmp" "$cs_bin" ||
-		{ fail "callsys builds: $(head -3 "$tmp/cs.log")"; exit 0; }
-fi
-cp "$cs_bin" "$tmp/root/usr/bin/callsys"
-# a dynamically linked PIE build and the cross C library it loads
-more=()
-"${CROSS_COMPILE}gcc" -fPIE -pie -O2 -g -o "$tmp/root/usr/bin/callsys-dyn" "$cs_src" ||
-	{ fail "callsys-dyn builds"; exit 0; }
+cp "$NTRACE_TOP"/build/guest-progs/{callsys,callsys-dyn} "$tmp/root/usr/bin/"
+# and the cross C library it loads
 mkdir -p "$tmp/root/lib/riscv64-linux-gnu"
 cp "/usr/${CROSS_COMPILE%-}/lib/ld-linux-riscv64-lp64d.so.1" "$tmp/root/lib/" &&
 	cp "/usr/${CROSS_COMPILE%-}/lib/libc.so.6" "$tmp/root/lib/riscv64-linux-gnu/" ||
-	{ fail "the cross C library"; exit 0; }
-for f in usr/bin/callsys-dyn lib/ld-linux-riscv64-lp64d.so.1 lib/riscv64-linux-gnu/libc.so.6; do
-	more+=(--add "$tmp/root/$f=/$f")
+	{ not_ok "the cross C library"; exit 0; }
+adds=()
+for f in usr/bin/ntloop usr/bin/callsys usr/bin/callsys-dyn lib/ld-linux-riscv64-lp64d.so.1 \
+	lib/riscv64-linux-gnu/libc.so.6; do
+	adds+=(--add "$tmp/root/$f=/$f")
 done
 
 # The recordings, in run order: name; perf record options; program [args].
@@ -116,7 +104,7 @@ recs=(
 	"lost;-m,8K -e ntrace//u;ntloop"
 	"kern;--kcore -e ntrace/htm=1,iret=1,sync_period=1/;callsys"
 )
-{
+commands() {
 	echo "# scripts/perf-e2e.sh"
 	for r in "${recs[@]}"; do
 		IFS=';' read -r name opts p <<<"$r"
@@ -125,18 +113,16 @@ recs=(
 	echo "/usr/bin/perf report -D -i /tmp/export/btm.data >/tmp/export/btm.report"
 	# the guest's perf decodes too (libntrace linked in)
 	echo "/usr/bin/perf script -i /tmp/export/htm.data --itrace=i1i -F ip >/tmp/export/htm.guest-ipc"
-} >"$tmp/run.list"
-if ! bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant" --add "$tmp/run.list=/etc/ntrace/run.list" \
-	--add "$tmp/root/usr/bin/ntloop=/usr/bin/ntloop" \
-	--add "$tmp/root/usr/bin/callsys=/usr/bin/callsys" "${more[@]}" -o "$tmp/initrd.gz" >"$tmp/initrd.log" 2>&1; then
-	fail "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/initrd.log")"
+}
+start=$SECONDS
+guest_run "$tmp" ntrace --kernel "$variant" "${adds[@]}" --model-args "gt=$tmp/gt" \
+	--export "$tmp/out" --timeout 600 --console "$tmp/console.log" >"$tmp/guest.log" 2>&1 \
+	< <(commands)
+st=$?
+if [ $st = 2 ]; then
+	not_ok "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/initramfs.log")"
 	exit 0
 fi
-start=$SECONDS
-bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace --mode run --initrd "$tmp/initrd.gz" \
-	--model-args "gt=$tmp/gt" --export "$tmp/out" --timeout 600 \
-	--console "$tmp/console.log" >"$tmp/guest.log" 2>&1
-st=$?
 cp "$tmp/console.log" "$NTRACE_TOP/build/perf-e2e/$variant.console" 2>/dev/null
 missing=
 for r in "${recs[@]}"; do
@@ -144,9 +130,9 @@ for r in "${recs[@]}"; do
 	[ -s "$tmp/out/$name.data" ] || missing+=" $name.data"
 done
 if [ $st -eq 0 ] && [ -z "$missing" ]; then
-	pass "guest ($variant kernel) recorded ${#recs[@]} perf.data files with perf record -e ntrace/.../u (BTM, HTM, snapshot at exit; two programs) ($((SECONDS - start)) s)"
+	ok "guest ($variant kernel) recorded ${#recs[@]} perf.data files with perf record -e ntrace/.../u (BTM, HTM, snapshot at exit; two programs) ($((SECONDS - start)) s)"
 else
-	fail "guest run (exit $st, missing:${missing:- none}): $(grep -E 'run end|error|No such' "$tmp/guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
+	not_ok "guest run (exit $st, missing:${missing:- none}): $(grep -E 'run end|error|No such' "$tmp/guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
 	exit 0
 fi
 
@@ -154,47 +140,47 @@ fi
 clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$tmp/console.log" |
 	grep 'kernel log clean')
 case $clean in
-"ok "*) pass "$variant kernel log clean while recording" ;;
-*) fail "$variant kernel log: ${clean#*: } (console: build/perf-e2e/$variant.console)" ;;
+"ok "*) ok "$variant kernel log clean while recording" ;;
+*) not_ok "$variant kernel log: ${clean#*: } (console: build/perf-e2e/$variant.console)" ;;
 esac
 
 if grep -q 'RISC-V N-Trace version 1' "$tmp/out/btm.report" &&
    grep -q 'PERF_RECORD_AUXTRACE size' "$tmp/out/btm.report"; then
-	pass "the guest's perf report -D reads the ntrace AUXTRACE_INFO and AUXTRACE records"
+	ok "the guest's perf report -D reads the ntrace AUXTRACE_INFO and AUXTRACE records"
 else
-	fail "the guest's perf report -D reads the ntrace records"
+	not_ok "the guest's perf report -D reads the ntrace records"
 fi
 
 # perf itself in the guest: every instruction of the htm recording
 awk '{ sub(/^0+/, "", $1); print "0x" $1 }' "$tmp/out/htm.guest-ipc" >"$tmp/htm.guest-pc" 2>/dev/null
 htm_i=$(printf '%s\n' "${recs[@]}" | grep -n '^htm;' | cut -d: -f1)
 
-if hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hp.err"); then
+if ! hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hp.err"); then
+	not_ok "host perf builds: $(tail -2 "$tmp/hp.err" | tr '\n' ' ')"
+else
 	"$hostperf" report -D -i "$tmp/out/btm.data" --stdio >"$tmp/d.out" 2>"$tmp/d.err"
 	sed -n 's/^\(0x[0-9a-f]*\)@.* \[\(0x[0-9a-f]*\)\]: event: \([0-9]*\)$/\1 \2 \3/p' \
 		"$tmp/d.out" | sort -k1,1 >"$tmp/perf.list"
 	"$tmp/perfdata_test" --list "$tmp/out/btm.data" | cut -d' ' -f1-3 | sort -k1,1 >"$tmp/our.list"
 	if [ -s "$tmp/our.list" ] && cmp -s "$tmp/perf.list" "$tmp/our.list"; then
-		pass "host perf report -D and our reader list the same $(wc -l <"$tmp/our.list") records"
+		ok "host perf report -D and our reader list the same $(wc -l <"$tmp/our.list") records"
 	else
-		fail "host perf report -D and our reader differ: $(diff "$tmp/perf.list" "$tmp/our.list" | head -4 | tr '\n' ' ')"
+		not_ok "host perf report -D and our reader differ: $(diff "$tmp/perf.list" "$tmp/our.list" | head -4 | tr '\n' ' ')"
 	fi
 	if "$hostperf" script -i "$tmp/out/htm.data" >/dev/null 2>"$tmp/ps.err"; then
-		pass "host perf script accepts the recorded file"
+		ok "host perf script accepts the recorded file"
 	else
-		fail "host perf script: $(head -c 200 "$tmp/ps.err")"
+		not_ok "host perf script: $(head -c 200 "$tmp/ps.err")"
 	fi
-else
-	fail "host perf builds: $(tail -2 "$tmp/hp.err" | tr '\n' ' ')"
 fi
 
 # Decode every recording on the host, with the guest kernel's vDSO image
 # (signal handlers return through its __vdso_rt_sigreturn).
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)
 vdso=$kdir/arch/riscv/kernel/vdso/vdso.so
-[ -f "$vdso" ] || fail "the guest kernel's vdso.so ($vdso)"
+[ -f "$vdso" ] || not_ok "the guest kernel's vdso.so ($vdso)"
 # perf finds it in the build-id cache of --symfs
-perf_vdso_cache "$tmp/root" "$vdso" || fail "the vdso.so in perf's build-id cache under $tmp/root"
+perf_vdso_cache "$tmp/root" "$vdso" || not_ok "the vdso.so in perf's build-id cache under $tmp/root"
 for r in "${recs[@]}"; do
 	name=${r%%;*}
 	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" -o "$tmp/$name.pc" \
@@ -213,36 +199,17 @@ stats() { grep -E '^(bytes|bits_per_instruction):' "$tmp/$1.st" | tr '\n' ' '; }
 # Truth 1: the model's ground-truth log, U-mode records cut by context.
 gtlog=$tmp/gt.hart0.txt
 mkdir -p "$tmp/gtseg"
-if [ -s "$gtlog" ] && awk -v dir="$tmp/gtseg" '
-	/^#/ { next }
-	NF < 7 { bad = 1; exit }
-	{ total++ }
-	$4 != 0 { other++; next }	# not U-mode
-	$5 != ctx { n++; ctx = $5; seen[ctx]++; list = list " " ctx }
-	{ recs[n]++; last[n] = NR; print $1, $2, $3 >(dir "/" n ".flow") }
-	$2 != 0 { print $1 >(dir "/" n ".pc") }	# size 0: trap record, no instruction
-	END {
-		if (bad)
-			exit 1
-		for (c in seen)
-			if (seen[c] > 1)
-				reused = reused " " c
-		printf "%d %d %d%s\n", total, other + 0, n + 0, list >(dir "/summary")
-		printf "%s\n", reused >(dir "/reused")
-		print last[n - 1] + 0 >(dir "/last-but-one")
-		for (i = 1; i <= n; i++)
-			print recs[i] >(dir "/" i ".recs")
-	}' "$gtlog"; then
+if [ -s "$gtlog" ] && awk -v dir="$tmp/gtseg" -f "$e2e/gt-umode-segments.awk" "$gtlog"; then
 	read -r gt_total gt_other gt_nseg gt_ctxs <"$tmp/gtseg/summary"
 	if grep -q 'ASID allocator using' "$tmp/console.log" && [ "$gt_nseg" = "${#recs[@]}" ] &&
 	   [ -z "$(tr -d ' \n' <"$tmp/gtseg/reused")" ]; then
-		pass "ground-truth log: $gt_total records, $gt_other not U-mode, ${#recs[@]} U-mode segments with distinct ASIDs ($gt_ctxs), one per recording"
+		ok "ground-truth log: $gt_total records, $gt_other not U-mode, ${#recs[@]} U-mode segments with distinct ASIDs ($gt_ctxs), one per recording"
 	else
-		fail "ground-truth log: $gt_total records, $gt_other not U-mode, $gt_nseg U-mode segments (ASIDs$gt_ctxs; reused:$(cat "$tmp/gtseg/reused")) for ${#recs[@]} recordings; $(grep -o 'ASID allocator.*' "$tmp/console.log" || echo 'kernel uses no ASIDs')"
+		not_ok "ground-truth log: $gt_total records, $gt_other not U-mode, $gt_nseg U-mode segments (ASIDs$gt_ctxs; reused:$(cat "$tmp/gtseg/reused")) for ${#recs[@]} recordings; $(grep -o 'ASID allocator.*' "$tmp/console.log" || echo 'kernel uses no ASIDs')"
 		gt_nseg=0
 	fi
 else
-	fail "ground-truth log $gtlog missing or malformed"
+	not_ok "ground-truth log $gtlog missing or malformed"
 	gt_nseg=0
 fi
 i=0
@@ -252,22 +219,22 @@ for r in "${recs[@]}"; do
 	i=$((i + 1))
 	# user and kernel, and an AUX area too small: perf-e2e-itrace.sh
 	[ "$name" != kern ] && [ "$name" != lost ] || continue
-	[ "$gt_nseg" = "${#recs[@]}" ] || { fail "$name: = ground truth (no ground-truth segment)"; continue; }
+	[ "$gt_nseg" = "${#recs[@]}" ] || { not_ok "$name: = ground truth (no ground-truth segment)"; continue; }
 	seg=$tmp/gtseg/$i.pc
 	n=$(wc -l <"$tmp/$name.pc") ng=$(wc -l <"$seg")
 	first=$(head -1 "$seg") start_=$(sym "$p" _start) _exit=$(sym "$p" _exit)
 	[ "$p" != callsys-dyn ] || start_=$first _exit=$(tail -1 "$seg")	# no fixed addresses
 	if ! decoded_ok "$name"; then
-		fail "$name ($p): decoder exit $(cat "$tmp/$name.rc"), $(grep '^errors:' "$tmp/$name.st"): $(head -c 300 "$tmp/$name.err" | tr "\n" " ")"
+		not_ok "$name ($p): decoder exit $(cat "$tmp/$name.rc"), $(grep '^errors:' "$tmp/$name.st"): $(head -c 300 "$tmp/$name.err" | tr "\n" " ")"
 	elif ! cmp -s "$tmp/$name.pc" "$seg"; then
 		# cmp names the first differing line, or says EOF on the shorter file
 		k=$(cmp "$tmp/$name.pc" "$seg" 2>&1 | sed -n '/EOF/q; s/.* line \([0-9]*\).*/\1/p')
 		[ -n "$k" ] || k=$(( (n < ng ? n : ng) + 1 ))
-		fail "$name ($p): decoded $n instructions, ground truth $ng; first difference at instruction $k: decoded $(nth "$tmp/$name.pc" "$k") ground truth $(nth "$seg" "$k")"
+		not_ok "$name ($p): decoded $n instructions, ground truth $ng; first difference at instruction $k: decoded $(nth "$tmp/$name.pc" "$k") ground truth $(nth "$seg" "$k")"
 	elif [ "$first" != "$start_" ] || ! grep -q "^$_exit\$" <(tail -8 "$seg"); then
-		fail "$name ($p): the ground-truth segment does not run from _start ($start_, got $first) into _exit ($_exit)"
+		not_ok "$name ($p): the ground-truth segment does not run from _start ($start_, got $first) into _exit ($_exit)"
 	else
-		pass "$name ($p): $n instructions decoded = the model's ground truth for the process (ASID $(awk -v i="$i" '{ print $(3 + i) }' "$tmp/gtseg/summary"), $(cat "$tmp/gtseg/$i.recs") records), _start to _exit; $(stats "$name")"
+		ok "$name ($p): $n instructions decoded = the model's ground truth for the process (ASID $(awk -v i="$i" '{ print $(3 + i) }' "$tmp/gtseg/summary"), $(cat "$tmp/gtseg/$i.recs") records), _start to _exit; $(stats "$name")"
 	fi
 done
 
@@ -287,9 +254,9 @@ if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
 		esac
 	done
 	if [ -s "$tmp/htm.guest-pc" ] && cmp -s "$tmp/htm.guest-pc" "$tmp/gtseg/$htm_i.pc"; then
-		pass "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc") instruction samples = the ground truth"
+		ok "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc") instruction samples = the ground truth"
 	else
-		fail "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc" 2>/dev/null) samples, ground truth $(wc -l <"$tmp/gtseg/$htm_i.pc")"
+		not_ok "htm: the guest's perf script --itrace=i1i: $(wc -l <"$tmp/htm.guest-pc" 2>/dev/null) samples, ground truth $(wc -l <"$tmp/gtseg/$htm_i.pc")"
 	fi
 	bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" "${specs[@]}"
 	# kern, the last recording, traced user and kernel: every record the
@@ -303,19 +270,15 @@ fi
 
 # Truth 2: QEMU user mode (qemu-riscv64's exec log), main..exit of each
 # program; the loop's comes from the ground-truth suite.
-if [ ! -x "$gt/bin/gt-tool" ]; then
-	bash "$pn/tests/gt/build-suite.sh" --tools >"$tmp/gtt.log" 2>&1 ||
-		{ fail "gt-tool builds: $(tail -3 "$tmp/gtt.log")"; exit 0; }
-fi
 (cd "$tmp" && qemu-riscv64 -one-insn-per-tb -d exec,nochain -D "$tmp/cs.exec" \
 	"$tmp/root/usr/bin/callsys" >"$tmp/cs.out") &&
-	"$gt/bin/gt-tool" execlog "$tmp/cs.exec" "$tmp/cs.pcs" "$tmp/root/usr/bin/callsys" &&
-	rm -f "$tmp/cs.exec" || { fail "callsys under qemu-riscv64"; exit 0; }
+	"$tmp/gt-tool" execlog "$tmp/cs.exec" "$tmp/cs.pcs" "$tmp/root/usr/bin/callsys" &&
+	rm -f "$tmp/cs.exec" || { not_ok "callsys under qemu-riscv64"; exit 0; }
 for p in ntloop callsys; do
 	pcs=$tmp/truth.pcs
 	[ $p = ntloop ] || pcs=$tmp/cs.pcs
 	"$tmp/rt-tool" expect "$pcs" "$tmp/$p.truth" --priv u "$tmp/root/usr/bin/$p" ||
-		{ fail "ground-truth PC list of $p"; exit 0; }
+		{ not_ok "ground-truth PC list of $p"; exit 0; }
 done
 # A trap between LR and SC makes the SC fail and the loop run again: the
 # guest takes page faults where QEMU user mode takes none (the first store
@@ -329,19 +292,7 @@ lrsc() {	# PROG: "lr" addresses, then "sc" addresses
 seg() {	# PROG FILE: main .. exit, without failed LR/SC iterations
 	awk -v a="$(sym "$1" main)" -v b="$(sym "$1" exit)" \
 		'$1 == a { on = 1 } on { print } on && $1 == b { exit }' "$2" |
-	awk -v lrs="$(lrsc "$1" lr)" -v scs="$(lrsc "$1" sc)" '
-		BEGIN {
-			n = split(lrs, a, " "); for (i = 1; i <= n; i++) islr[a[i]] = 1
-			n = split(scs, a, " "); for (i = 1; i <= n; i++) issc[a[i]] = 1
-		}
-		function flush(j) { for (j = 1; j <= np; j++) print pend[j]; np = 0 }
-		islr[$1] {
-			if (np && pend[1] == $1 && sc) { np = 0; dropped++ } else flush()
-			pend[++np] = $1; sc = 0; next
-		}
-		np { pend[++np] = $1; if (issc[$1]) sc = 1; if (np > 8) flush(); next }
-		{ print }
-		END { flush(); if (dropped) print dropped " failed LR/SC" >"/dev/stderr" }'
+	awk -v lrs="$(lrsc "$1" lr)" -v scs="$(lrsc "$1" sc)" -f "$e2e/lrsc-retries.awk"
 }
 for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
@@ -350,9 +301,9 @@ for r in "${recs[@]}"; do
 	seg "$p" "$tmp/$p.truth" >"$tmp/$p.tseg" 2>"$tmp/$p.tseg.err"
 	seg "$p" "$tmp/$name.pc" >"$tmp/$name.seg" 2>"$tmp/$name.seg.err"
 	if decoded_ok "$name" && [ -s "$tmp/$p.tseg" ] && cmp -s "$tmp/$name.seg" "$tmp/$p.tseg"; then
-		pass "$name ($p): main..exit ($(wc -l <"$tmp/$name.seg") instructions$(sed 's/^/, less /' "$tmp/$name.seg.err")) = QEMU user mode's ground truth"
+		ok "$name ($p): main..exit ($(wc -l <"$tmp/$name.seg") instructions$(sed 's/^/, less /' "$tmp/$name.seg.err")) = QEMU user mode's ground truth"
 	else
-		fail "$name ($p): main..exit: segment $(wc -l <"$tmp/$name.seg") vs $(wc -l <"$tmp/$p.tseg") instructions"
+		not_ok "$name ($p): main..exit: segment $(wc -l <"$tmp/$name.seg") vs $(wc -l <"$tmp/$p.tseg") instructions"
 	fi
 done
 exit 0

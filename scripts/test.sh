@@ -37,10 +37,7 @@ for entry in "${SUITES[@]}"; do
 	start=$SECONDS
 	bash -c "$cmd" >"$logs/$name.log" 2>&1
 	rc=$?
-	read -r p f s < <(awk '
-		/^ok /     { if ($0 ~ /# *SKIP/) s++; else p++ }
-		/^not ok / { if ($0 ~ /# *TODO/) s++; else f++ }
-		END { print p+0, f+0, s+0 }' "$logs/$name.log")
+	read -r p f s < <(awk -f "$NTRACE_TOP/scripts/tap-count.awk" "$logs/$name.log")
 	grep -E '^(not )?ok ' "$logs/$name.log" | sed "s/^/  [$name] /"
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "  [$name] not ok - suite exited with status $rc; log tail:"

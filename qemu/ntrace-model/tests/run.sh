@@ -18,6 +18,7 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../.." && pwd)
+. "$top/scripts/lib.sh"
 B=$top/build/ntrace-model
 BM=$B/baremetal
 PERF_NTRACE=${PERF_NTRACE:-$top/build/perf-ntrace/perf-ntrace}
@@ -30,9 +31,8 @@ else
 fi
 ram=/dev/shm/ntrace-model-test.$$
 
-ok() { echo "ok - model: $*"; }
-nok() { echo "not ok - model: $*"; }
-t() { if eval "$1"; then ok "$2"; else nok "$2"; fi; }
+TAP_PREFIX="model: "
+t() { check "$2" eval "$1"; }	# t EXPRESSION NAME
 
 # Run a bare-metal program; its TAP lines are forwarded with a prefix.
 # Extra QEMU arguments come from the array qextra; the guest RAM file is
@@ -51,7 +51,7 @@ show_bm() {
 	grep -v -E '^(not )?ok ' "$work/$name.out" | sed 's/^/# /'
 	sed 's/^/# stderr: /' "$work/$name.err"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$work/$name.out"; then
-		nok "$name: program exited with status $rc"
+		not_ok "$name: program exited with status $rc"
 	fi
 	return "$rc"
 }
@@ -72,13 +72,11 @@ extract() {
 		skip=$((start - 0x80000000)) count=$((wp - start)) status=none
 }
 
-make -s -C "$here" all >"$work/build.log" 2>&1 || { cat "$work/build.log"; nok "build"; exit 1; }
+make -s -C "$here" all >"$work/build.log" 2>&1 || { cat "$work/build.log"; not_ok "build"; exit 1; }
 make -s -C "$top/tools/perf-ntrace" tool >"$work/tool.log" 2>&1 ||
-	{ cat "$work/tool.log"; nok "build perf-ntrace"; exit 1; }
+	{ cat "$work/tool.log"; not_ok "build perf-ntrace"; exit 1; }
 # register words of a configuration (from the fields of ntrace_tci.h)
-TRACE_CFG_TOOL=$work/trace-cfg
-${CC:-cc} -std=c11 -O2 -Wall -Wextra -Werror -o "$TRACE_CFG_TOOL" "$here/tests/trace-cfg.c" \
-	>"$work/trace-cfg.log" 2>&1 || { cat "$work/trace-cfg.log"; nok "build trace-cfg"; exit 1; }
+TRACE_CFG_TOOL=$B/trace-cfg
 
 # the independent ground-truth recorder, as the ground-truth suite builds it
 NT=$top/tools/perf-ntrace
@@ -479,12 +477,12 @@ sys.exit(0 if ok else 1)
 PY
 }
 
+sym() { nm "$BM/trace.elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
 # addresses the filters use (check_gt.py)
-syms=$(nm "$BM/trace.elf" | awk '{ a[$3] = "0x" $1 } END {
-	print a["__start_ntfilt"] ":" a["__stop_ntfilt"] ":" a["spin"] ":" a["classify"] }')
-user_exit=$(nm "$BM/trace.elf" | awk '$3 == "user_exit" { print "0x" $1 }')
-time_probe=$(nm "$BM/trace.elf" | awk '$3 == "time_probe_insn" { print "0x" $1 }')
-ret_probe_far=$(nm "$BM/trace.elf" | awk '$3 == "ret_probe_far" { print "0x" $1 }')
+syms=$(sym __start_ntfilt):$(sym __stop_ntfilt):$(sym spin):$(sym classify)
+user_exit=$(sym user_exit)
+time_probe=$(sym time_probe_insn)
+ret_probe_far=$(sym ret_probe_far)
 riscv64-linux-gnu-objdump -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
 	tr -d ' ' >"$work/stores"
 declare -A ref_gt	# one-hart ground truth per kind of traced region
@@ -521,7 +519,7 @@ run_variant() {
 	local gt pcs bin ref abl failed
 	shift
 	local -a hw=("$@")
-	words=$(cfg_words "${hw[@]}") || { nok "$name: configuration"; return; }
+	words=$(cfg_words "${hw[@]}") || { not_ok "$name: configuration"; return; }
 	[[ " ${hw[*]} " == *" --toggle-"* ]] && kind=toggle
 	[[ " ${hw[*]} " == *" --filter-"* ]] && kind=$(sed -E 's/.*--filter-([a-z]+).*/\1/' <<<"${hw[*]}")
 	[[ " ${hw[*]} " == *" --ts "* ]] &&
@@ -534,7 +532,7 @@ run_variant() {
 		gt=$work/gt-$name.hart$h.txt
 		bin=$work/$name.$h.bin
 		if [ ! -s "$bin" ] || [ ! -s "$gt" ]; then
-			nok "$p: program reported where the trace is"
+			not_ok "$p: program reported where the trace is"
 			continue
 		fi
 		# shellcheck disable=SC2046
@@ -579,8 +577,8 @@ run_variant() {
 		python3 "$work/check_gt.py" "$p" "$gt" "$pcs" "$kind" "$prescale" "$ref" "$syms" \
 			"$work/stores" "$bin" "$work/$name.$h.re" "$opts" "$work/$name.$h.dec" "$dopts" "$w" \
 			"$time_probe" "$times"
-		[ "$harts" = 1 ] && [ -z "$GTP" ] && nok "$p: build the independent recorder (gt-plugin.c)"
-		[ "$harts" != 1 ] && [ "$ref" = - ] && nok "$p: a one-hart run to compare with"
+		[ "$harts" = 1 ] && [ -z "$GTP" ] && not_ok "$p: build the independent recorder (gt-plugin.c)"
+		[ "$harts" != 1 ] && [ "$ref" = - ] && not_ok "$p: a one-hart run to compare with"
 		sed 's/^/# decode: /' "$work/$name.$h.dec.err" | head -5
 		variant_extra "$p" "$h" "$work/$name.$h.dump" "$bin" "$gt" "$opts" "${hw[@]}"
 	done
@@ -601,8 +599,7 @@ variant_extra() {
 	fi
 	if [[ $args == *" --src-bits "* ]] && [[ $args != *" --inhibit-src "* ]]; then
 		[[ $args == *" --src-id "* ]] && id=$(sed -E 's/.*--src-id ([0-9]+).*/\1/' <<<"$args")
-		t "awk -v s=$((id + h)) '{ v = match(\$0, / src=[0-9]+ /) ? substr(\$0, RSTART + 5, RLENGTH - 6) : 0
-			if (v != s) bad++ } END { exit bad > 0 || NR == 0 }' '$dump'" \
+		t "awk -v s=$((id + h)) -f '$here/tests/msg-src.awk' '$dump'" \
 			"$p: every message carries SRC=$((id + h)) (trTeSrcID+hart, trTeSrcBits)"
 	fi
 	if [[ $args == *" --ts-mode-none "* ]]; then
@@ -645,7 +642,7 @@ done
 for sh in sink:0 sink-smp2:0 sink-smp2:1; do
 	sn=${sh%:*} h=${sh#*:}
 	if [ ! -s "$work/$sn.$h.bin" ]; then
-		nok "$sn: hart $h: program reported where the last session's trace is"
+		not_ok "$sn: hart $h: program reported where the last session's trace is"
 		continue
 	fi
 	awk '/^#/ { next } { n++; if ($7 % 2 == 1) s = n; l[n] = $0 } END { for (i = s; i <= n; i++) print l[i] }' \
@@ -663,13 +660,11 @@ rm -f "$work"/gt-mh.*
 run_bm mhart "$BM/mhart.elf" -s 2 -p "gt=$work/gt-mh"
 for h in 0 1; do
 	if ! extract "$work/mh$h.bin" "$work/mhart.out" $h; then
-		nok "mhart: hart $h reported its trace"
+		not_ok "mhart: hart $h reported its trace"
 		continue
 	fi
-	# dump prints src= only when it is not 0
 	t "'$PERF_NTRACE' dump --src-bits 1 '$work/mh$h.bin' >'$work/mh$h.dump' 2>&1 &&
-	   awk -v h=$h '{ s = match(\$0, / src=[0-9]+ /) ? substr(\$0, RSTART + 5, RLENGTH - 6) : 0
-			  if (s != h) bad++ } END { exit bad > 0 || NR == 0 }' '$work/mh$h.dump'" \
+	   awk -v s=$h -f '$here/tests/msg-src.awk' '$work/mh$h.dump'" \
 		"mhart: hart $h trace parses and every message carries SRC=$h"
 	"$PERF_NTRACE" decode --elf "$BM/mhart.elf" --mode htm --src-bits 1 \
 		-o "$work/mh$h.dec" "$work/mh$h.bin" 2>"$work/mh$h.dec.err"
@@ -713,7 +708,7 @@ PY" "remote: trace started and stopped by another hart decodes to what hart 1 ex
 	t "grep -v '^#' '$work/gt-rm.hart1.txt' | awk 'NR == 1 { f = \$7 } { l = \$7 } END { exit !(f % 2 == 1 && int(l / 2) % 2 == 1) }'" \
 		"remote: first record marks trace start, last marks trace stop"
 else
-	nok "remote: hart 0 reported hart 1's trace"
+	not_ok "remote: hart 0 reported hart 1's trace"
 fi
 
 # Device tree: QEMU's DT plus encoder/sink nodes and the reserved region.
@@ -761,20 +756,19 @@ PY
 	if run_bm dtboot "$BM/regs.elf" >/dev/null; then
 		ok "dt: QEMU accepts the generated DT (-dtb) and the model works with it"
 	else
-		nok "dt: QEMU accepts the generated DT (-dtb) and the model works with it"
+		not_ok "dt: QEMU accepts the generated DT (-dtb) and the model works with it"
 	fi
 	qextra=()
 else
 	cat "$work/dt.err"
-	nok "dt: generated from QEMU's dumped DT (2 harts)"
+	not_ok "dt: generated from QEMU's dumped DT (2 harts)"
 fi
 # Linux with the model loaded and the generated DT: the register region is
 # reserved no-map and the component nodes become devices. Uses a guest
 # kernel already built by scripts/kernel.sh (never builds one here).
-cache=${NTRACE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ntrace}
-image=$(ls -t "$cache"/kernel/guest-*/arch/riscv/boot/Image 2>/dev/null | head -1)
+image=$(ls -t "$NTRACE_CACHE"/kernel/guest-*/arch/riscv/boot/Image 2>/dev/null | head -1)
 if [ -z "$image" ]; then
-	echo "ok - model: linux: boots with the model and the generated DT # SKIP no cached guest kernel (scripts/kernel.sh)"
+	skip "linux: boots with the model and the generated DT" "no cached guest kernel (scripts/kernel.sh)"
 elif "$here/dt/gen-dt.sh" -o "$work/lx.dtb" -s 2 2>/dev/null; then
 	timeout 300 "$here/run-qemu.sh" -s 2 -r "$ram" -- -kernel "$image" -dtb "$work/lx.dtb" \
 		-append "console=ttyS0 panic=-1" >"$work/linux.log" 2>&1
@@ -783,6 +777,6 @@ elif "$here/dt/gen-dt.sh" -o "$work/lx.dtb" -s 2 2>/dev/null; then
 		"linux: boots with the model and the generated DT, register region reserved no-map"
 	grep -E 'ntrace|trace-(encoder|ramsink)' "$work/linux.log" | sed 's/^/# linux: /' | head -6
 else
-	nok "linux: generate the DT"
+	not_ok "linux: generate the DT"
 fi
 exit 0

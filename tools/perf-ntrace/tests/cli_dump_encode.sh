@@ -5,16 +5,10 @@
 # dumps with offsets, encode -> dump round trip of the BTM I-CNT example,
 # and clear errors for bad input. Prints TAP lines.
 set -u
-T=${PERF_NTRACE:?PERF_NTRACE must point at the perf-ntrace binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-
-check() { # name, then a command that must succeed
-	local name=$1
-	shift
-	if "$@"; then echo "ok - cli: $name"; else echo "not ok - cli: $name"; fails=$((fails + 1)); fi
-}
+. "$(dirname "$0")/../../../scripts/lib.sh"
+T=$PERF_NTRACE
+scratch tmp
+TAP_PREFIX="cli: "
 
 # "N-Trace Message Example" bytes
 printf '\xff\x70\xd0\x1d\x1d\xf8\xff\xff' >"$tmp/ex.bin"
@@ -58,4 +52,4 @@ check "--help works for every command" \
 	bash -c "{ '$T' --help && '$T' dump --help && '$T' encode --help; } >/dev/null"
 "$T" bogus 2>/dev/null
 check "unknown command fails with status 2" test $? = 2
-exit $((fails != 0))
+tap_status

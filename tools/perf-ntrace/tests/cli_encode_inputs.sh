@@ -9,31 +9,22 @@
 # here from the .pcs with od, not through the library). Then bad input:
 # clear messages and exit status 2. Prints flat TAP lines.
 set -u
-
-SRC=${NTRACE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${NTRACE_BUILD:-$SRC/../../build/perf-ntrace}
-TOOL=${PERF_NTRACE:-$BUILD/perf-ntrace}
-TOP=$(cd "$SRC/../.." && pwd)
-GT_DIR=${NTRACE_GT_DIR:-$TOP/build/gt}
-CC=${CC:-cc}
-mkdir -p "$BUILD/cli-encode"
-WORK=$(mktemp -d "$BUILD/cli-encode/run.XXXXXX") || exit 1
-trap 'rm -rf "$WORK"' EXIT
-rc=0
+. "$(dirname "$0")/../../../scripts/lib.sh"
+SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD
+scratch WORK "$BUILD/cli-encode" || exit 1
+TAP_PREFIX="cli encode: "
 
 skip_all() {
-	echo "ok - cli encode inputs # SKIP $1"
+	TAP_PREFIX= skip "cli encode inputs" "$1"
 	exit 0
 }
-ok() { echo "ok - cli encode: $1"; }
-bad() { echo "not ok - cli encode: $1"; rc=1; }
 
-[ -f "$BUILD/libntrace.a" ] || skip_all "libntrace.a not built"
-cp "$TOOL" "$WORK/perf-ntrace" || { bad "no $TOOL"; exit 1; }
-TOOL=$WORK/perf-ntrace
 # gt-tool writes tandem traces from ground truth (and records it if needed)
-$CC -O2 -std=c11 -D_GNU_SOURCE -I"$SRC/include" -o "$WORK/gt-tool" \
-	"$SRC/tests/gt/gt-tool.c" "$BUILD/libntrace.a" || { bad "gt-tool does not build"; exit 1; }
+[ -x "$BUILD/tools/gt-tool" ] || skip_all "gt-tool not built (make test-tools)"
+# copies: other builds may rewrite the build directory meanwhile
+cp "$PERF_NTRACE" "$WORK/perf-ntrace" || { not_ok "no $PERF_NTRACE"; exit 1; }
+TOOL=$WORK/perf-ntrace
+cp "$BUILD/tools/gt-tool" "$WORK/gt-tool"
 
 # Ground truth: NAME.pcs + image NAME (or NAME.elf) and privilege, copied
 # (it may be re-recorded meanwhile). Without build/gt, record two programs.
@@ -42,51 +33,27 @@ progs=()
 S=$WORK/gt
 mkdir -p "$S"
 for n in loop-O2-gc funcptr-O0-g switch-O2-gc traps-notimer-g traps-gc; do
-	for i in "$GT_DIR/$n" "$GT_DIR/$n.elf"; do
-		if [ -f "$GT_DIR/$n.pcs" ] && [ -f "$i" ] && cp -L "$GT_DIR/$n.pcs" "$S/$n.pcs" &&
-		   cp -L "$i" "$S/$n"; then
-			progs+=("$n")
-			PRIV[$n]=$(awk -v n="$n" '$1 == n { print $2 }' "$GT_DIR/manifest" 2>/dev/null)
-			break
-		fi
-	done
+	if pr=$(gt_copy "$n" "$S/$n.pcs" "$S/$n"); then
+		progs+=("$n")
+		PRIV[$n]=$pr
+	fi
 done
 if [ ${#progs[@]} -eq 0 ]; then
 	command -v riscv64-linux-gnu-gcc >/dev/null || skip_all "no ground truth and no riscv64-linux-gnu-gcc"
 	command -v qemu-riscv64 >/dev/null || skip_all "no ground truth and no qemu-riscv64"
 	for n in loop funcptr; do
-		riscv64-linux-gnu-gcc -O2 -static -o "$S/$n" "$SRC/tests/gt/progs/$n.c" &&
-		qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$S/$n.log" "$S/$n" >/dev/null 2>&1
-		"$WORK/gt-tool" execlog "$S/$n.log" "$S/$n.pcs" "$S/$n" >/dev/null ||
-			{ bad "$n: ground truth recording failed"; continue; }
-		rm -f "$S/$n.log"
+		record_user_gt "$WORK/gt-tool" "$SRC/tests/gt/progs/$n.c" "$S/$n" "$S/$n.pcs" ||
+			{ not_ok "$n: ground truth recording failed"; continue; }
 		progs+=("$n")
 	done
 	echo "# ground truth recorded here: ${progs[*]}"
 fi
-[ ${#progs[@]} -gt 0 ] || { bad "no ground truth"; exit 1; }
+[ ${#progs[@]} -gt 0 ] || { not_ok "no ground truth"; exit 1; }
 
-# The .pcs words (od, little-endian hosts): "0xPC" per retired instruction.
-pcs_words() { tail -c +9 "$1" | od -An -v -tx8 -w8; }
-expected_pcs() {
-	pcs_words "$1" | awk 'skip { skip = 0; next }
-		{ w = $1; if (substr(w, 16, 1) ~ /[13579bdf]/) { skip = 1; next }
-		  sub(/^0+/, "", w); print "0x" (w == "" ? "0" : w) }'
-}
-# The same as a text PC list, traps as "trap EPC CAUSE".
-text_list() {	# bit 0 of a trap word is set: clear it in the last hex digit
-	pcs_words "$1" | awk 'BEGIN { print "# retired PCs"; h = "0123456789abcdef" }
-		t { print "trap", ep, $1; t = 0; next }
-		{ w = $1; d = substr(w, 16, 1) }
-		d ~ /[13579bdf]/ { t = 1; ep = substr(w, 1, 15) substr(h, index(h, d) - 1, 1); next }
-		{ print w }'
-}
-# Trap marks followed by a retired instruction (a trap that ends the trace,
-# such as the exit ECALL, has no handler in it and is not decoded as one).
-ntraps() {
-	pcs_words "$1" | awk 'skip { skip = 0; next }
-		substr($1, 16, 1) ~ /[13579bdf]/ { pend++; skip = 1; next }
-		{ n += pend; pend = 0 } END { print n + 0 }'
+# The .pcs words (od, little-endian hosts) as pcs-words.awk's OUT: "0xPC"
+# per retired instruction (pcs), a text PC list (text), or the traps (traps).
+pcs_words() {	# OUT FILE
+	tail -c +9 "$2" | od -An -v -tx8 -w8 | awk -v out="$1" -f "$SRC/tests/pcs-words.awk"
 }
 
 # decode TRACE into PCs and compare; name, then decode options
@@ -98,7 +65,7 @@ check_decode() {
 	if [ $st -eq 0 ] && [ ! -s "$WORK/dec.err" ] && cmp -s "$WORK/out.pc" "$WORK/$p.expect"; then
 		ok "$name: decode gives the $(wc -l <"$WORK/$p.expect") recorded PCs"
 	else
-		bad "$name: decode exit $st, $(wc -l <"$WORK/out.pc") PCs vs $(wc -l <"$WORK/$p.expect") recorded; $(head -c 300 "$WORK/dec.err")"
+		not_ok "$name: decode exit $st, $(wc -l <"$WORK/out.pc") PCs vs $(wc -l <"$WORK/$p.expect") recorded; $(head -c 300 "$WORK/dec.err")"
 	fi
 }
 
@@ -116,7 +83,7 @@ CFGS=(
 )
 
 for p in "${progs[@]}"; do
-	expected_pcs "$S/$p.pcs" >"$WORK/$p.expect"
+	pcs_words pcs "$S/$p.pcs" >"$WORK/$p.expect"
 	pr=${PRIV[$p]:-u}
 	for c in "${CFGS[@]}"; do
 		enc=${c%%|*}
@@ -127,19 +94,19 @@ for p in "${progs[@]}"; do
 			# shellcheck disable=SC2086
 			check_decode "$p --pcs $enc" "$p" "$WORK/$p.bin" $dec
 		else
-			bad "$p --pcs $enc: encode failed: $(head -c 300 "$WORK/enc.err")"
+			not_ok "$p --pcs $enc: encode failed: $(head -c 300 "$WORK/enc.err")"
 		fi
 	done
 
 	# the text PC list gives the very same bytes as the .pcs
-	text_list "$S/$p.pcs" >"$WORK/$p.txt"
+	pcs_words text "$S/$p.pcs" >"$WORK/$p.txt"
 	"$TOOL" encode --mode=htm --priv "$pr" --pcs "$S/$p.pcs" --elf "$S/$p" -o "$WORK/a.bin"
 	if "$TOOL" encode --mode=htm --priv "$pr" --pcs "$WORK/$p.txt" --elf "$S/$p" \
 		-o "$WORK/b.bin" 2>"$WORK/enc.err" && cmp -s "$WORK/a.bin" "$WORK/b.bin"; then
 		ok "$p text PC list ($(grep -c '^trap' "$WORK/$p.txt") trap lines) encodes like the .pcs"
 		check_decode "$p text PC list" "$p" "$WORK/b.bin" --mode=htm
 	else
-		bad "$p text PC list: $(head -c 300 "$WORK/enc.err")"
+		not_ok "$p text PC list: $(head -c 300 "$WORK/enc.err")"
 	fi
 
 	# seed-002 tandem trace written from the ground truth, with its traps
@@ -147,16 +114,16 @@ for p in "${progs[@]}"; do
 	   "$TOOL" encode --mode=htm --implicit-return=full --tv "$WORK/$p.tv" -o "$WORK/$p.tvbin" \
 		2>"$WORK/enc.err"; then
 		check_decode "$p --tv" "$p" "$WORK/$p.tvbin" --mode=htm
-		want=$(ntraps "$S/$p.pcs")
+		want=$(pcs_words traps "$S/$p.pcs")
 		got=$("$TOOL" decode --elf "$S/$p" --mode=htm --format=stats "$WORK/$p.tvbin" |
 			sed -n 's/^traps: //p')
 		if [ -n "$want" ] && [ "$want" = "$got" ]; then
 			ok "$p --tv: the $want recorded traps are in the trace"
 		else
-			bad "$p --tv: $got traps decoded, $want recorded"
+			not_ok "$p --tv: $got traps decoded, $want recorded"
 		fi
 	else
-		bad "$p --tv: encode failed: $(head -c 300 "$WORK/enc.err")"
+		not_ok "$p --tv: encode failed: $(head -c 300 "$WORK/enc.err")"
 	fi
 done
 
@@ -170,7 +137,7 @@ if command -v riscv64-linux-gnu-objcopy >/dev/null; then
 			-o "$WORK/$p.rawbin" 2>"$WORK/enc.err"; then
 			check_decode "$p --bin raw image at $base" "$p" "$WORK/$p.rawbin" --mode=htm
 		else
-			bad "$p --bin: $(head -c 300 "$WORK/enc.err")"
+			not_ok "$p --bin: $(head -c 300 "$WORK/enc.err")"
 		fi
 		break
 	done
@@ -188,7 +155,7 @@ check_err() {	# name pattern args...
 	if [ $st -eq 2 ] && grep -q -- "$pat" <<<"$msg" && [ ! -e "$WORK/err.bin" ]; then
 		ok "error: $name"
 	else
-		bad "error: $name (exit $st, wanted 2 and /$pat/): $msg"
+		not_ok "error: $name (exit $st, wanted 2 and /$pat/): $msg"
 	fi
 }
 first=$(head -1 "$WORK/$p.expect")
@@ -223,8 +190,8 @@ if "$TOOL" encode --pcs "$WORK/jump.txt" --elf "$S/$p" -o "$WORK/j.bin" 2>"$WORK
    grep -q "1 successor(s) that no instruction explains" "$WORK/j.err"; then
 	ok "unexplained successor is a warning"
 else
-	bad "unexplained successor: $(cat "$WORK/j.err")"
+	not_ok "unexplained successor: $(cat "$WORK/j.err")"
 fi
 check_err "--strict rejects an unexplained successor" "unmarked discontinuit" \
 	--strict --pcs "$WORK/jump.txt" --elf "$S/$p"
-exit $rc
+tap_status

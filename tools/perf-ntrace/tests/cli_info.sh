@@ -7,12 +7,10 @@
 # encoder's output names the sink whose endpoint it points at, a caps file
 # this perf-ntrace does not know is still shown, and no PMU gives status 1.
 set -uo pipefail
-PN=${PERF_NTRACE:?}
-t=$(mktemp -d)
-trap 'rm -rf "$t"' EXIT
-ok() { echo "ok - info: $*"; }
-nok() { echo "not ok - info: $*"; }
-check() { if eval "$1"; then ok "$2"; else nok "$2"; fi; }
+. "$(dirname "$0")/../../../scripts/lib.sh"
+PN=$PERF_NTRACE
+scratch t
+TAP_PREFIX="info: "
 
 pmu=$t/sys/bus/event_source/devices/ntrace
 mkdir -p "$pmu/caps" "$pmu/format"
@@ -40,20 +38,21 @@ ln -s "$dt/soc/te" "$drv/ntrace-encoder/9fff2000.trace-encoder/of_node"
 ln -s "$dt/soc/rs" "$drv/ntrace-ramsink/9fff3000.trace-ramsink/of_node"
 
 "$PN" info --sysfs "$t/sys" >"$t/out" 2>"$t/err"
-check '[ $? -eq 0 ]' "exit status 0 with a PMU"
+check "exit status 0 with a PMU" test $? -eq 0
 v() { awk -v n="$1" '$1 == n { print $2; exit }' "$t/out"; }
-check '[ "$(v cpumask)" = 0-1 ] && [ "$(v nr_addr_filters)" = 2 ] && [ "$(v nr_comparators)" = 4 ]' \
-	"PMU files and caps shown with their sysfs values"
-check '[ "$(v comparators)" = 3 ] && [ "$(v filters)" = 2 ] && [ "$(v itype_width)" = 3 ] && [ "$(v time_width)" = 47 ]' \
-	"E-Trace width and count attributes are the parameter minus one"
-check '[ "$(v sijump)" = 0 ] && [ "$(v nocontext)" = 0 ] && [ "$(v notime)" = 0 ] && [ "$(v return_stack_size)" = 0 ] && [ "$(v call_counter_size)" = 3 ]' \
-	"E-Trace flags: sijump, nocontext, notime; call counter only (2^3 >= 5 bits for 31 levels)"
-check 'grep -q "registers   0x9fff2000, 4096 bytes" "$t/out" && grep -q "hart        1" "$t/out"' \
-	"encoder register block and hart from its device-tree node"
-check 'grep -q "output      9fff3000.trace-ramsink" "$t/out"' \
-	"encoder output resolved to the sink with that endpoint"
-check 'grep -q "future_cap  *7  *(not known" "$t/out"' "an unknown caps file is still shown"
+check "PMU files and caps shown with their sysfs values" \
+	eval '[ "$(v cpumask)" = 0-1 ] && [ "$(v nr_addr_filters)" = 2 ] && [ "$(v nr_comparators)" = 4 ]'
+check "E-Trace width and count attributes are the parameter minus one" \
+	eval '[ "$(v comparators)" = 3 ] && [ "$(v filters)" = 2 ] && [ "$(v itype_width)" = 3 ] && [ "$(v time_width)" = 47 ]'
+check "E-Trace flags: sijump, nocontext, notime; call counter only (2^3 >= 5 bits for 31 levels)" \
+	eval '[ "$(v sijump)" = 0 ] && [ "$(v nocontext)" = 0 ] && [ "$(v notime)" = 0 ] && [ "$(v return_stack_size)" = 0 ] && [ "$(v call_counter_size)" = 3 ]'
+check "encoder register block and hart from its device-tree node" \
+	eval 'grep -q "registers   0x9fff2000, 4096 bytes" "$t/out" && grep -q "hart        1" "$t/out"'
+check "encoder output resolved to the sink with that endpoint" \
+	grep -q "output      9fff3000.trace-ramsink" "$t/out"
+check "an unknown caps file is still shown" grep -q "future_cap  *7  *(not known" "$t/out"
 "$PN" info --sysfs "$t/none" >"$t/out2" 2>&1
-check '[ $? -eq 1 ] && grep -q "no ntrace PMU" "$t/out2"' "no PMU: status 1 and a message"
+st=$?
+check "no PMU: status 1 and a message" eval '[ $st -eq 1 ] && grep -q "no ntrace PMU" "$t/out2"'
 "$PN" info --bogus >"$t/out3" 2>&1
-check '[ $? -eq 2 ]' "bad option: status 2"
+check "bad option: status 2" test $? -eq 2

@@ -17,30 +17,18 @@
 # record stream).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
-gt=$top/build/gt
+. "$here/../../../scripts/lib.sh"
+gt=$NTRACE_TOP/build/gt
 tool=$gt/bin/gt-tool
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-
-pass() { echo "ok - $*"; }
-fail() { echo "not ok - $*"; }
-check() {	# check NAME CMD...: ok when CMD succeeds; its output is logged
-	local name=$1 out; shift
-	if out=$("$@" 2>&1); then
-		pass "$name"
-	else
-		fail "$name"
-	fi
-	[ -z "$out" ] || printf '%s\n' "$out" | tail -5 | sed 's/^/# /'
-}
+scratch tmp
+TAP_TAIL=5	# a check's output: its last lines, as comments
 
 if ! out=$(bash "$here/gt/build-suite.sh" 2>&1); then
 	printf '%s\n' "$out" | tail -20 | sed 's/^/# /'
-	fail "gt: build the suite and record ground truth"
+	not_ok "gt: build the suite and record ground truth"
 	exit 1
 fi
-pass "gt: build the suite and record ground truth ($(wc -l < "$gt/manifest") programs)"
+ok "gt: build the suite and record ground truth ($(wc -l < "$gt/manifest") programs)"
 
 while read -r name priv kind; do
 	check "ingress: $name" "$tool" ingress "$gt/$name.pcs" --strict --priv "$priv" "$gt/$name"
@@ -54,10 +42,7 @@ records() {	# records NAME PRIV: the record stream as text
 }
 
 # Suite content: each program must exercise what it is there for.
-max_depth() {
-	awk '$3 == "dir_call" || $3 == "ind_call" { d++; if (d > m) m = d }
-	     $3 == "return" { d-- } END { print m + 0 }'
-}
+max_depth() { awk -f "$here/gt/max-depth.awk"; }
 count() { awk -v t="$1" '$3 == t { n++ } END { print n + 0 }'; }
 longest_run() {
 	awk '$3 == "none" { r++; if (r > m) m = r; next } { r = 0 } END { print m + 0 }'
@@ -94,35 +79,9 @@ done
 objdump_check() {
 	local elf=$1
 	"${CROSS_COMPILE:-riscv64-linux-gnu-}objdump" -d "$elf" |
-		awk -F'\t' '/^ *[0-9a-f]+:\t[0-9a-f]+ / && $3 != "" && $3 !~ /^\./ {
-			a = $1; sub(/^ */, "", a); sub(/:$/, "", a)
-			raw = $2; gsub(/ /, "", raw)
-			print a, length(raw) / 2, $3, $4 }' > "$tmp/objdump"
+		awk -F'\t' -f "$here/gt/objdump-insns.awk" > "$tmp/objdump"
 	awk '{ print $1 }' "$tmp/objdump" | "$tool" decode "$elf" > "$tmp/decode" || return 1
-	paste -d' ' "$tmp/objdump" "$tmp/decode" | awk '
-	function want(m) {
-		if (m ~ /^(beq|bne|blt|bge|bltu|bgeu|beqz|bnez|blez|bgez|bltz|bgtz|bgt|ble|bgtu|bleu)$/)
-			return "branch"
-		if (m == "j" || m == "jal") return "jump"
-		if (m == "jr" || m == "jalr" || m == "ret") return "indirect"
-		if (m == "ecall" || m == "ebreak") return "trap"
-		if (m == "mret" || m == "sret") return "trap_return"
-		if (m == "unimp" || m == "c.unimp") return "invalid"
-		return "none"
-	}
-	{
-		# objdump: addr size mnemonic operands... ; decode: addr size kind itype target
-		n = NF; tgt = $n; kind = $(n - 2); size = $(n - 3); m = $3
-		k = want(m)
-		bad = kind != k || size != $2
-		if (!bad && (k == "branch" || k == "jump")) {
-			c = split($4, f, ",")	# operands: the target comes last
-			bad = f[c] != tgt
-		}
-		if (bad) { if (++errs <= 5) print "# mismatch: " $0; }
-		n_ok += !bad
-	}
-	END { printf "# %d instructions agree\n", n_ok; exit errs > 0 }'
+	paste -d' ' "$tmp/objdump" "$tmp/decode" | awk -f "$here/gt/isa-vs-objdump.awk"
 }
 for name in recursion-O2-gc switch-Os-g longjmp-O0-gc traps-gc; do
 	check "isa: classifier agrees with objdump on all of $name" objdump_check "$gt/$name"
@@ -143,7 +102,7 @@ if [ -f "$zc.pcs" ]; then
 	check "image: block table agrees with the ground truth of zcmp-zcmt" \
 		"$tool" walk "$zc.pcs" --zc --jvt "$jvt" "$zc"
 else
-	pass "isa: Zcmp/Zcmt run # SKIP no llvm-mc-19 to assemble it"
+	skip "isa: Zcmp/Zcmt run" "no llvm-mc-19 to assemble it"
 fi
 
 # Traps into M- and S-mode, and every recorded trap against QEMU's own
@@ -153,8 +112,8 @@ traps_vs_intlog() {
 	timeout 20 qemu-system-riscv64 -M virt -bios none -display none -serial null \
 		-monitor none -kernel "$gt/$name" -d int -D "$tmp/int.log" </dev/null || return 1
 	sed -n 's/.*cause:\([0-9a-f]*\), epc:0x\([0-9a-f]*\),.*/\2 \1/p' "$tmp/int.log" |
-		awk '{ for (i = 1; i <= 2; i++) { sub(/^0+/, "", $i); if ($i == "") $i = 0 }
-		       print }' > "$tmp/want"
+		awk '{ for (i = 1; i <= 2; i++) { sub(/^0+/, "", $i); if ($i == "") $i = 0 } print }' \
+		> "$tmp/want"
 	"$tool" dump "$gt/$name.pcs" | awk '$1 == "trap" { print $2, $3 }' > "$tmp/got"
 	[ -s "$tmp/want" ] && diff "$tmp/want" "$tmp/got"
 }
@@ -170,7 +129,7 @@ if command -v "${LLVM_MC:-llvm-mc-19}" >/dev/null; then
 		eval 'bash "$here/gt/gen-isa-cases.sh" "$tmp/isa_cases.h" &&
 		      cmp "$tmp/isa_cases.h" "$here/unit/isa_cases.h"'
 else
-	pass "isa: tests/unit/isa_cases.h matches the cross assembler # SKIP no llvm-mc-19"
+	skip "isa: tests/unit/isa_cases.h matches the cross assembler" "no llvm-mc-19"
 fi
 
 # The image block table (the flow decoder's fast path) against what ran.

@@ -7,22 +7,16 @@
 # functions the public headers declare; a program built with pkg-config's
 # flags links against either library and reports the headers' version.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$here/../../.." && pwd)
-BUILD=${NTRACE_BUILD:-$TOP/build/perf-ntrace}
-SRC=${NTRACE_SRC:-$TOP/tools/perf-ntrace}
+. "$(dirname "$0")/../../../scripts/lib.sh"
+SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD
+# the compiler a user of the installed library would use
 CC=${CC:-cc}
-mkdir -p "$BUILD/install"
-WORK=$(mktemp -d "$BUILD/install/run.XXXXXX") || exit 1
-trap 'rm -rf "$WORK"' EXIT
-
-rc=0
-ok() { echo "ok - install: $*"; }
-notok() { echo "not ok - install: $*"; rc=1; }
+scratch WORK "$BUILD/install" || exit 1
+TAP_PREFIX="install: "
 
 dest=$WORK/dest
 if ! make -s -C "$SRC" B="$BUILD" PREFIX=/usr DESTDIR="$dest" install >"$WORK/make.log" 2>&1; then
-	notok "make install PREFIX=/usr DESTDIR=...: $(tail -3 "$WORK/make.log" | tr '\n' ' ')"
+	not_ok "make install PREFIX=/usr DESTDIR=...: $(tail -3 "$WORK/make.log" | tr '\n' ' ')"
 	exit 1
 fi
 major=$(sed -n 's/^#define NTRACE_VERSION_MAJOR[[:space:]]*//p' "$SRC/include/ntrace/ntrace.h")
@@ -39,14 +33,14 @@ done
 if [ -z "$missing" ]; then
 	ok "make install: libntrace.a, libntrace.so.$major.$minor.0 with its links, $(ls "$dest/usr/include/ntrace" | wc -l) headers, libntrace.pc under DESTDIR/usr"
 else
-	notok "make install is missing:$missing"
+	not_ok "make install is missing:$missing"
 fi
 
 soname=$(readelf -d "$lib/libntrace.so.$major.$minor.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
 if [ "$soname" = "libntrace.so.$major" ]; then
 	ok "the shared library's soname is $soname"
 else
-	notok "soname '$soname', want libntrace.so.$major"
+	not_ok "soname '$soname', want libntrace.so.$major"
 fi
 
 # exports: only functions the public headers declare
@@ -58,7 +52,7 @@ extra=$(comm -23 "$WORK/exported" "$WORK/declared" | tr '\n' ' ')
 if [ -s "$WORK/exported" ] && [ -z "$extra" ]; then
 	ok "libntrace.so exports $(wc -l <"$WORK/exported") functions, each declared in a public header"
 else
-	notok "libntrace.so exports functions no public header declares: $extra"
+	not_ok "libntrace.so exports functions no public header declares: $extra"
 fi
 
 # a user of the installed library, built with pkg-config's flags
@@ -84,13 +78,13 @@ if $CC $cflags -o "$WORK/user" "$WORK/user.c" $libs 2>"$WORK/cc.err" &&
    readelf -d "$WORK/user" | grep -q "NEEDED.*libntrace.so.$major"; then
 	ok "pkg-config --cflags --libs libntrace ($cflags $libs): a program links the shared library and reports version $major.$minor"
 else
-	notok "a program built with pkg-config's flags: $(head -c 300 "$WORK/cc.err")"
+	not_ok "a program built with pkg-config's flags: $(head -c 300 "$WORK/cc.err")"
 fi
 # shellcheck disable=SC2086
 if $CC $cflags -o "$WORK/user-static" "$WORK/user.c" "$lib/libntrace.a" 2>"$WORK/cc.err" &&
    [ "$("$WORK/user-static")" = "$want" ]; then
 	ok "the same program links the static library"
 else
-	notok "static link: $(head -c 300 "$WORK/cc.err")"
+	not_ok "static link: $(head -c 300 "$WORK/cc.err")"
 fi
-exit $rc
+tap_status

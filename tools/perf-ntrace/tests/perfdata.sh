@@ -17,24 +17,15 @@
 #    and the patched host perf from scripts/perf.sh --host) lists the same
 #    records at the same offsets as our reader.
 set -uo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
-TOP=$(cd "$here/../../.." && pwd)
-BUILD=${NTRACE_BUILD:-$TOP/build/perf-ntrace}
-SRC=${NTRACE_SRC:-$TOP/tools/perf-ntrace}
-TOOL=${PERF_NTRACE:-$BUILD/perf-ntrace}
-PDT=$BUILD/tests/perfdata_test
-GT_DIR=${NTRACE_GT_DIR:-$TOP/build/gt}
-CC=${CC:-cc}
-mkdir -p "$BUILD/perfdata"
-WORK=$(mktemp -d "$BUILD/perfdata/run.XXXXXX") || exit 1
-trap 'rm -rf "$WORK"' EXIT
+. "$(dirname "$0")/../../../scripts/lib.sh"
+BUILD=$NTRACE_BUILD GT_DIR=$NTRACE_GT_DIR
+scratch WORK "$BUILD/perfdata" || exit 1
+TAP_PREFIX="perfdata: "
 
-rc=0
-ok() { echo "ok - perfdata: $*"; }
-notok() { echo "not ok - perfdata: $*"; rc=1; }
-
-cp "$TOOL" "$WORK/perf-ntrace" && cp "$PDT" "$WORK/pdt" ||
-	{ notok "perf-ntrace and perfdata_test are built"; exit 1; }
+# copies: other builds may rewrite the build directory meanwhile
+cp "$PERF_NTRACE" "$WORK/perf-ntrace" && cp "$BUILD/tests/perfdata_test" "$WORK/pdt" &&
+	cp "$BUILD/tools/rt-tool" "$WORK/rt-tool" ||
+	{ not_ok "perf-ntrace, perfdata_test and rt-tool are built"; exit 1; }
 TOOL=$WORK/perf-ntrace
 PDT=$WORK/pdt
 
@@ -49,16 +40,16 @@ perf_records() {
 cmp_perf() {	# NAME PERF FILE
 	local name=$1 perf=$2 f=$3
 	if ! "$perf" report -D -i "$f" --stdio >"$WORK/d.out" 2>"$WORK/d.err"; then
-		notok "$name: perf report -D fails: $(head -c 300 "$WORK/d.err")"
+		not_ok "$name: perf report -D fails: $(head -c 300 "$WORK/d.err")"
 		return
 	fi
 	perf_records <"$WORK/d.out" >"$WORK/perf.list"
 	"$PDT" --list "$f" | cut -d' ' -f1-3 | sort -k1,1 >"$WORK/our.list" ||
-		{ notok "$name: our reader fails"; return; }
+		{ not_ok "$name: our reader fails"; return; }
 	if [ -s "$WORK/perf.list" ] && cmp -s "$WORK/perf.list" "$WORK/our.list"; then
 		ok "$name: $(wc -l <"$WORK/our.list") records at the same offsets, sizes and types"
 	else
-		notok "$name: record lists differ"
+		not_ok "$name: record lists differ"
 		diff "$WORK/perf.list" "$WORK/our.list" | head -10 | sed 's/^/# /'
 	fi
 }
@@ -72,12 +63,12 @@ if command -v perf >/dev/null && perf version >/dev/null 2>&1; then
 	if grep -q 'lost 1 chunks' "$WORK/d.err" && grep -q 'AUX data lost 1 times out of 1' "$WORK/d.err"; then
 		ok "Debian perf counts our LOST and TRUNCATED AUX records"
 	else
-		notok "Debian perf counts our LOST and TRUNCATED AUX records: $(tr '\n' ' ' <"$WORK/d.err" | head -c 300)"
+		not_ok "Debian perf counts our LOST and TRUNCATED AUX records: $(tr '\n' ' ' <"$WORK/d.err" | head -c 300)"
 	fi
 else
-	ok "Debian perf cross-check # SKIP no working perf in PATH"
+	skip "Debian perf cross-check" "no working perf in PATH"
 fi
-if hostperf=$(bash "$TOP/scripts/perf.sh" --host 2>"$WORK/hp.err"); then
+if hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$WORK/hp.err"); then
 	"$PDT" --write "$WORK/aux.data" --trace "$WORK/idle.bin" --chunks 1 \
 		--elf /bin/app@0x10000,0x1000 --htm --iret
 	cmp_perf "patched perf reads the non-AUX file as we do" "$hostperf" "$WORK/noaux.data"
@@ -87,26 +78,24 @@ if hostperf=$(bash "$TOP/scripts/perf.sh" --host 2>"$WORK/hp.err"); then
 	   grep -q 'CPU 0: hart 0' "$WORK/d.out" && grep -q 'mode 6 iret_mode 3' "$WORK/d.out"; then
 		ok "patched perf report -D dumps the AUXTRACE_INFO fields"
 	else
-		notok "patched perf report -D dumps the AUXTRACE_INFO fields"
+		not_ok "patched perf report -D dumps the AUXTRACE_INFO fields"
 	fi
 	if "$hostperf" script -i "$WORK/aux.data" >/dev/null 2>"$WORK/ps.err"; then
 		ok "patched perf script accepts the file"
 	else
-		notok "patched perf script refuses the file: $(head -c 200 "$WORK/ps.err")"
+		not_ok "patched perf script refuses the file: $(head -c 200 "$WORK/ps.err")"
 	fi
 else
-	notok "patched host perf builds (scripts/perf.sh --host): $(tail -3 "$WORK/hp.err" | tr '\n' ' ')"
+	not_ok "patched host perf builds (scripts/perf.sh --host): $(tail -3 "$WORK/hp.err" | tr '\n' ' ')"
 fi
 
 # ---- decoding ----
 
 if ! ls "$GT_DIR"/*.pcs >/dev/null 2>&1; then
-	echo "ok - perfdata: decode tests # SKIP no ground truth in $GT_DIR (run tests/ground-truth.sh)"
-	exit $rc
+	skip "decode tests" "no ground truth in $GT_DIR (run tests/ground-truth.sh)"
+	tap_status
+	exit
 fi
-$CC -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$SRC/include" \
-	-o "$WORK/rt-tool" "$SRC/tests/roundtrip/rt-tool.c" "$BUILD/libntrace.a" ||
-	{ notok "rt-tool builds"; exit 1; }
 
 mkdir -p "$WORK/bin"
 progs=()
@@ -114,17 +103,17 @@ for n in loop-O2-g switch-O2-gc funcptr-O2-g deepcall-O2-g; do
 	[ -f "$GT_DIR/$n.pcs" ] && [ -f "$GT_DIR/$n" ] || continue
 	cp -L "$GT_DIR/$n.pcs" "$WORK/$n.pcs" && cp -L "$GT_DIR/$n" "$WORK/bin/$n" && progs+=("$n")
 done
-[ ${#progs[@]} -gt 0 ] || { notok "ground-truth programs present"; exit 1; }
+[ ${#progs[@]} -gt 0 ] || { not_ok "ground-truth programs present"; exit 1; }
 
 # CONFIG -> perfdata_test options describing the same encoder settings
 declare -A INFO=([btm]="" [htm-ret8-rh]="--htm --iret" [btm-sync]="")
 for n in "${progs[@]}"; do
 	a=(--priv u "$WORK/bin/$n")
 	"$WORK/rt-tool" expect "$WORK/$n.pcs" "$WORK/$n.expect" "${a[@]}" ||
-		{ notok "$n: expected PCs"; continue; }
+		{ not_ok "$n: expected PCs"; continue; }
 	for cfg in btm htm-ret8-rh; do
 		"$WORK/rt-tool" encode $cfg "$WORK/$n.pcs" "$WORK/$n.bin" "${a[@]}" ||
-			{ notok "$n $cfg: encode"; continue; }
+			{ not_ok "$n $cfg: encode"; continue; }
 		size=$(stat -c %s "$WORK/$n.bin")
 		for chunks in 1 7; do
 			for layout in file pipe; do
@@ -141,7 +130,7 @@ for n in "${progs[@]}"; do
 				   [ ! -s "$WORK/err" ]; then
 					ok "$n $cfg, $size bytes in $chunks AUXTRACE chunks ($layout layout): decoded PCs = retired PCs ($(wc -l <"$WORK/out.pc"))"
 				else
-					notok "$n $cfg, $chunks chunks, $layout: exit $st, $(wc -l <"$WORK/out.pc") PCs vs $(wc -l <"$WORK/$n.expect"): $(head -c 300 "$WORK/err")"
+					not_ok "$n $cfg, $chunks chunks, $layout: exit $st, $(wc -l <"$WORK/out.pc") PCs vs $(wc -l <"$WORK/$n.expect"): $(head -c 300 "$WORK/err")"
 				fi
 			done
 		done
@@ -154,7 +143,7 @@ for n in "${progs[@]}"; do
 		   cmp -s "$WORK/o1" "$WORK/$n.expect" && cmp -s "$WORK/o2" "$WORK/$n.expect"; then
 			ok "$n $cfg: --elf and --root find the same program"
 		else
-			notok "$n $cfg: --elf / --root"
+			not_ok "$n $cfg: --elf / --root"
 		fi
 		# the directory perf record --kcore writes: DIR/data
 		mkdir -p "$WORK/dir.data" && cp "$f" "$WORK/dir.data/data"
@@ -162,7 +151,7 @@ for n in "${progs[@]}"; do
 		   cmp -s "$WORK/o3" "$WORK/$n.expect"; then
 			ok "$n $cfg: a perf.data directory (DIR/data) decodes like the file"
 		else
-			notok "$n $cfg: perf.data directory: $(head -c 200 "$WORK/err")"
+			not_ok "$n $cfg: perf.data directory: $(head -c 200 "$WORK/err")"
 		fi
 	done
 
@@ -190,7 +179,7 @@ for n in "${progs[@]}"; do
 		   cmp -s "$WORK/lose.tail" <(tail -n 50 "$WORK/$n.expect"); then
 			ok "$n $how: TRUNCATED region + $((size / 5)) lost bytes: one resync, flow correct on both sides ($total PCs)"
 		else
-			notok "$n $how: exit $st, $total PCs, $(grep -o 'resyncs: [0-9]*' "$WORK/lose.st") $(head -c 200 "$WORK/err")"
+			not_ok "$n $how: exit $st, $total PCs, $(grep -o 'resyncs: [0-9]*' "$WORK/lose.st") $(head -c 200 "$WORK/err")"
 		fi
 	done
 done
@@ -205,7 +194,7 @@ check_err() {	# NAME EXIT PATTERN FILE [OPTIONS...]
 	if [ $st -eq "$want" ] && grep -q -- "$pat" "$WORK/err"; then
 		ok "$name: exit $st, $(head -1 "$WORK/err")"
 	else
-		notok "$name: exit $st (want $want), $(head -c 300 "$WORK/err")"
+		not_ok "$name: exit $st (want $want), $(head -c 300 "$WORK/err")"
 	fi
 }
 "$PDT" --write "$f" --trace "$WORK/idle.bin" --elf /bin/app@0x10000,0x1000
@@ -218,4 +207,4 @@ check_err "mapped program not found" 1 "no ELF file for mapping of /bin/$n" \
 cp "$WORK/$n.htm-ret8-rh.7.data" "$WORK/bad.data"
 printf '\0\0' | dd of="$WORK/bad.data" bs=1 seek=$((104 + 288 + 16 + 6)) conv=notrunc 2>/dev/null
 check_err "record with size 0" 2 "bad size 0" "$WORK/bad.data" --elf-dir "$WORK/bin"
-exit $rc
+tap_status

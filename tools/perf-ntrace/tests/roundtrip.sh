@@ -12,31 +12,21 @@
 # without them the test programs of tests/gt/progs are built and recorded
 # here with riscv64-linux-gnu-gcc and qemu-riscv64 (cached in the build dir).
 set -u
-
-SRC=${NTRACE_SRC:-$(cd "$(dirname "$0")/.." && pwd)}
-BUILD=${NTRACE_BUILD:-$SRC/../../build/perf-ntrace}
-TOOL=${PERF_NTRACE:-$BUILD/perf-ntrace}
-TOP=$(cd "$SRC/../.." && pwd)
-GT_DIR=${NTRACE_GT_DIR:-$TOP/build/gt}
-CC=${CC:-cc}
-# One work directory per run: several test runs may share the build tree.
-mkdir -p "$BUILD/roundtrip"
-WORK=$(mktemp -d "$BUILD/roundtrip/run.XXXXXX") || exit 1
-trap 'rm -rf "$WORK"' EXIT
+. "$(dirname "$0")/../../../scripts/lib.sh"
+SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD GT_DIR=$NTRACE_GT_DIR
+scratch WORK "$BUILD/roundtrip" || exit 1
 
 skip_all() {
-	echo "ok - roundtrip # SKIP $1"
+	skip roundtrip "$1"
 	exit 0
 }
 
-# rt-tool and gt-tool link against the library built by "make all". The
-# command is copied: other builds may rewrite the build directory meanwhile.
-[ -f "$BUILD/libntrace.a" ] || skip_all "libntrace.a not built"
-cp "$TOOL" "$WORK/perf-ntrace" || { echo "not ok - roundtrip: no $TOOL"; exit 1; }
+# rt-tool and gt-tool are built by "make all" (make test-tools). They and
+# the command are copied: other builds may rewrite the build directory.
+[ -x "$BUILD/tools/rt-tool" ] || skip_all "rt-tool not built (make test-tools)"
+cp "$PERF_NTRACE" "$WORK/perf-ntrace" || { not_ok "roundtrip: no $PERF_NTRACE"; exit 1; }
 TOOL=$WORK/perf-ntrace
-$CC -O2 -g -Wall -Wextra -Werror -std=c11 -D_GNU_SOURCE -I"$SRC/include" \
-	-o "$WORK/rt-tool" "$SRC/tests/roundtrip/rt-tool.c" "$BUILD/libntrace.a" ||
-	{ echo "not ok - roundtrip: rt-tool does not build"; exit 1; }
+cp "$BUILD/tools/rt-tool" "$BUILD/tools/gt-tool" "$WORK/"
 
 # Collect NAME.pcs + image (NAME.elf or NAME) pairs; the privilege of the
 # records comes from GT_DIR/manifest ("NAME PRIV KIND") when there is one.
@@ -49,15 +39,11 @@ if ls "$GT_DIR"/*.pcs >/dev/null 2>&1; then
 	mkdir -p "$S"
 	for p in "$GT_DIR"/*.pcs; do
 		n=$(basename "$p" .pcs)
-		for i in "$GT_DIR/$n.elf" "$GT_DIR/$n"; do
-			if [ -f "$i" ] && cp -L "$p" "$S/$n.pcs" && cp -L "$i" "$S/$n.elf"; then
-				progs+=("$S/$n")
-				IMG[$S/$n]=$S/$n.elf
-				PRIV[$S/$n]=$(awk -v n="$n" '$1 == n { print $2 }' \
-					"$GT_DIR/manifest" 2>/dev/null)
-				break
-			fi
-		done
+		if pr=$(gt_copy "$n" "$S/$n.pcs" "$S/$n.elf"); then
+			progs+=("$S/$n")
+			IMG[$S/$n]=$S/$n.elf
+			PRIV[$S/$n]=$pr
+		fi
 	done
 fi
 if [ ${#progs[@]} -eq 0 ]; then
@@ -65,17 +51,11 @@ if [ ${#progs[@]} -eq 0 ]; then
 	command -v qemu-riscv64 >/dev/null || skip_all "no ground truth and no qemu-riscv64"
 	G=$BUILD/roundtrip/gt	# recorded once, reused by later runs
 	mkdir -p "$G"
-	$CC -O2 -std=c11 -D_GNU_SOURCE -I"$SRC/include" -o "$G/gt-tool" \
-		"$SRC/tests/gt/gt-tool.c" "$BUILD/libntrace.a" ||
-		{ echo "not ok - roundtrip: gt-tool does not build"; exit 1; }
 	for c in "$SRC"/tests/gt/progs/*.c; do
 		n=$(basename "$c" .c)
 		if [ ! -s "$G/$n.pcs" ] || [ "$c" -nt "$G/$n.pcs" ]; then
-			riscv64-linux-gnu-gcc -O2 -static -o "$G/$n.elf" "$c" &&
-			qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$G/$n.log" "$G/$n.elf" >/dev/null 2>&1
-			"$G/gt-tool" execlog "$G/$n.log" "$G/$n.pcs" "$G/$n.elf" >/dev/null ||
-				{ echo "not ok - roundtrip $n: ground truth recording failed"; continue; }
-			rm -f "$G/$n.log"
+			record_user_gt "$WORK/gt-tool" "$c" "$G/$n.elf" "$G/$n.pcs" ||
+				{ not_ok "roundtrip $n: ground truth recording failed"; continue; }
 		fi
 		progs+=("$G/$n")
 		IMG[$G/$n]=$G/$n.elf
@@ -83,7 +63,7 @@ if [ ${#progs[@]} -eq 0 ]; then
 	echo "# ground truth recorded here: ${progs[*]}"
 fi
 
-rc=0
+rc=0	# rt-tool's own result lines do not count in TAP_FAILED
 rtargs() {	# PROG -> options and image for rt-tool
 	local pr=${PRIV[$1]:-}
 	[ -n "$pr" ] && printf -- '--priv\n%s\n' "$pr"
@@ -112,23 +92,22 @@ for p in "${progs[@]}"; do
 	"$WORK/rt-tool" expect "$p.pcs" "$WORK/$n.expect" "${a[@]}" || { rc=1; continue; }
 	for cfg in "${!CLI[@]}"; do
 		if [ "$cfg" = htm-retcount ] && ! "$WORK/rt-tool" count-ok "$p.pcs" "${a[@]}"; then
-			echo "ok - cli $n $cfg # SKIP returns elsewhere than to the call site (spec limitation of counting)"
+			skip "cli $n $cfg" "returns elsewhere than to the call site (spec limitation of counting)"
 			continue
 		fi
 		bin=$WORK/$n.$cfg.bin
 		out=$WORK/$n.$cfg.pc
 		if ! "$WORK/rt-tool" encode "$cfg" "$p.pcs" "$bin" "${a[@]}"; then
-			echo "not ok - cli $n $cfg: encoding failed"; rc=1; continue
+			not_ok "cli $n $cfg: encoding failed"; continue
 		fi
 		# shellcheck disable=SC2086
 		"$TOOL" decode --elf "${IMG[$p]}" ${CLI[$cfg]} --format=pc -o "$out" "$bin" 2>"$out.err"
 		st=$?
 		if [ $st -eq 0 ] && cmp -s "$out" "$WORK/$n.expect" && [ ! -s "$out.err" ]; then
-			echo "ok - cli $n $cfg: perf-ntrace decode ${CLI[$cfg]} matches the recorded PCs"
+			ok "cli $n $cfg: perf-ntrace decode ${CLI[$cfg]} matches the recorded PCs"
 		else
-			echo "not ok - cli $n $cfg: exit $st, $(wc -l <"$out") lines vs" \
+			not_ok "cli $n $cfg: exit $st, $(wc -l <"$out") lines vs" \
 				"$(wc -l <"$WORK/$n.expect") recorded; $(head -c 300 "$out.err")"
-			rc=1
 		fi
 		rm -f "$bin" "$out" "$out.err"
 	done
@@ -145,20 +124,18 @@ for p in "${progs[@]}"; do
 			res=$("$WORK/rt-tool" check-branches "$WORK/$n.$f" "$p.pcs" "${a[@]}")
 		fi
 		if [ $? -eq 0 ] && [ $st -eq 0 ]; then
-			echo "ok - cli $n --format=$f: $res"
+			ok "cli $n --format=$f: $res"
 		else
-			echo "not ok - cli $n --format=$f: exit $st: $res $(head -c 200 "$WORK/$n.$f.err")"
-			rc=1
+			not_ok "cli $n --format=$f: exit $st: $res $(head -c 200 "$WORK/$n.$f.err")"
 		fi
 		rm -f "$WORK/$n.$f" "$WORK/$n.$f.err"
 	done
 	"$TOOL" decode --elf "${IMG[$p]}" --mode=htm --format=stats -o "$WORK/$n.stats" "$bin"
 	if grep -q "^instructions: $(wc -l <"$WORK/$n.expect")\$" "$WORK/$n.stats" &&
 	   grep -q "^errors: 0\$" "$WORK/$n.stats"; then
-		echo "ok - cli $n --format=stats counts every instruction"
+		ok "cli $n --format=stats counts every instruction"
 	else
-		echo "not ok - cli $n --format=stats: $(tr '\n' ' ' <"$WORK/$n.stats" | head -c 300)"
-		rc=1
+		not_ok "cli $n --format=stats: $(tr '\n' ' ' <"$WORK/$n.stats" | head -c 300)"
 	fi
 	rm -f "$bin" "$WORK/$n.stats"
 done
@@ -177,10 +154,9 @@ for p in "${progs[@]}"; do
 	st=$?
 	res=$("$WORK/rt-tool" check-sub "$WORK/$n.pc" "$p.pcs" "${a[@]}")
 	if [ $? -eq 0 ] && [ $st -eq 0 ] && [ -s "$WORK/$n.pc" ] && [ ! -s "$WORK/$n.err" ]; then
-		echo "ok - cli $n --wrapped from byte $((size / 3)) of $size: $res"
+		ok "cli $n --wrapped from byte $((size / 3)) of $size: $res"
 	else
-		echo "not ok - cli $n --wrapped: exit $st: $res $(head -c 200 "$WORK/$n.err")"
-		rc=1
+		not_ok "cli $n --wrapped: exit $st: $res $(head -c 200 "$WORK/$n.err")"
 	fi
 	rm -f "$WORK/$n.bin" "$WORK/$n.cut" "$WORK/$n.pc" "$WORK/$n.err"
 done
@@ -196,10 +172,9 @@ if command -v riscv64-linux-gnu-objcopy >/dev/null; then
 		   "$WORK/rt-tool" encode htm-ret8-rh "$p.pcs" "$WORK/$n.bin" "${a[@]}" &&
 		   "$TOOL" decode --bin "$WORK/$n.raw@$base" --mode=htm -o "$WORK/$n.pc" "$WORK/$n.bin" &&
 		   cmp -s "$WORK/$n.pc" "$WORK/$n.expect"; then
-			echo "ok - cli $n --bin raw image at $base decodes like the ELF"
+			ok "cli $n --bin raw image at $base decodes like the ELF"
 		else
-			echo "not ok - cli $n --bin raw image at $base"
-			rc=1
+			not_ok "cli $n --bin raw image at $base"
 		fi
 		rm -f "$WORK/$n.raw" "$WORK/$n.bin" "$WORK/$n.pc"
 	done
@@ -216,10 +191,9 @@ check_err() {	# name expected-status pattern args...
 	msg=$("$TOOL" decode "$@" 2>&1 >/dev/null)
 	st=$?
 	if [ $st -eq "$want" ] && grep -q -- "$pat" <<<"$msg"; then
-		echo "ok - cli error: $name"
+		ok "cli error: $name"
 	else
-		echo "not ok - cli error: $name (exit $st, wanted $want /$pat/): $msg"
-		rc=1
+		not_ok "cli error: $name (exit $st, wanted $want /$pat/): $msg"
 	fi
 }
 check_err "missing ELF" 2 "cannot open" --elf "$WORK/no-such.elf" "$WORK/err.bin"
@@ -231,4 +205,4 @@ check_err "trace without messages" 1 "nothing decoded" --elf "${IMG[$p]}" "$WORK
 printf '\x24\x15\x00\x00\x00\x00\x00\x07\x10\x21\x03' >"$WORK/far.bin"	# sync at 0x80000000, a jump
 check_err "PC outside every image" 1 "outside every loaded image" --elf "${IMG[$p]}" "$WORK/far.bin"
 rm -f "$WORK/err.bin" "$WORK/idle.bin" "$WORK/far.bin"
-exit $rc
+[ $rc = 0 ] && tap_status

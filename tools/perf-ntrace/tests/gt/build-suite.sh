@@ -3,7 +3,7 @@
 #
 # Build the ground-truth test suite and record what QEMU retired for each
 # program. Output (stable paths for other tests):
-#   build/gt/bin/gt-tool, build/gt/bin/gt-plugin.so
+#   build/gt/bin/gt-tool, build/gt/bin/gt-plugin.so   (make test-tools)
 #   build/gt/<name>        the program (ELF)
 #   build/gt/<name>.pcs    ground truth (format: include/ntrace/ingress_build.h)
 #   build/gt/manifest      one line per program: "<name> <priv> <kind>"
@@ -50,22 +50,21 @@ command -v "$CC" >/dev/null || die "$CC not found (run scripts/deps.sh)"
 command -v qemu-riscv64 >/dev/null || die "qemu-riscv64 not found (run scripts/deps.sh)"
 command -v qemu-system-riscv64 >/dev/null || die "qemu-system-riscv64 not found"
 
-# Host helpers, built from the library sources directly (the plugin must be
-# position independent).
-libsrc=(error.c isa_decode.c image_set.c image_table.c image_elf.c ingress_build.c
-	ingress_gt.c ingress_tv_parse.c ingress_tv_export.c ingress_compare.c)
-plugin_api=$src/../../qemu/include/qemu_plugin_api.h
-hostkey=$(cache_key "$here/gt-tool.c" "$here/gt-plugin.c" "$plugin_api" "${libsrc[@]/#/$src/lib/}" \
-	"$src"/include/ntrace/*.h "$src"/lib/err_internal.h "$src"/lib/image_internal.h "$src"/lib/ingress_tv.h)
-if [ "$(cat "$bin/.key" 2>/dev/null)" != "$hostkey" ]; then
-	hflags=(-std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$src/include")
-	cc "${hflags[@]}" -o "$bin/gt-tool.tmp" "$here/gt-tool.c" "${libsrc[@]/#/$src/lib/}"
-	cc "${hflags[@]}" -I"$(dirname "$plugin_api")" -shared -fPIC -fvisibility=hidden -o "$bin/gt-plugin.so.tmp" \
-		"$here/gt-plugin.c" "${libsrc[@]/#/$src/lib/}"
-	mv "$bin/gt-tool.tmp" "$bin/gt-tool"
-	mv "$bin/gt-plugin.so.tmp" "$bin/gt-plugin.so"
-	echo "$hostkey" > "$bin/.key"
-fi
+# The recorders, built by the library's Makefile and copied here (a build
+# elsewhere may replace them while the suite records).
+make -s -C "$src" test-tools >&2 || die "the test tools do not build (make -C $src test-tools)"
+for f in gt-tool gt-plugin.so; do
+	cp "$NTRACE_TOP/build/perf-ntrace/tools/$f" "$bin/$f.tmp"
+	mv "$bin/$f.tmp" "$bin/$f"
+done
+# Their key: the binaries without symbols, debug information and build-id,
+# which depend on the build path; so library sources they do not link
+# re-record nothing.
+for f in gt-tool gt-plugin.so; do
+	objcopy --strip-all --remove-section=.note.gnu.build-id "$bin/$f" "$bin/.$f.stripped"
+done
+cache_key "$bin/.gt-tool.stripped" "$bin/.gt-plugin.so.stripped" >"$bin/.key"
+rm -f "$bin"/.*.stripped
 [ $tools_only = 0 ] || exit 0
 
 gccver=$("$CC" --version | head -1)

@@ -16,25 +16,8 @@ MC=${LLVM_MC:-llvm-mc-19}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# Assembly source for the rv64/rv32 groups: every case sits between its own
-# back/fwd labels; far labels are 1200 bytes away (inside C.J range).
-gen_asm() {
-	awk -v grp="$1" '
-	BEGIN { print "\t.text\n\t.globl _start\n_start:\nfarback:\n\tnop\n\t.skip 1200" }
-	/^#/ || NF == 0 { next }
-	{
-		n++
-		if ($1 != grp) next
-		insn = ""
-		for (i = 5; i <= NF; i++) insn = insn (i > 5 ? " " : "") $i
-		t = $4
-		lab = t == "fwd" ? "fw" n : t == "back" ? "bk" n : t
-		sub(/TARGET/, lab, insn)
-		printf "\t.option norvc\nbk%d:\n\tnop\n\t.option %s\nc%d:\n\t%s\n\t.option norvc\n\tnop\nfw%d:\n\tnop\n",
-			n, (insn ~ /^c\./ ? "rvc" : "norvc"), n, insn, n
-	}
-	END { print "\t.skip 1200\nfarfwd:\n\tnop" }' "$cases"
-}
+# Assembly source for the rv64/rv32 groups (isa-cases-asm.awk).
+gen_asm() { awk -v grp="$1" -f "$here/isa-cases-asm.awk" "$cases"; }
 
 declare -A addr raw size
 for grp in rv64 rv32; do

@@ -3,10 +3,8 @@
  * libFuzzer target for the message parser. The first input byte picks the
  * codec configuration. Checks: records are in order and inside the input,
  * parsing in two chunks gives the same records, and every good message
- * written back by the codec parses to the same fields.
- *
- *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iinclude \
- *         fuzz/msg_parse_fuzz.c lib/msg_*.c -o /tmp/msg_fuzz && /tmp/msg_fuzz
+ * written back by the codec parses to the same fields. Built by "make
+ * fuzzers", run by tests/fuzz.sh.
  */
 #include <stdlib.h>
 #include <string.h>

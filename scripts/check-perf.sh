@@ -6,8 +6,8 @@
 #    Signed-off-by, and applies to the pristine linux-source-6.12 tools/
 #    tree without offset or fuzz, in order;
 #  - checkpatch.pl --strict finds no error in it;
-#  - the tools/include copy of include/uapi/linux/ntrace.h it adds is
-#    identical to the project's UAPI header;
+#  - the tools/include copies of include/uapi/linux/ntrace.h and
+#    ntrace_tci.h it adds are identical to the project's UAPI headers;
 #  - the static riscv64 perf (scripts/perf.sh) and the x86_64 host perf
 #    (scripts/perf.sh --host) build with the series (cached) and contain
 #    the ntrace recorder and reader; the riscv64 one runs under qemu-riscv64.
@@ -44,11 +44,13 @@ for p in "${patches[@]}"; do
 		not_ok "$n: checkpatch --strict: $(grep '^ERROR:' <<<"$out" | head -3 | tr '\n' ' ')"
 	fi
 done
-if cmp -s "$tmp/tree/tools/include/uapi/linux/ntrace.h" "$NTRACE_TOP/include/uapi/linux/ntrace.h"; then
-	ok "tools/include/uapi/linux/ntrace.h is the project's UAPI header"
-else
-	not_ok "tools/include/uapi/linux/ntrace.h differs from include/uapi/linux/ntrace.h (regenerate patch 0001)"
-fi
+for h in ntrace.h ntrace_tci.h; do
+	if cmp -s "$tmp/tree/tools/include/uapi/linux/$h" "$NTRACE_TOP/include/uapi/linux/$h"; then
+		ok "tools/include/uapi/linux/$h is the project's UAPI header"
+	else
+		not_ok "tools/include/uapi/linux/$h differs from include/uapi/linux/$h (regenerate patch 0001)"
+	fi
+done
 
 # "file" output, then strings the binary must contain.
 check_perf() {	# NAME PERF FILE-PATTERN

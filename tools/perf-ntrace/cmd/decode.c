@@ -21,7 +21,8 @@ static const char decode_help[] =
 	"usage: perf-ntrace decode [OPTIONS] --elf PROG.elf [--elf LIB.so@ADDR]... TRACE.bin|-\n"
 	"       perf-ntrace decode [OPTIONS] [--root DIR | --elf-dir DIR] perf.data\n"
 	"Decode a raw N-Trace byte stream (no header) into the retired instruction flow.\n"
-	"The encoder settings below must match the ones the trace was recorded with.\n"
+	"BTM or HTM and the field widths come from the messages; the other encoder\n"
+	"settings below must match the ones the trace was recorded with.\n"
 	"A perf.data file (perf record -e ntrace//) is recognised by its magic: the\n"
 	"encoder settings come from its AUXTRACE_INFO, the program images from its\n"
 	"MMAP records (or only from --elf/--bin when given), each AUX chunk is decoded\n"
@@ -52,18 +53,22 @@ static const char decode_help[] =
 	"  --src N|all     decode only messages with this SRC (default all: each\n"
 	"                  source is decoded with its own state, output interleaved)\n"
 	"  --wrapped       trace may start mid-message (circular buffer wrapped)\n"
+	"  --check-widths  report I-CNT, HREPEAT and B-CNT values wider than the\n"
+	"                  counters below (by default a field's width is its own)\n"
 	"encoder settings (the decoder needs those that change the messages' meaning;\n"
-	"return depth, repeated history, repeat branch and the sync settings it reads\n"
-	"from the messages alone):\n"
+	"BTM or HTM, return depth, repeated history, repeat branch and the sync\n"
+	"settings it reads from the messages alone; --mode only decides for a source\n"
+	"whose messages do not tell):\n"
 	ENC_HELP
 	"  defaults: --implicit-return full (return-stack decoding; the stack depth\n"
-	"  need not be known), --icnt-bits 22 (larger I-CNT fields are errors)\n"
+	"  need not be known), --icnt-bits 22\n"
 	"exit status: 0 decoded (warnings may have been printed), 1 nothing decoded,\n"
 	"2 usage, image or I/O error\n";
 
 enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
+	OPT_CHECK_WIDTHS,
 };
 
 struct decode_ctx {
@@ -286,6 +291,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "max-warnings", required_argument, NULL, OPT_MAXW },
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
+		{ "check-widths", no_argument, NULL, OPT_CHECK_WIDTHS },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
 		{ "perf-data", no_argument, NULL, OPT_PERF_DATA },
 		{ "root", required_argument, NULL, OPT_ROOT },
@@ -334,6 +340,9 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			break;
 		case OPT_WRAPPED:
 			a->cfg.enc.codec.wait_for_eom = true;
+			break;
+		case OPT_CHECK_WIDTHS:
+			a->cfg.check_widths = true;
 			break;
 		case OPT_SYMBOLS:
 			a->symbols = true;

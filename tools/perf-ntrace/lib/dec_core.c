@@ -59,15 +59,19 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	if (ops)
 		d->ops = *ops;
 	d->ctx = ctx;
-	d->htm = cfg->enc.mode == NTRACE_MODE_HTM;
+	d->htm_default = cfg->enc.mode == NTRACE_MODE_HTM;
 	d->iret = cfg->enc.implicit_return != NTRACE_IRET_OFF && cfg->enc.itype_bits == 4;
 	d->seqj = cfg->enc.seq_jump;
 	d->alljumps = cfg->enc.all_jumps;
 	d->merge = cfg->merge_not_taken;
 	d->xlen = cfg->enc.codec.xlen ? cfg->enc.codec.xlen : 64;
-	d->icnt_limit = cfg->enc.icnt_bits >= 64 ? UINT64_MAX : (1ull << cfg->enc.icnt_bits) - 1;
-	d->bcnt_limit = (1ull << cfg->enc.bcnt_bits) - 1;
-	d->hrep_limit = (1ull << cfg->enc.hrepeat_bits) - 1;
+	/* a field carries its own width: the configured ones are a check on request */
+	d->icnt_limit = d->bcnt_limit = d->hrep_limit = UINT64_MAX;
+	if (cfg->check_widths) {
+		d->icnt_limit = (1ull << cfg->enc.icnt_bits) - 1;
+		d->bcnt_limit = (1ull << cfg->enc.bcnt_bits) - 1;
+		d->hrep_limit = (1ull << cfg->enc.hrepeat_bits) - 1;
+	}
 	ntrace_parser_init(&d->parser, &cfg->enc.codec, 0);
 	return d;
 }
@@ -79,8 +83,10 @@ void ntrace_decoder_free(struct ntrace_decoder *d)
 	if (!d)
 		return;
 	for (i = 0; i < (1u << NTRACE_MAX_SRC_BITS); i++) {
-		if (d->srcs[i])
+		if (d->srcs[i]) {
 			free(d->srcs[i]->hq);
+			free(d->srcs[i]->held);
+		}
 		free(d->srcs[i]);
 	}
 	free(d->bc);
@@ -132,6 +138,7 @@ static void cut(struct ntrace_decoder *d)
 	n = ntrace_parse_finish(&d->parser, m);
 	for (i = 0; i < n && !d->stopped; i++)
 		ntrace_decoder_put(d, &m[i]);
+	dec_release_all(d);
 	/* a trace cut off mid-flow: deliver what was decoded, as a stop */
 	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS) && !d->stopped; k++) {
 		struct dec_src *s = d->srcs[k];

@@ -51,6 +51,10 @@ struct dec_src {
 	bool used;
 	bool synced;
 	bool hinted;		/* a settings-mismatch hint was given */
+	bool htm;		/* HTM (else BTM), as the messages tell */
+	bool mode_known;	/* decided: by a message or, failing one, by the settings */
+	struct ntrace_msg *held;	/* messages held until one tells the mode */
+	uint32_t nheld;
 	uint16_t id;
 	uint8_t priv;
 	uint64_t context;
@@ -77,6 +81,8 @@ struct dec_src {
 };
 
 #define DEC_RUNBUF 512
+/* Messages of a source held until one tells BTM from HTM (then the setting decides). */
+#define DEC_MODE_LOOKAHEAD 256
 
 struct ntrace_decoder {
 	struct ntrace_dec_cfg cfg;
@@ -84,7 +90,8 @@ struct ntrace_decoder {
 	struct ntrace_dec_ops ops;
 	void *ctx;
 	int stopped;
-	bool htm, iret, seqj, alljumps, merge;
+	bool htm_default;	/* the configured mode, for sources whose messages do not tell */
+	bool iret, seqj, alljumps, merge;
 	uint8_t xlen;
 	uint64_t icnt_limit, bcnt_limit, hrep_limit;
 	struct ntrace_parser parser;
@@ -134,6 +141,9 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 		     uint32_t *ninsn, uint64_t *lastp);
 /* Address of the instruction before b->last inside the block, or 0. */
 uint64_t dec_block_prev(struct ntrace_decoder *d, const struct dec_blk *b);
+
+/* dec_msg.c: decode the messages held until a source's mode was told */
+void dec_release_all(struct ntrace_decoder *d);
 
 /* dec_hist.c */
 int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);

@@ -43,8 +43,8 @@ static int add_icnt(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 	if (!(m->flags & NTRACE_MSGF_ICNT))
 		return 0;
 	if (m->icnt > d->icnt_limit)
-		return dec_error(d, s, "I-CNT 0x%" PRIx64 " is wider than the %u-bit counter",
-				 m->icnt, d->cfg.enc.icnt_bits);
+		return dec_error(d, s, "I-CNT 0x%" PRIx64 " is wider than the %u-bit counter "
+				 "(--icnt-bits)", m->icnt, d->cfg.enc.icnt_bits);
 	s->icnt += m->icnt;
 	return 0;
 }
@@ -254,8 +254,8 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 	case NTRACE_RCODE_HREPEAT:
 		rep = m->count;
 		if (rep > d->hrep_limit)
-			return dec_error(d, s, "HREPEAT %" PRIu64 " is wider than %u bits", rep,
-					 d->cfg.enc.hrepeat_bits);
+			return dec_error(d, s, "HREPEAT %" PRIu64 " is wider than %u bits "
+					 "(--hrepeat-bits)", rep, d->cfg.enc.hrepeat_bits);
 		/* fall through */
 	case NTRACE_RCODE_HIST:
 		if (add_hist(d, s, m, rep))
@@ -278,8 +278,8 @@ static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const stru
 	if (!s->prev_valid)
 		return dec_error(d, s, "RepeatBranch without a branch message to repeat");
 	if (m->count > d->bcnt_limit)
-		return dec_error(d, s, "B-CNT %" PRIu64 " is wider than %u bits", m->count,
-				 d->cfg.enc.bcnt_bits);
+		return dec_error(d, s, "B-CNT %" PRIu64 " is wider than %u bits (--bcnt-bits)",
+				 m->count, d->cfg.enc.bcnt_bits);
 	again = s->prev;
 	again.flags &= (uint8_t)~NTRACE_MSGF_TSTAMP;
 	for (i = 0; i < m->count && !d->stopped; i++) {
@@ -340,61 +340,58 @@ static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
 }
 
 /*
- * Messages that only one mode produces: a decode with the wrong --mode
- * fails in confusing ways, so say it once.
+ * The mode a message belongs to, NTRACE_MODE_HTM or NTRACE_MODE_BTM, or 0
+ * when both produce it: HIST comes only in HTM, DirectBranch only in BTM,
+ * and ProgTraceCorrelation's CDF is 1 in HTM and 0 in BTM.
  */
-static void mode_hint(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+static unsigned int msg_mode(const struct ntrace_msg *m)
 {
-	bool htm_only = m->tcode == NTRACE_TC_INDIRECT_BRANCH_HIST ||
-			m->tcode == NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC ||
-			(m->tcode == NTRACE_TC_RESOURCE_FULL && (m->code == NTRACE_RCODE_HIST ||
-								  m->code == NTRACE_RCODE_HREPEAT)) ||
-			(m->tcode == NTRACE_TC_PROG_TRACE_CORRELATION && m->cdf == 1);
-	bool btm_only = m->tcode == NTRACE_TC_DIRECT_BRANCH ||
-			m->tcode == NTRACE_TC_DIRECT_BRANCH_SYNC ||
-			(m->tcode == NTRACE_TC_PROG_TRACE_CORRELATION && m->cdf == 0);
+	switch (m->tcode) {
+	case NTRACE_TC_INDIRECT_BRANCH_HIST:
+	case NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC:
+		return NTRACE_MODE_HTM;
+	case NTRACE_TC_RESOURCE_FULL:
+		return m->code == NTRACE_RCODE_HIST || m->code == NTRACE_RCODE_HREPEAT ?
+		       NTRACE_MODE_HTM : 0;
+	case NTRACE_TC_DIRECT_BRANCH:
+	case NTRACE_TC_DIRECT_BRANCH_SYNC:
+		return NTRACE_MODE_BTM;
+	case NTRACE_TC_PROG_TRACE_CORRELATION:
+		return m->cdf ? NTRACE_MODE_HTM : NTRACE_MODE_BTM;
+	default:
+		return 0;
+	}
+}
 
-	if (s->hinted || (d->htm ? !btm_only : !htm_only))
+/* A message of the other mode after the mode was decided: say it once. */
+static void mode_check(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	unsigned int mode = msg_mode(m);
+
+	if (!mode || (mode == NTRACE_MODE_HTM) == s->htm)
 		return;
 	s->hinted = true;
-	snprintf(d->text, sizeof(d->text), "%s message in a %s decode: the trace looks like %s mode"
-		 " (trTeInstMode); decode with the encoder's settings",
-		 ntrace_tcode_name(m->tcode), d->htm ? "HTM" : "BTM", d->htm ? "BTM" : "HTM");
+	snprintf(d->text, sizeof(d->text), "%s message in a %s trace: the source mixes BTM and HTM "
+		 "(trTeInstMode) or the stream is corrupt", ntrace_tcode_name(m->tcode),
+		 s->htm ? "HTM" : "BTM");
 	dec_event(d, s, NTRACE_DEV_WARN, m->tcode, d->text);
 }
 
-int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
+/* One message of source s, in stream order. */
+static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
-	struct dec_src *s;
-
-	if (d->stopped)
-		return d->stopped;
-	d->cur = m;
-	if (m->err) {
-		parse_error(d, m);
-		goto out;
-	}
-	d->st.messages++;
-	d->st.tcode[m->tcode & 63]++;
-	if (d->cfg.src >= 0 && m->src != d->cfg.src)
-		goto out;
-	s = get_src(d, m->src);
-	if (!s) {
-		dec_event(d, NULL, NTRACE_DEV_ERROR, 0, "out of memory for a new source");
-		goto out;
-	}
 	ntrace_tstamp_update(&s->ts, m);
 	if (__builtin_expect(!s->hinted, 0))
-		mode_hint(d, s, m);
+		mode_check(d, s, m);
 
 	if (ntrace_tcode_is_sync(m->tcode)) {
 		sync_msg(d, s, m);
-		goto out;
+		return;
 	}
 	switch (m->tcode) {
 	case NTRACE_TC_OWNERSHIP:
 		ownership(d, s, m);
-		goto out;
+		return;
 	case NTRACE_TC_ERROR:
 		d->st.lost++;
 		if (s->synced && s->run_open)
@@ -406,13 +403,13 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 			 "the encoder lost messages (Error ETYPE=%u ECODE=0x%" PRIx64
 			 "); waiting for a sync", m->code, m->data);
 		dec_event(d, s, NTRACE_DEV_LOST, (uint32_t)m->data, d->text);
-		goto out;
+		return;
 	default:
 		break;
 	}
 	if (!s->synced) {
 		d->st.skipped++;
-		goto out;
+		return;
 	}
 	switch (m->tcode) {
 	case NTRACE_TC_DIRECT_BRANCH:
@@ -447,6 +444,84 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		dec_event(d, s, NTRACE_DEV_WARN, m->tcode, d->text);
 		break;
 	}
+}
+
+/*
+ * The mode of s is decided (htm): decode the messages held until then.
+ * The decoder's current message is restored after.
+ */
+static void release(struct ntrace_decoder *d, struct dec_src *s, bool htm)
+{
+	const struct ntrace_msg *cur = d->cur;
+	uint32_t i;
+
+	s->htm = htm;
+	s->mode_known = true;
+	for (i = 0; i < s->nheld && !d->stopped; i++) {
+		d->cur = &s->held[i];
+		put_src(d, s, &s->held[i]);
+	}
+	free(s->held);
+	s->held = NULL;
+	s->nheld = 0;
+	d->cur = cur;
+}
+
+/*
+ * Hold m while no message of s has told BTM from HTM, up to a lookahead;
+ * then the setting decides. Returns true if m was held.
+ */
+static bool hold(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
+{
+	unsigned int mode = msg_mode(m);
+
+	if (mode) {
+		release(d, s, mode == NTRACE_MODE_HTM);
+		return false;
+	}
+	if (s->nheld == DEC_MODE_LOOKAHEAD ||
+	    (!s->held && !(s->held = malloc(DEC_MODE_LOOKAHEAD * sizeof(*s->held))))) {
+		release(d, s, d->htm_default);
+		return false;
+	}
+	s->held[s->nheld++] = *m;
+	return true;
+}
+
+/* Decode every held message (end of input, a reset, a codec error). */
+void dec_release_all(struct ntrace_decoder *d)
+{
+	uint32_t k;
+
+	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS) && !d->stopped; k++)
+		if (d->srcs[k] && !d->srcs[k]->mode_known)
+			release(d, d->srcs[k], d->htm_default);
+}
+
+int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
+{
+	struct dec_src *s;
+
+	if (d->stopped)
+		return d->stopped;
+	d->cur = m;
+	if (m->err) {
+		dec_release_all(d);	/* they came before the bad bytes */
+		parse_error(d, m);
+		goto out;
+	}
+	d->st.messages++;
+	d->st.tcode[m->tcode & 63]++;
+	if (d->cfg.src >= 0 && m->src != d->cfg.src)
+		goto out;
+	s = get_src(d, m->src);
+	if (!s) {
+		dec_event(d, NULL, NTRACE_DEV_ERROR, 0, "out of memory for a new source");
+		goto out;
+	}
+	if (__builtin_expect(!s->mode_known, 0) && hold(d, s, m))
+		goto out;
+	put_src(d, s, m);
 out:
 	d->cur = NULL;
 	return d->stopped;

@@ -187,7 +187,7 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 	*flags = 0;
 	switch (b->kind) {
 	case NTRACE_IK_BRANCH:
-		if (d->htm) {
+		if (s->htm) {
 			bit = dec_hist_pop(s);
 			if (bit < 0) {
 				if (!final)
@@ -210,7 +210,7 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 			return dec_error(d, s, "direct jump at 0x%" PRIx64 ": %s", b->last,
 					 ntrace_images_errmsg(d->img));
 		if (d->alljumps) {
-			if (d->htm) {
+			if (s->htm) {
 				bit = dec_hist_pop(s);
 				if (bit < 0 && !final)
 					return 1;
@@ -307,7 +307,7 @@ int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_b
 		return 0;
 	case NTRACE_IK_JUMP:
 	case NTRACE_IK_TABLE_JUMP:
-		if (!d->htm && d->alljumps && b->tvalid) {	/* its DirectBranch was folded */
+		if (!s->htm && d->alljumps && b->tvalid) {	/* its DirectBranch was folded */
 			if (b->itype == NTRACE_ITYPE_DIR_CALL && d->iret)
 				dec_rs_push(s, after);
 			*kind = b->itype == NTRACE_ITYPE_DIR_CALL ? NTRACE_DK_CALL : NTRACE_DK_JUMP;
@@ -316,7 +316,7 @@ int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_b
 		}
 		return pass_end(d, s, b, true, true, next, kind, flags) < 0 ? NTRACE_EBADINPUT : 0;
 	case NTRACE_IK_BRANCH:
-		if (!d->htm) {	/* a taken BTM branch has its own DirectBranch message */
+		if (!s->htm) {	/* a taken BTM branch has its own DirectBranch message */
 			*next = after;
 			*kind = NTRACE_DK_NOT_TAKEN;
 			return 0;
@@ -358,7 +358,7 @@ static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
 	uint64_t pc = s->pc, r = s->icnt, start = s->run_start, last = s->run_last;
 	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0, ind = 0, impl = 0;
 	uint32_t hn = s->hn, n = d->nruns, ninsn = s->run_ninsn;
-	bool open = s->run_open, htm = d->htm, merge = d->merge;
+	bool open = s->run_open, htm = s->htm, merge = d->merge;
 	bool jumps = !d->alljumps, iret = d->iret;
 	struct ntrace_dec_run *out = d->runs;
 	uint16_t src = s->id;
@@ -492,7 +492,7 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 		if (r > b->nhalf) {
 			/* fast path: conditional branches and plain direct jumps */
 			if (b->kind == NTRACE_IK_BRANCH) {
-				int bit = d->htm ? dec_hist_pop(s) : 0;
+				int bit = s->htm ? dec_hist_pop(s) : 0;
 
 				if (__builtin_expect(bit >= 0, 1)) {
 					run_add(s, s->pc, b->ninsn, b->last);

@@ -140,9 +140,20 @@ struct ntrace_dec_cfg {
 					 * all sources together: 1M, 24 MB) */
 	uint8_t bcache_bits;		/* block cache of 2^bits entries, 64 bytes each
 					 * (0: 16, i.e. 4 MB; max 24) */
+	bool check_widths;		/* report I-CNT, HREPEAT and B-CNT values wider
+					 * than enc's counters (a strictness check: the
+					 * fields carry their own width) */
 };
 
-/* Defaults: encoder defaults, return-stack implicit return on, all sources. */
+/*
+ * BTM or HTM is told by the messages of each source (DirectBranch, HIST,
+ * ProgTraceCorrelation's CDF); enc.mode only decides for a source whose
+ * first 256 messages do not tell, and a message of the other mode after
+ * the decision is reported.
+ */
+
+/* Defaults: encoder defaults, return-stack implicit return on, all sources,
+ * no width checks. */
 void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
 
 /* Counters since ntrace_decoder_new(), over all sources. */

@@ -481,12 +481,44 @@ int main(void)
 		tap_ok(o.errors == 1 && strstr(o.last_err, "outside every loaded image"),
 		       "a PC outside every image is reported");
 	}
-	{	/* I-CNT wider than the counter */
-		struct ntrace_msg m[] = { sync_at(0x100), corr(1ull << 40, 0, 0) };
+	{	/* I-CNT wider than the counter: reported only when asked */
+		struct ntrace_msg m[] = { sync_at(0x100), corr(10, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x10e, 0x110 };
+		struct ntrace_dec_cfg narrow = btm;
 
+		narrow.enc.icnt_bits = 3;	/* at most 7 */
+		decode(&narrow, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "an I-CNT wider than the configured counter decodes by default");
+		narrow.check_widths = true;
+		decode(&narrow, m, N(m), &o);
+		tap_ok(o.errors == 1 && strstr(o.last_err, "wider") &&
+		       strstr(o.last_err, "--icnt-bits"),
+		       "with check_widths it is reported, naming the option");
+	}
+	{	/* the mode comes from the messages, not from the setting */
+		struct ntrace_msg h[] = { sync_at(0x100), corr(9, 1, 0x5) };
+		struct ntrace_msg b[] = { sync_at(0x100), direct(7), corr(2, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x300 };
+		int ok;
+
+		decode(&btm, h, N(h), &o);
+		ok = same(&o, want, N(want)) && !o.errors;
+		decode(&htm, b, N(b), &o);
+		tap_ok(ok && same(&o, want, N(want)) && !o.errors,
+		       "an HTM trace decodes with BTM set, and a BTM trace with HTM set");
+	}
+	{	/* per source: SRC 1 is HTM, SRC 2 BTM, interleaved */
+		struct ntrace_msg m[] = { sync_at(0x100), sync_at(0x100), corr(9, 1, 0x5),
+					  direct(7), corr(2, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x300,
+						 0x100, 0x102, 0x106, 0x10a, 0x300 };
+
+		m[0].src = m[2].src = 1;
+		m[1].src = m[3].src = m[4].src = 2;
 		decode(&btm, m, N(m), &o);
-		tap_ok(o.errors == 1 && strstr(o.last_err, "wider"),
-		       "an I-CNT wider than the configured counter is reported");
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "each source's mode comes from its own messages");
 	}
 	ntrace_images_free(img);
 	return tap_done();

@@ -314,20 +314,31 @@ struct remote_work {
 };
 
 /*
- * A child on the traced CPU spins until the parent, on another CPU, has
- * unbound the component, then spins in spin_after().
+ * A child on the traced CPU spins (for a bounded time, then keeps polling)
+ * until the parent, on another CPU, has unbound the component, then spins
+ * in spin_after().
  */
 static void remote_work(void *arg)
 {
 	struct remote_work *w = arg;
+	unsigned int n = 0;
 	pid_t pid;
 
 	*w->phase = 0;
 	pid = fork();
 	if (pid == 0) {
 		cpu_pin(w->cpu);
-		while (!*w->phase)
-			spin_before(20000);
+		/*
+		 * Enough trace to check, then only the loop itself: the unbind
+		 * may come late on a loaded host, and an AUX area filled
+		 * before it could not show the trace's flushed end.
+		 */
+		while (!*w->phase) {
+			if (n++ < 25)
+				spin_before(20000);
+			else
+				usleep(1000);
+		}
 		spin_after(600000);
 		_exit(0);
 	}

@@ -210,11 +210,17 @@ int img_opt(const char *cmd, int opt, const char *arg, struct img_opts *o)
 	return 0;
 }
 
-struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o)
+struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o,
+				    struct ntrace_codec_cfg *codec)
 {
-	struct ntrace_images *img = ntrace_images_new(&o->isa);
+	struct ntrace_isa_cfg isa = o->isa;
+	struct ntrace_images *img;
 	char spec[4200];
 	unsigned int i;
+
+	if (codec->xlen)
+		isa.xlen = codec->xlen;
+	img = ntrace_images_new(&isa);
 
 	if (!img) {
 		fprintf(stderr, "perf-ntrace %s: out of memory\n", cmd);
@@ -229,6 +235,7 @@ struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o)
 			return NULL;
 		}
 	}
+	codec->xlen = ntrace_images_isa(img)->xlen;
 	return img;
 }
 

@@ -45,7 +45,7 @@ enum {
 	"  --src-bits N    SRC field width (trTeSrcBits, 0..12; default 0)\n"             \
 	"  --ts            messages may carry TSTAMP (trTsEnable)\n"                       \
 	"  --ext-addr      addresses use MSB extension (trTeInstExtendAddrMSB)\n"          \
-	"  --xlen N        address width, 32 or 64 (default 64)\n"
+	"  --xlen N        address width, 32 or 64 (default 64; an ELF's class decides)\n"
 
 int codec_opt(const char *cmd, int opt, const char *arg, struct ntrace_codec_cfg *cfg);
 
@@ -156,7 +156,7 @@ enum {
 	{ "jvt", required_argument, NULL, IMG_OPT_JVT }
 
 #define IMG_HELP                                                                           \
-	"  --elf FILE[@ADDR]   RISC-V ELF64 executable or shared object (at ADDR)\n"        \
+	"  --elf FILE[@ADDR]   RISC-V ELF64 or ELF32 executable or shared object (at ADDR)\n"        \
 	"  --bin FILE@ADDR     raw binary code (bare metal) loaded at ADDR\n"               \
 	"  --zcmp, --zcmt      the code uses Zcmp / Zcmt;  --jvt ADDR  Zcmt table base\n"
 
@@ -172,8 +172,13 @@ struct img_opts {
 void img_opts_init(struct img_opts *o);
 int img_opt(const char *cmd, int opt, const char *arg, struct img_opts *o);
 
-/* A new image set with every image named; NULL after printing why. */
-struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o);
+/*
+ * A new image set with every image named; NULL after printing why. The
+ * set's XLEN starts as codec's (--xlen, for raw images); the first ELF's
+ * class decides it, and codec->xlen follows the set.
+ */
+struct ntrace_images *img_opts_load(const char *cmd, const struct img_opts *o,
+				    struct ntrace_codec_cfg *codec);
 
 /* Open a file for reading ("-" = stdin); prints the reason on failure. */
 FILE *open_in(const char *cmd, const char *path, const char *mode);

@@ -483,7 +483,7 @@ int cmd_decode(int argc, char **argv)
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
-	img = img_opts_load("decode", &a.img);
+	img = img_opts_load("decode", &a.img, &a.cfg.enc.codec);
 	if (!img)
 		return 2;
 	rc = 2;

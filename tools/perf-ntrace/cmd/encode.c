@@ -103,7 +103,8 @@ static int input_opt(int c, const char *arg, struct encode_input *in)
 }
 
 /* PC list + images or a tandem-verification trace -> records in v. */
-static int load_records(struct encode_input *in, struct ntrace_insn_vec *v)
+static int load_records(struct encode_input *in, struct ntrace_codec_cfg *codec,
+			struct ntrace_insn_vec *v)
 {
 	struct ntrace_images *img;
 	size_t unmarked;
@@ -114,7 +115,7 @@ static int load_records(struct encode_input *in, struct ntrace_insn_vec *v)
 			in->io.priv = NTRACE_PRIV_M;
 		return ingress_load_tv(in->tv, &in->img.isa, &in->io, v);
 	}
-	img = img_opts_load("encode", &in->img);
+	img = img_opts_load("encode", &in->img, codec);
 	if (!img)
 		return -1;
 	rc = ingress_load_pcs(in->pcs, img, &in->io, in->strict, v, &unmarked);
@@ -257,7 +258,7 @@ int cmd_encode(int argc, char **argv)
 		return 2;
 	}
 	/* read PC lists and tandem traces before creating the output */
-	if (!in.text && load_records(&in, &recs)) {
+	if (!in.text && load_records(&in, &cfg.codec, &recs)) {
 		ntrace_insn_vec_free(&recs);
 		return 2;
 	}

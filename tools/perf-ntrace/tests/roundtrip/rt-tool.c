@@ -637,6 +637,7 @@ static int run_config(const char *prog, const struct rt_config *c, struct ntrace
 
 	ntrace_enc_cfg_default(&cfg);
 	c->apply(&cfg);
+	cfg.codec.xlen = ntrace_images_isa(img)->xlen;	/* the ELF class decides */
 	if (cfg.implicit_return == NTRACE_IRET_COUNT && !count_mode_traceable(t, cfg.return_depth)) {
 		printf("ok - rt %s %s # SKIP the program returns elsewhere than to its call site,"
 		       " which counting implicit return cannot trace (spec limitation)\n", prog,
@@ -903,6 +904,7 @@ int main(int argc, char **argv)
 			return 2;
 		ntrace_enc_cfg_default(&cfg);
 		c->apply(&cfg);
+		cfg.codec.xlen = ntrace_images_isa(img)->xlen;
 		if (encode(&cfg, t.rec.v, t.rec.n, &e))
 			return 1;
 		f = fopen(argv[4], "wb");

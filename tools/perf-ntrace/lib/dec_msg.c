@@ -62,8 +62,10 @@ static int check_left(struct ntrace_decoder *d, struct dec_src *s)
 {
 	if (s->hq_len || s->hn)
 		return dec_error(d, s, "%" PRIu64 " HIST bits left after the I-CNT ended at 0x%"
-				 PRIx64 " (fewer branches in the code than in the trace)",
-				 dec_hist_pending(s), s->pc);
+				 PRIx64 " (fewer branches in the code than in the trace%s)",
+				 dec_hist_pending(s), s->pc,
+				 d->alljumps ? "" : "; does the encoder trace direct jumps"
+				 " as branches? --all-jumps");
 	return 0;
 }
 

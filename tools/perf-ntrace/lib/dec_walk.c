@@ -221,8 +221,8 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 				if (!mid)
 					return 1;
 				return dec_error(d, s, "I-CNT runs past the direct jump at 0x%"
-						 PRIx64 " (all-jumps mode reports every jump)",
-						 b->last);
+						 PRIx64 " (with --all-jumps every jump ends one:"
+						 " was trTeInstEnAllJumps on?)", b->last);
 			}
 		}
 		if (b->itype == NTRACE_ITYPE_DIR_CALL) {
@@ -242,7 +242,8 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 		if (d->iret && (b->itype == NTRACE_ITYPE_RETURN || b->itype == NTRACE_ITYPE_COSWAP)) {
 			if (!dec_rs_pop(s, next))
 				return dec_error(d, s, "I-CNT runs past the return at 0x%" PRIx64
-						 " but the return stack is empty", b->last);
+						 " but the return stack is empty (--implicit-return:"
+						 " is the encoder's mode full?)", b->last);
 			if (b->itype == NTRACE_ITYPE_COSWAP)
 				dec_rs_push(s, after);
 			*flags = NTRACE_DRF_IMPLICIT;
@@ -256,8 +257,9 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 					 " (no message gives its target%s)", b->last,
 					 !d->iret && (b->itype == NTRACE_ITYPE_RETURN ||
 						      b->itype == NTRACE_ITYPE_COSWAP)
-					 ? "; was implicit return on?" : !d->seqj && b->ninsn > 1
-					 ? "; was the sequential jump optimisation on?" : "");
+					 ? "; was implicit return on? --implicit-return" :
+					 !d->seqj && b->ninsn > 1
+					 ? "; was the sequential jump optimisation on? --seq-jump" : "");
 		}
 		d->st.indirect++;
 		return 0;

@@ -142,6 +142,31 @@ for p in "${progs[@]}"; do
 	rm -f "$bin" "$WORK/$n.stats"
 done
 
+# A setting the stream cannot show, given wrong: the error names the option.
+declare -A WRONG=(
+	[htm-ret8-rh]="--implicit-return=off|--implicit-return"
+	[htm-alljumps]="--implicit-return=off|--all-jumps"
+)
+for p in "${progs[@]}"; do
+	n=$(basename "$p")
+	case $n in deepcall-O2-g|funcptr-O2-gc|switch-O0-g) ;; *) continue ;; esac
+	mapfile -t a < <(rtargs "$p")
+	for cfg in "${!WRONG[@]}"; do
+		opt=${WRONG[$cfg]%|*} want=${WRONG[$cfg]#*|}
+		"$WORK/rt-tool" encode "$cfg" "$p.pcs" "$WORK/$n.bin" "${a[@]}" || { rc=1; continue; }
+		msg=$("$TOOL" decode --elf "${IMG[$p]}" "$opt" -o /dev/null "$WORK/$n.bin" 2>&1 |
+			grep -m1 'error')
+		if [ -z "$msg" ]; then
+			skip "cli $n $cfg decoded with $opt" "no error (the program never needs $want)"
+		elif [[ $msg == *"$want"* ]]; then
+			ok "cli $n $cfg decoded with $opt: the error names $want"
+		else
+			not_ok "cli $n $cfg decoded with $opt: the error does not name $want: $msg"
+		fi
+		rm -f "$WORK/$n.bin"
+	done
+done
+
 # A wrapped circular buffer: the trace starts mid-message; --wrapped skips to
 # the first end of message and decoding starts at the next sync.
 for p in "${progs[@]}"; do

@@ -51,6 +51,7 @@ struct dec_src {
 	bool used;
 	bool synced;
 	bool hinted;		/* a settings-mismatch hint was given */
+	bool trap_counted;	/* a trapping instruction ended an I-CNT (warned once) */
 	bool htm;		/* HTM (else BTM), as the messages tell */
 	bool mode_known;	/* decided: by a message or, failing one, by the settings */
 	struct ntrace_msg *held;	/* messages held until one tells the mode */
@@ -187,5 +188,6 @@ void dec_rs_push(struct dec_src *s, uint64_t ret);
 bool dec_rs_pop(struct dec_src *s, uint64_t *ret);
 int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags);
+int dec_trap_counted(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b);
 
 #endif /* NTRACE_DEC_INTERNAL_H */

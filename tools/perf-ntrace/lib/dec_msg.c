@@ -148,7 +148,15 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		}
 		break;
 	default:	/* indirect branch messages and ProgTraceSync */
-		if (btype != NTRACE_BTYPE_INDIRECT) {
+		if (w == W_AT_END && b->kind == NTRACE_IK_TRAP) {
+			/* the I-CNT counts the trap (NexRv's ECALL), the message
+			 * gives the handler: B-TYPE 0 says only "indirect" */
+			if (dec_trap_counted(d, s, b))
+				return d->stopped;
+			d->st.traps++;
+			dec_end_block(d, s, b, target, btype == NTRACE_BTYPE_INDIRECT ?
+				      NTRACE_DK_EXCEPTION : trap_kind(btype), 0);
+		} else if (btype != NTRACE_BTYPE_INDIRECT) {
 			if (w == W_AT_END) {
 				if (dec_end_insn(d, s, b, &next, &kind, &flags))
 					return NTRACE_EBADINPUT;

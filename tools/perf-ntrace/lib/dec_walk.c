@@ -278,6 +278,26 @@ static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct de
 }
 
 /*
+ * A final message's I-CNT ends on a trapping instruction (ECALL, EBREAK).
+ * Such an instruction never retires, so a conforming encoder leaves it out
+ * of the I-CNT ("I-CNT Details"); NexRv, the task group's reference code,
+ * models ECALL as an indirect call that retires and counts it. The flow is
+ * still clear: decode it as retired, then go where the message says. The
+ * first time for a source this is reported as a warning. Returns the
+ * sink's stop value.
+ */
+int dec_trap_counted(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b)
+{
+	if (s->trap_counted)
+		return 0;
+	s->trap_counted = true;
+	snprintf(d->text, sizeof(d->text), "I-CNT counts the %s instruction at 0x%" PRIx64
+		 ", which traps and does not retire (an encoder that counts ECALL, as NexRv"
+		 " does); decoded as retired", ntrace_ikind_name(b->kind), b->last);
+	return dec_event(d, s, NTRACE_DEV_WARN, 0, d->text);
+}
+
+/*
  * Resolve the instruction a final message's I-CNT ends on, for messages
  * that do not say what it did (traps, syncs, trace stop): the natural
  * outcome, with an unknown indirect target reported as 0.
@@ -520,7 +540,17 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 			s->icnt = r - b->nhalf;
 			continue;
 		}
-		if (r == b->nhalf && b->kind != NTRACE_IK_TRAP && b->kind != NTRACE_IK_INVALID) {
+		if (r == b->nhalf && b->kind == NTRACE_IK_TRAP) {
+			/* a trap counted as retired (dec_trap_counted()): only
+			 * a message with its target can end there; any other
+			 * reports it (dec_end_insn()) */
+			if (!final)
+				return W_PAUSE;
+			*endp = b;
+			s->icnt = 0;
+			return W_AT_END;
+		}
+		if (r == b->nhalf && b->kind != NTRACE_IK_INVALID) {
 			if (final) {
 				*endp = b;
 				s->icnt = 0;	/* the caller takes the block */

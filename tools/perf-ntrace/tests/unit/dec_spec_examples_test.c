@@ -50,6 +50,7 @@ static uint32_t jal(unsigned int rd, int32_t off)
 #define ADD	0x00b50533u	/* add a0, a0, a1 */
 #define C_EBREAK 0x9002
 #define C_RET	0x8082		/* c.jr ra */
+#define ECALL	0x00000073u
 
 static void build(void)
 {
@@ -86,6 +87,14 @@ static void build(void)
 	put16(0x706, C_EBREAK);
 	put16(0x780, C_ADD);
 	put16(0x782, C_RET);
+	/* a system call: 0x740 c.add; 0x742 ecall; 0x746 c.add; 0x748 ecall;
+	 * 0x74c c.add; 0x74e c.ebreak */
+	put16(0x740, C_ADD);
+	put32(0x742, ECALL);
+	put16(0x746, C_ADD);
+	put32(0x748, ECALL);
+	put16(0x74c, C_ADD);
+	put16(0x74e, C_EBREAK);
 }
 
 /* ---- decoding harness ---- */
@@ -94,7 +103,7 @@ struct out {
 	struct ntrace_decoder *d;
 	uint64_t pc[256];
 	size_t n;
-	unsigned int errors, syncs;
+	unsigned int errors, syncs, warns;
 	unsigned int kinds[NTRACE_DK__COUNT];
 	unsigned int last_priv, stops;
 	uint64_t trap_to;
@@ -138,6 +147,8 @@ static int event(void *ctx, const struct ntrace_dec_event *ev)
 	}
 	if (ev->type == NTRACE_DEV_SYNC)
 		o->syncs++;
+	if (ev->type == NTRACE_DEV_WARN)
+		o->warns++;
 	if (ev->type == NTRACE_DEV_STOP)
 		o->stops++;
 	return 0;
@@ -317,6 +328,47 @@ int main(void)
 		decode(&btm, m, N(m), &o);
 		tap_ok(o.errors == 1 && strstr(o.last_err, "cannot retire"),
 		       "I-CNT covering C.EBREAK is an error");
+	}
+	{	/* an encoder that counts ECALL as retired and reports the system
+		 * call as an indirect jump (NexRv, the task group's reference
+		 * code): decoded as retired, with one warning per source */
+		struct ntrace_msg m[] = { sync_at(0x740),
+			{ .tcode = NTRACE_TC_INDIRECT_BRANCH, .icnt = 3,
+			  .addr = (0x740 ^ 0x746) >> 1, .flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR },
+			{ .tcode = NTRACE_TC_INDIRECT_BRANCH_HIST, .icnt = 3, .hist = 1,
+			  .addr = (0x746 ^ 0x74c) >> 1,
+			  .flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR | NTRACE_MSGF_HIST },
+			corr(1, 1, 1) };
+		static const uint64_t want[] = { 0x740, 0x742, 0x746, 0x748, 0x74c };
+
+		decode(&htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 1 &&
+		       o.kinds[NTRACE_DK_EXCEPTION] == 2 && o.trap_to == 0x74c,
+		       "I-CNT that counts ECALL, target in the message: retired, one warning");
+	}
+	{	/* the same with B-TYPE=2 (exception) */
+		struct ntrace_msg m[] = { sync_at(0x740),
+			{ .tcode = NTRACE_TC_INDIRECT_BRANCH, .btype = 2, .icnt = 3,
+			  .addr = (0x740 ^ 0x746) >> 1, .flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR },
+			corr(1, 0, 0) };
+		static const uint64_t want[] = { 0x740, 0x742, 0x746 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 1 && o.trap_to == 0x746,
+		       "I-CNT that counts ECALL, B-TYPE=2: retired, one warning");
+	}
+	{	/* I-CNT past an ECALL, or ending on it without a target, is wrong */
+		struct ntrace_msg past[] = { sync_at(0x740),
+			{ .tcode = NTRACE_TC_INDIRECT_BRANCH, .icnt = 4,
+			  .addr = (0x740 ^ 0x74c) >> 1, .flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR } };
+		struct ntrace_msg stop[] = { sync_at(0x740), rfull(0, 3, 0), corr(0, 0, 0) };
+		int ok;
+
+		decode(&btm, past, N(past), &o);
+		ok = o.errors == 1 && strstr(o.last_err, "cannot retire") && !o.warns;
+		decode(&btm, stop, N(stop), &o);
+		tap_ok(ok && o.errors == 1 && strstr(o.last_err, "cannot retire") && !o.warns,
+		       "I-CNT past an ECALL, or up to it with no target, is an error");
 	}
 	{	/* I-CNT full, HTM: ResourceFull RDATA=9, then ProgTraceCorrelation I-CNT=5 HIST=0b10 */
 		struct ntrace_msg m[] = { sync_at(0x500), rfull(0, 9, 0), corr(5, 1, 0x2) };

@@ -20,6 +20,24 @@ if ! ls build/gt/*.pcs >/dev/null 2>&1 && ! ls build/perf-ntrace/roundtrip/gt/*.
 		bash tools/perf-ntrace/tests/roundtrip.sh >/dev/null || true
 fi
 make -s -C tools/perf-ntrace bench
+# The same on compiled programs of about 20 M instructions (the model's two
+# bench workloads, untraced, recorded by the ground-truth plugin): a mix with
+# an indirect jump or return about every 10 instructions, and loop nests.
+echo "# decoder on ~20 M-instruction programs (qemu/ntrace-model/baremetal decbench)"
+bash tools/perf-ntrace/tests/gt/build-suite.sh --tools >/dev/null
+make -s -C qemu/ntrace-model/baremetal OUT="$TOP/build/decbench" decbench
+for w in mixed loops; do
+	d=$TOP/build/decbench/$w
+	mkdir -p "$d"
+	if [ ! -s "$d/$w.pcs" ] || [ "$TOP/build/decbench/decbench-$w.elf" -nt "$d/$w.pcs" ]; then
+		cp "$TOP/build/decbench/decbench-$w.elf" "$d/$w.elf"
+		timeout 300 qemu-system-riscv64 -M virt -bios none -display none -serial null \
+			-monitor none -kernel "$d/$w.elf" \
+			-plugin "$TOP/build/gt/bin/gt-plugin.so,out=$d/$w.pcs,start=0x80000000" \
+			</dev/null >/dev/null 2>&1 || { echo "# $w: recording failed"; continue; }
+	fi
+	NTRACE_GT_DIR=$d "$TOP/build/perf-ntrace/bench/dec_bench" | sed -n 1,4p
+done
 # CTR branch-stack sampling in the guest and the AutoFDO profile's match
 # with QEMU's instruction-exact count (scripts/autofdo.sh --bench).
 echo "# CTR branch stacks (scripts/autofdo.sh --bench)"

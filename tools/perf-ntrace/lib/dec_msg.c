@@ -391,7 +391,7 @@ static void mode_check(struct ntrace_decoder *d, struct dec_src *s, const struct
 static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
 	ntrace_tstamp_update(&s->ts, m);
-	if (__builtin_expect(!s->hinted, 0))
+	if (__builtin_expect(s->mode_known && !s->hinted, 0))
 		mode_check(d, s, m);
 
 	if (ntrace_tcode_is_sync(m->tcode)) {
@@ -529,7 +529,12 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		dec_event(d, NULL, NTRACE_DEV_ERROR, 0, "out of memory for a new source");
 		goto out;
 	}
-	if (__builtin_expect(!s->mode_known, 0) && hold(d, s, m))
+	/*
+	 * Only a synchronised source's messages tell its mode: before the
+	 * first sync they are skipped, and may be bytes of a cut message.
+	 */
+	if (__builtin_expect(!s->mode_known, 0) &&
+	    (s->synced || s->nheld || ntrace_tcode_is_sync(m->tcode)) && hold(d, s, m))
 		goto out;
 	put_src(d, s, m);
 out:

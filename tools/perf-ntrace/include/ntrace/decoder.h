@@ -146,10 +146,11 @@ struct ntrace_dec_cfg {
 };
 
 /*
- * BTM or HTM is told by the messages of each source (DirectBranch, HIST,
- * ProgTraceCorrelation's CDF); enc.mode only decides for a source whose
- * first 256 messages do not tell, and a message of the other mode after
- * the decision is reported.
+ * BTM or HTM is told by the messages of each source from its first sync
+ * on (DirectBranch, HIST, ProgTraceCorrelation's CDF; what comes before a
+ * sync may be the bytes of a cut message); enc.mode only decides for a
+ * source whose first 256 messages from there do not tell, and a message
+ * of the other mode after the decision is reported.
  */
 
 /* Defaults: encoder defaults, return-stack implicit return on, all sources,

@@ -560,6 +560,14 @@ int main(void)
 		tap_ok(ok && same(&o, want, N(want)) && !o.errors,
 		       "an HTM trace decodes with BTM set, and a BTM trace with HTM set");
 	}
+	{	/* before the first sync a message tells nothing (bytes of a cut one) */
+		struct ntrace_msg m[] = { corr(3, 0, 0), sync_at(0x100), corr(9, 1, 0x5) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x106, 0x10a, 0x300 };
+
+		decode(&btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors,
+		       "a BTM-looking message before the first sync does not decide the mode");
+	}
 	{	/* per source: SRC 1 is HTM, SRC 2 BTM, interleaved */
 		struct ntrace_msg m[] = { sync_at(0x100), sync_at(0x100), corr(9, 1, 0x5),
 					  direct(7), corr(2, 0, 0) };

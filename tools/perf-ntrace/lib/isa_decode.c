@@ -328,19 +328,27 @@ static void ext16(uint16_t x, struct ntrace_iext *e)
 	}
 }
 
+/* The operands of x, whose x->d is decoded from raw already. */
+static void ext_fill(uint32_t raw, struct ntrace_iext *x)
+{
+	x->op = NTRACE_IOP_OTHER;
+	x->rd = x->rs1 = x->csr_write = 0;
+	x->csr = 0;
+	x->imm = 0;
+	if (x->d.kind == NTRACE_IK_INVALID)
+		return;
+	if (x->d.size == 2)
+		ext16((uint16_t)raw, x);
+	else if (x->d.size == 4)
+		ext32(raw, x);
+}
+
 int ntrace_isa_decode_ext(uint32_t raw, const struct ntrace_isa_cfg *cfg,
 			  struct ntrace_iext *x)
 {
 	int rc = ntrace_isa_decode(raw, cfg, &x->d);
 
-	x->op = NTRACE_IOP_OTHER;
-	x->rd = x->rs1 = x->csr_write = 0;
-	x->csr = 0;
-	x->imm = 0;
-	if (x->d.size == 2 && x->d.kind != NTRACE_IK_INVALID)
-		ext16((uint16_t)raw, x);
-	else if (x->d.size == 4 && x->d.kind != NTRACE_IK_INVALID)
-		ext32(raw, x);
+	ext_fill(raw, x);
 	return rc;
 }
 
@@ -348,19 +356,14 @@ int ntrace_isa_decode_ext_bytes(const uint8_t *p, size_t avail,
 				const struct ntrace_isa_cfg *cfg,
 				struct ntrace_iext *x)
 {
+	int rc = ntrace_isa_decode_bytes(p, avail, cfg, &x->d);
 	uint32_t raw = 0;
 	size_t i;
 
 	for (i = 0; i < avail && i < 4; i++)
 		raw |= (uint32_t)p[i] << (8 * i);
-	if (ntrace_isa_decode_bytes(p, avail, cfg, &x->d)) {
-		x->op = NTRACE_IOP_OTHER;
-		x->rd = x->rs1 = x->csr_write = 0;
-		x->csr = 0;
-		x->imm = 0;
-		return -1;
-	}
-	return ntrace_isa_decode_ext(raw, cfg, x);
+	ext_fill(raw, x);
+	return rc;
 }
 
 int ntrace_isa_seq_jump(const struct ntrace_iext *prev, uint64_t prev_pc,

@@ -293,8 +293,9 @@ static void mark_seq(struct ntrace_images *img, struct ntrace_insn *in, size_t n
 		if (in[i - 1].size == 0 || in[i - 1].addr + in[i - 1].size != in[i].addr ||
 		    in[i - 1].itype != NTRACE_ITYPE_NONE)
 			continue;
-		if (ntrace_images_decode_ext(img, in[i - 1].addr, &p) ||
-		    ntrace_images_decode_ext(img, in[i].addr, &j))
+		/* the jump first: most records are no candidate */
+		if (ntrace_images_decode_ext(img, in[i].addr, &j) || !ntrace_isa_seq_jump_reg(&j) ||
+		    ntrace_images_decode_ext(img, in[i - 1].addr, &p))
 			continue;
 		if (ntrace_isa_seq_jump(&p, in[i - 1].addr, &j, ntrace_images_isa(img)->xlen,
 					&target))

@@ -77,9 +77,13 @@ $(GP)/ntrace_bench: $(CURDIR)/tools/ntrace-bench/ntrace_bench.c $(NTU)/ntrace_ut
 	@mkdir -p $(@D)
 	$(GUEST_CC) -static -O2 -Wall -Wextra -I$(NTU) -o $@ $(filter %.c,$^)
 
-# afdo_gcc12 (host): create_gcov's profile in GCC 12's layout (autofdo.sh)
-autofdo-tools: $(CURDIR)/build/autofdo/afdo_gcc12
+# afdo_gcc12 (host): create_gcov's profile in GCC 12's layout (autofdo.sh);
+# count-log: exact range and branch counts from qemu-riscv64's log (the truth)
+autofdo-tools: $(CURDIR)/build/autofdo/afdo_gcc12 $(CURDIR)/build/autofdo/count-log
 $(CURDIR)/build/autofdo/afdo_gcc12: $(CURDIR)/tools/autofdo/afdo_gcc12.c
+	@mkdir -p $(@D)
+	$(HOSTCC) -O2 -std=c11 -Wall -Wextra -o $@ $<
+$(CURDIR)/build/autofdo/count-log: $(CURDIR)/tools/autofdo/count-log.c
 	@mkdir -p $(@D)
 	$(HOSTCC) -O2 -std=c11 -Wall -Wextra -o $@ $<
 

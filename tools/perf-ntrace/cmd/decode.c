@@ -47,6 +47,10 @@ static const char decode_help[] =
 	"  --format F      pc (default): one instruction address per line (hex)\n"
 	"                  branches: \"FROM TO KIND TSTAMP\" per control transfer\n"
 	"                  stats: counts;  tv: seed-002 tandem-verification partial trace\n"
+	"                  autofdo: exact range and branch counts of one image, as\n"
+	"                  llvm-profgen reads them (--unsymbolized-profile=FILE)\n"
+	"  --dso NAME      autofdo: the image (path or base name; default: the one\n"
+	"                  with the most instructions)\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  --symbols       branches: append \"FROM-SYM+OFF -> TO-SYM+OFF\"\n"
 	"  -q, --quiet     no warnings on stderr;  --max-warnings N  (default 20)\n"
@@ -68,7 +72,7 @@ static const char decode_help[] =
 enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
-	OPT_CHECK_WIDTHS,
+	OPT_CHECK_WIDTHS, OPT_DSO,
 };
 
 struct decode_ctx {
@@ -269,15 +273,16 @@ struct decode_args {
 	struct img_opts img;
 	struct ntrace_dec_cfg cfg;
 	struct ntrace_pd_decode_opts pdo;
-	const char *path, *outpath;
+	const char *path, *outpath, *dso;
 	unsigned int fmt;	/* index in formats[] */
 	bool symbols, is_pd;
 };
 
-static const char *const formats[] = { "pc", "branches", "tv", "stats" };
+static const char *const formats[] = { "pc", "branches", "tv", "stats", "autofdo" };
 static const enum ntrace_sink_format sink_formats[] = {
-	NTRACE_SINK_PC, NTRACE_SINK_BRANCHES, NTRACE_SINK_TV, NTRACE_SINK_PC,
+	NTRACE_SINK_PC, NTRACE_SINK_BRANCHES, NTRACE_SINK_TV, NTRACE_SINK_PC, NTRACE_SINK_AUTOFDO,
 };
+#define FMT_AUTOFDO 4
 
 /* Returns 0 to go on, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct decode_args *a, struct decode_ctx *c)
@@ -293,6 +298,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 		{ "check-widths", no_argument, NULL, OPT_CHECK_WIDTHS },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
+		{ "dso", required_argument, NULL, OPT_DSO },
 		{ "perf-data", no_argument, NULL, OPT_PERF_DATA },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "elf-dir", required_argument, NULL, OPT_ELF_DIR },
@@ -321,7 +327,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			continue;
 		switch (opt) {
 		case OPT_FORMAT:
-			if (!opt_enum("decode", "format", optarg, formats, 4, &a->fmt))
+			if (!opt_enum("decode", "format", optarg, formats, 5, &a->fmt))
 				return 2;
 			break;
 		case 'o':
@@ -346,6 +352,9 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			break;
 		case OPT_SYMBOLS:
 			a->symbols = true;
+			break;
+		case OPT_DSO:
+			a->dso = optarg;
 			break;
 		case OPT_PERF_DATA:
 			a->is_pd = true;
@@ -395,6 +404,10 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 	a->pdo.isa = &a->img.isa;
 	if (!a->img.n && !a->is_pd) {
 		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
+		return 2;
+	}
+	if (a->dso && a->fmt != FMT_AUTOFDO) {
+		fprintf(stderr, "perf-ntrace decode: --dso needs --format=autofdo\n");
 		return 2;
 	}
 	if (c->show_task && a->fmt != 0 && a->fmt != 1) {
@@ -473,6 +486,17 @@ out:
 	return rc;
 }
 
+/* Which image the AutoFDO counts are for: the busiest unless --dso said. */
+static void afdo_note(const struct ntrace_sink *s)
+{
+	uint64_t n = 0;
+	const char *name = ntrace_sink_dso(s, &n);
+
+	if (name)
+		fprintf(stderr, "perf-ntrace decode: autofdo: counts of %s (%" PRIu64
+			" instructions)\n", name, n);
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct decode_args a = { .pdo = { .src = -1, .cpu = -1 } };
@@ -508,10 +532,16 @@ int cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	ntrace_sink_set_symbols(c.sink, a.symbols);
+	if (a.dso && ntrace_sink_set_dso(c.sink, a.dso)) {
+		fprintf(stderr, "perf-ntrace decode: out of memory\n");
+		goto out;
+	}
 	if (a.is_pd)
 		rc = decode_perf_data(&c, img, a.path, &a.pdo);
 	else
 		rc = decode_raw(&c, &a.cfg, img, in, a.path);
+	if (a.fmt == FMT_AUTOFDO && rc != 2 && !c.quiet)
+		afdo_note(c.sink);
 out:
 	if (in && in != stdin)
 		fclose(in);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Output sinks of decoded flow: PC list, branch records and the seed-002
- * tandem-verification partial trace. Text is formatted by hand into a
+ * Output sinks of decoded flow: PC list, branch records, the seed-002
+ * tandem-verification partial trace and AutoFDO counts (sink_autofdo.c). Text is formatted by hand into a
  * large buffer: printf per instruction would be the bottleneck.
  */
 #include <errno.h>
@@ -11,6 +11,7 @@
 
 #include "dec_internal.h"
 #include "ntrace/ingress_build.h"
+#include "sink_autofdo.h"
 
 #define OUTBUF (1u << 18)
 #define TV_CHUNK 65536
@@ -32,6 +33,10 @@ struct ntrace_sink {
 	size_t ntv, tvcap;
 	struct ntrace_images *tv_img;	/* the images of the held records */
 	bool tv_started;
+	/* autofdo: counts, written at flush for the image named dso */
+	struct ntrace_afdo *afdo;
+	char *dso;
+	bool afdo_written;
 };
 
 static int out_flush(struct ntrace_sink *s)
@@ -289,6 +294,8 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 	int rc;
 
 	s->cur = s->img ? s->img : ntrace_decoder_images(s->d);
+	if (s->afdo)
+		ntrace_afdo_new_call(s->afdo);
 	for (i = 0; i < n && !s->err.code; i++) {
 		switch (s->fmt) {
 		case NTRACE_SINK_PC:
@@ -301,6 +308,11 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 			break;
 		case NTRACE_SINK_TV:
 			tv_run(s, &r[i]);
+			break;
+		case NTRACE_SINK_AUTOFDO:
+			rc = ntrace_afdo_run(s->afdo, s->cur, &r[i]);
+			if (rc)
+				ntrace_err_set(&s->err, rc, "out of memory for AutoFDO counts");
 			break;
 		}
 	}
@@ -321,6 +333,11 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 	}
 	if (!hexpair[0])
 		hexpair_init();
+	if (fmt == NTRACE_SINK_AUTOFDO && !(s->afdo = ntrace_afdo_new())) {
+		free(s->buf);
+		free(s);
+		return NULL;
+	}
 	s->fmt = fmt;
 	s->out = out;
 	s->d = d;
@@ -344,10 +361,54 @@ void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix)
 	memcpy(s->prefix, prefix ? prefix : "", s->plen);
 }
 
+int ntrace_sink_set_dso(struct ntrace_sink *s, const char *dso)
+{
+	char *d = dso ? strdup(dso) : NULL;
+
+	if (dso && !d)
+		return NTRACE_ENOMEM;
+	free(s->dso);
+	s->dso = d;
+	return 0;
+}
+
+const char *ntrace_sink_dso(const struct ntrace_sink *s, uint64_t *insns)
+{
+	uint32_t k;
+
+	if (!s->afdo || ntrace_afdo_pick(s->afdo, s->dso, &k))
+		return NULL;
+	return ntrace_afdo_name(s->afdo, k, insns);
+}
+
+/* The AutoFDO counts, once, at the first flush after the trace's end. */
+static int afdo_flush(struct ntrace_sink *s)
+{
+	uint32_t k;
+	int rc;
+
+	if (s->afdo_written)
+		return 0;
+	s->afdo_written = true;
+	if (ntrace_afdo_pick(s->afdo, s->dso, &k)) {
+		if (s->dso)
+			return ntrace_err_set(&s->err, NTRACE_EINVAL,
+					      "no instruction of the trace is in %s", s->dso);
+		fputs("0\n0\n", s->out);	/* nothing decoded: an empty profile */
+		return 0;
+	}
+	rc = ntrace_afdo_write(s->afdo, k, s->out);
+	if (rc)
+		return ntrace_err_set(&s->err, rc, "out of memory for AutoFDO counts");
+	return 0;
+}
+
 int ntrace_sink_flush(struct ntrace_sink *s)
 {
 	if (s->fmt == NTRACE_SINK_TV && !s->err.code)
 		tv_flush(s, s->ntv);
+	if (s->fmt == NTRACE_SINK_AUTOFDO && !s->err.code)
+		afdo_flush(s);
 	out_flush(s);
 	if (fflush(s->out) && !s->err.code)
 		ntrace_err_set(&s->err, NTRACE_EWRITE, "write error: %s", strerror(errno));
@@ -365,5 +426,7 @@ void ntrace_sink_free(struct ntrace_sink *s)
 		return;
 	free(s->tv);
 	free(s->buf);
+	ntrace_afdo_free(s->afdo);
+	free(s->dso);
 	free(s);
 }

@@ -175,7 +175,7 @@ static int parse(struct ntrace_images *set, struct ntrace_image *img,
 {
 	struct ntrace_region regs[MAX_SEGS];
 	size_t nregs = 0;
-	uint64_t lo = UINT64_MAX, bias = 0;
+	uint64_t lo = UINT64_MAX, lo_x = UINT64_MAX, bias = 0;
 	const char *path = img->name;
 	Elf64_Ehdr eh;
 	Elf64_Phdr ph;
@@ -227,12 +227,17 @@ static int parse(struct ntrace_images *set, struct ntrace_image *img,
 		read_phdr(img->data + eh.e_phoff + (uint64_t)i * eh.e_phentsize, elf32, &ph);
 		if (ph.p_type == PT_LOAD && ph.p_filesz && ph.p_vaddr < lo)
 			lo = ph.p_vaddr;
+		if (ph.p_type == PT_LOAD && ph.p_filesz && (ph.p_flags & PF_X) &&
+		    ph.p_vaddr < lo_x)
+			lo_x = ph.p_vaddr;
 	}
 	if (lo == UINT64_MAX)
 		return ntrace_err_set(&set->err, NTRACE_IMG_EFORMAT,
 				      "%s: no loadable segment", path);
 	if (has_addr)
 		bias = load_addr - (lo & ~(uint64_t)0xfff);
+	img->bias = bias;
+	img->text_base = (lo_x == UINT64_MAX ? lo : lo_x) & ~(uint64_t)0xfff;
 
 	for (i = 0; i < eh.e_phnum; i++) {
 		read_phdr(img->data + eh.e_phoff + (uint64_t)i * eh.e_phentsize, elf32, &ph);

@@ -27,6 +27,10 @@ struct ntrace_image {
 	size_t size;
 	struct ntrace_sym *syms;	/* sorted by addr */
 	size_t nsyms;
+	uint64_t bias;		/* loaded address - link address */
+	uint64_t text_base;	/* lowest executable segment's link address,
+				 * page-aligned (ELF); the lowest loaded address
+				 * (raw and memory images) */
 };
 
 /* A contiguous loaded address range of one image. */

@@ -183,6 +183,7 @@ int ntrace_images_add_mem(struct ntrace_images *set, const char *name,
 	}
 	memcpy(img->data, buf, len);
 	img->size = len;
+	img->text_base = addr;
 	r.start = addr;
 	r.end = addr + len;
 	r.bytes = img->data;
@@ -481,6 +482,21 @@ const char *ntrace_images_symbol(struct ntrace_images *set, uint64_t addr,
 	if (off)
 		*off = addr - img->syms[lo - 1].addr;
 	return img->syms[lo - 1].name;
+}
+
+int ntrace_images_where(struct ntrace_images *set, uint64_t addr,
+			struct ntrace_image_place *where)
+{
+	struct ntrace_region *r = ntrace_img_region(set, addr);
+
+	if (!r)
+		return ntrace_err_set(&set->err, NTRACE_IMG_ENOMAP,
+				      "no image at 0x%" PRIx64, addr);
+	where->image = r->img->name;
+	where->link = addr - r->img->bias;
+	where->text_base = r->img->text_base;
+	where->id = r->img;
+	return 0;
 }
 
 int ntrace_images_lookup(struct ntrace_images *set, const char *name,

@@ -258,11 +258,20 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
  *             no instruction retired have FROM = the trap address.
  *   tv:       the seed-002 tandem-verification "partial trace" (pc and
  *             instruction per group, trap groups), via ntrace_tv_export().
+ *   autofdo:  exact counts of every instruction range run and every taken
+ *             transfer within one image file, as llvm-profgen's
+ *             unsymbolized profile (llvm-profgen --unsymbolized-profile):
+ *             written by the first ntrace_sink_flush() (call it once, after
+ *             ntrace_decoder_finish()); addresses are offsets from the
+ *             image's text base, so PIE runs at any address add up. The
+ *             image is the one set with ntrace_sink_set_dso(), else the one
+ *             with the most instructions. Decode with merge_not_taken.
  */
 enum ntrace_sink_format {
 	NTRACE_SINK_PC,
 	NTRACE_SINK_BRANCHES,
 	NTRACE_SINK_TV,
+	NTRACE_SINK_AUTOFDO,
 };
 
 /* Opaque sink state. */
@@ -296,6 +305,15 @@ void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on);
  * trace follows.
  */
 void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix);
+
+/*
+ * autofdo: count the image file dso (a path, or a base name without '/')
+ * instead of the busiest one. 0 or NTRACE_ENOMEM.
+ */
+int ntrace_sink_set_dso(struct ntrace_sink *s, const char *dso);
+/* autofdo: the image the counts are for (NULL if none yet) and, in
+ * *insns (may be NULL), its instructions counted so far. */
+const char *ntrace_sink_dso(const struct ntrace_sink *s, uint64_t *insns);
 
 /* Static names ("taken", "ind_call", "error", ...); "?" when out of range. */
 const char *ntrace_dec_kind_name(unsigned int kind);

@@ -167,6 +167,25 @@ int ntrace_images_direct_target(struct ntrace_images *set, uint64_t pc,
 const char *ntrace_images_symbol(struct ntrace_images *set, uint64_t addr,
 				 uint64_t *off, const char **image);
 
+/*
+ * Where a loaded address lies in its image: the file it comes from and its
+ * address there, as a profile of that file names it (AutoFDO tools count
+ * from the file's text base, whatever address it ran at).
+ */
+struct ntrace_image_place {
+	const char *image;	/* file name (owned by the set) */
+	uint64_t link;		/* the ELF's own (link-time) address of addr */
+	uint64_t text_base;	/* the lowest executable segment's link address,
+				 * page-aligned (raw and memory images: their
+				 * lowest address) */
+	const void *id;		/* the same for every address of one image
+				 * while the set holds it */
+};
+
+/* Fill *where for addr. Returns 0 or ENOMAP (no image holds addr). */
+int ntrace_images_where(struct ntrace_images *set, uint64_t addr,
+			struct ntrace_image_place *where);
+
 /* Address of a symbol by name (first match, images in load order) into
  * *addr. Returns 0, or EINVAL when no image has it. */
 int ntrace_images_lookup(struct ntrace_images *set, const char *name,

@@ -49,7 +49,9 @@ static const char decode_help[] =
 	"                  stats: counts;  tv: seed-002 tandem-verification partial trace\n"
 	"                  autofdo: exact range and branch counts of one image, as\n"
 	"                  llvm-profgen reads them (--unsymbolized-profile=FILE)\n"
-	"  --dso NAME      autofdo: the image (path or base name; default: the one\n"
+	"                  autofdo-text: the same for create_gcov/create_llvm_prof\n"
+	"                  --profiler=text (AutoFDO's text format; gcc's route)\n"
+	"  --dso NAME      autofdo*: the image (path or base name; default: the one\n"
 	"                  with the most instructions)\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  --symbols       branches: append \"FROM-SYM+OFF -> TO-SYM+OFF\"\n"
@@ -278,11 +280,14 @@ struct decode_args {
 	bool symbols, is_pd;
 };
 
-static const char *const formats[] = { "pc", "branches", "tv", "stats", "autofdo" };
+static const char *const formats[] = {
+	"pc", "branches", "tv", "stats", "autofdo", "autofdo-text",
+};
 static const enum ntrace_sink_format sink_formats[] = {
 	NTRACE_SINK_PC, NTRACE_SINK_BRANCHES, NTRACE_SINK_TV, NTRACE_SINK_PC, NTRACE_SINK_AUTOFDO,
+	NTRACE_SINK_AUTOFDO_TEXT,
 };
-#define FMT_AUTOFDO 4
+#define FMT_AUTOFDO 4	/* and 5, autofdo-text */
 
 /* Returns 0 to go on, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct decode_args *a, struct decode_ctx *c)
@@ -327,7 +332,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			continue;
 		switch (opt) {
 		case OPT_FORMAT:
-			if (!opt_enum("decode", "format", optarg, formats, 5, &a->fmt))
+			if (!opt_enum("decode", "format", optarg, formats, 6, &a->fmt))
 				return 2;
 			break;
 		case 'o':
@@ -406,8 +411,8 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
 		return 2;
 	}
-	if (a->dso && a->fmt != FMT_AUTOFDO) {
-		fprintf(stderr, "perf-ntrace decode: --dso needs --format=autofdo\n");
+	if (a->dso && a->fmt < FMT_AUTOFDO) {
+		fprintf(stderr, "perf-ntrace decode: --dso needs --format=autofdo or autofdo-text\n");
 		return 2;
 	}
 	if (c->show_task && a->fmt != 0 && a->fmt != 1) {
@@ -540,7 +545,7 @@ int cmd_decode(int argc, char **argv)
 		rc = decode_perf_data(&c, img, a.path, &a.pdo);
 	else
 		rc = decode_raw(&c, &a.cfg, img, in, a.path);
-	if (a.fmt == FMT_AUTOFDO && rc != 2 && !c.quiet)
+	if (a.fmt >= FMT_AUTOFDO && rc != 2 && !c.quiet)
 		afdo_note(c.sink);
 out:
 	if (in && in != stdin)

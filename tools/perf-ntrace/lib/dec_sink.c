@@ -310,6 +310,7 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 			tv_run(s, &r[i]);
 			break;
 		case NTRACE_SINK_AUTOFDO:
+		case NTRACE_SINK_AUTOFDO_TEXT:
 			rc = ntrace_afdo_run(s->afdo, s->cur, &r[i]);
 			if (rc)
 				ntrace_err_set(&s->err, rc, "out of memory for AutoFDO counts");
@@ -333,7 +334,8 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 	}
 	if (!hexpair[0])
 		hexpair_init();
-	if (fmt == NTRACE_SINK_AUTOFDO && !(s->afdo = ntrace_afdo_new())) {
+	if ((fmt == NTRACE_SINK_AUTOFDO || fmt == NTRACE_SINK_AUTOFDO_TEXT) &&
+	    !(s->afdo = ntrace_afdo_new())) {
 		free(s->buf);
 		free(s);
 		return NULL;
@@ -394,10 +396,11 @@ static int afdo_flush(struct ntrace_sink *s)
 		if (s->dso)
 			return ntrace_err_set(&s->err, NTRACE_EINVAL,
 					      "no instruction of the trace is in %s", s->dso);
-		fputs("0\n0\n", s->out);	/* nothing decoded: an empty profile */
+		/* nothing decoded: an empty profile */
+		fputs(s->fmt == NTRACE_SINK_AUTOFDO ? "0\n0\n" : "0\n0\n0\n", s->out);
 		return 0;
 	}
-	rc = ntrace_afdo_write(s->afdo, k, s->out);
+	rc = ntrace_afdo_write(s->afdo, k, s->fmt == NTRACE_SINK_AUTOFDO_TEXT, s->out);
 	if (rc)
 		return ntrace_err_set(&s->err, rc, "out of memory for AutoFDO counts");
 	return 0;
@@ -407,7 +410,7 @@ int ntrace_sink_flush(struct ntrace_sink *s)
 {
 	if (s->fmt == NTRACE_SINK_TV && !s->err.code)
 		tv_flush(s, s->ntv);
-	if (s->fmt == NTRACE_SINK_AUTOFDO && !s->err.code)
+	if (s->afdo && !s->err.code)
 		afdo_flush(s);
 	out_flush(s);
 	if (fflush(s->out) && !s->err.code)

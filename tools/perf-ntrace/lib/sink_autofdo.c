@@ -12,7 +12,9 @@
  *   ...
  *
  * Addresses are hexadecimal without "0x", as offsets from the image's text
- * base (ntrace_images_where()); counts are decimal. A sampled branch stack
+ * base (ntrace_images_where()); counts are decimal. AutoFDO's own text
+ * profile (create_gcov and create_llvm_prof --profiler=text) is the same
+ * with a third, empty section of single addresses between the two. A sampled branch stack
  * gives ranges between its branches; a trace gives every run, so every
  * retired instruction is counted once and every taken transfer once.
  * Traps and trap returns are left out: their other end is not the image's.
@@ -291,13 +293,16 @@ static int write_tab(const struct afdo_tab *t, uint32_t idx, uint64_t base,
 	return 0;
 }
 
-int ntrace_afdo_write(const struct ntrace_afdo *p, uint32_t idx, FILE *out)
+int ntrace_afdo_write(const struct ntrace_afdo *p, uint32_t idx, bool autofdo_text,
+		      FILE *out)
 {
 	int rc;
 
 	if (idx >= p->nnames)
 		return NTRACE_EINVAL;
 	rc = write_tab(&p->ranges, idx, p->text_base[idx], "-", out);
+	if (!rc && autofdo_text)
+		fputs("0\n", out);	/* no single-address counts */
 	if (!rc)
 		rc = write_tab(&p->branches, idx, p->text_base[idx], "->", out);
 	return rc;

@@ -3,6 +3,7 @@
 #ifndef NTRACE_SINK_AUTOFDO_H
 #define NTRACE_SINK_AUTOFDO_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -25,8 +26,10 @@ int ntrace_afdo_run(struct ntrace_afdo *p, struct ntrace_images *img,
 int ntrace_afdo_pick(const struct ntrace_afdo *p, const char *dso, uint32_t *idx);
 /* Name and instruction count of image idx; NULL past the last. */
 const char *ntrace_afdo_name(const struct ntrace_afdo *p, uint32_t idx, uint64_t *insns);
-/* Write image idx's counts in llvm-profgen's unsymbolized format. */
-int ntrace_afdo_write(const struct ntrace_afdo *p, uint32_t idx, FILE *out);
+/* Write image idx's counts in llvm-profgen's unsymbolized format, or with
+ * autofdo_text in AutoFDO's text format. */
+int ntrace_afdo_write(const struct ntrace_afdo *p, uint32_t idx, bool autofdo_text,
+		      FILE *out);
 
 #pragma GCC visibility pop
 

@@ -57,6 +57,11 @@ while read -r n priv kind; do
 		check "$n $mode: llvm-profgen makes the same profile of both" \
 			cmp -s "$w.truth.txt" "$w.$mode.txt"
 	done
+	# AutoFDO's text format: the same two sections around an empty one
+	"$PERF_NTRACE" decode --elf "$elf" --format=autofdo-text -q -o "$w.text" "$w.htm.bin"
+	check "$n: --format=autofdo-text holds the same counts with an empty address section" \
+		eval 'awk "NR == 1 { n = \$1 } NR == n + 2 && \$0 == \"0\" { next } { print }" \
+			"$w.text" | cmp -s - "$w.htm.prof"' 
 	rm -f "$w".*
 done <"$GT_DIR/manifest"
 

@@ -266,12 +266,15 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
  *             image's text base, so PIE runs at any address add up. The
  *             image is the one set with ntrace_sink_set_dso(), else the one
  *             with the most instructions. Decode with merge_not_taken.
+ *   autofdo_text: the same counts as AutoFDO's text profile (create_gcov,
+ *             create_llvm_prof --profiler=text), the route to gcc.
  */
 enum ntrace_sink_format {
 	NTRACE_SINK_PC,
 	NTRACE_SINK_BRANCHES,
 	NTRACE_SINK_TV,
 	NTRACE_SINK_AUTOFDO,
+	NTRACE_SINK_AUTOFDO_TEXT,
 };
 
 /* Opaque sink state. */

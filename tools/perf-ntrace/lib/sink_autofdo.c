@@ -212,11 +212,15 @@ int ntrace_afdo_run(struct ntrace_afdo *p, struct ntrace_images *img,
 	return tab_add(&p->branches, k, w.link + (r->last - r->start), wt.link);
 }
 
-static const char *base_name(const char *path)
+/* Is name the file dso names: the same path, or one that ends in it at a
+ * '/' (a copy of the traced system under a root directory; a base name)? */
+static bool names_file(const char *name, const char *dso)
 {
-	const char *s = strrchr(path, '/');
+	size_t n = strlen(name), m = strlen(dso);
 
-	return s ? s + 1 : path;
+	if (m > n || strcmp(name + n - m, dso))
+		return false;
+	return m == n || dso[0] == '/' || name[n - m - 1] == '/';
 }
 
 int ntrace_afdo_pick(const struct ntrace_afdo *p, const char *dso, uint32_t *idx)
@@ -225,8 +229,7 @@ int ntrace_afdo_pick(const struct ntrace_afdo *p, const char *dso, uint32_t *idx
 
 	for (k = 0; k < p->nnames; k++) {
 		if (dso) {
-			if (!strcmp(p->names[k], dso) ||
-			    (!strchr(dso, '/') && !strcmp(base_name(p->names[k]), dso))) {
+			if (names_file(p->names[k], dso)) {
 				best = k;
 				break;
 			}

@@ -21,7 +21,8 @@ void ntrace_afdo_new_call(struct ntrace_afdo *p);
 /* Count run r (addresses in img). 0 or NTRACE_ENOMEM. */
 int ntrace_afdo_run(struct ntrace_afdo *p, struct ntrace_images *img,
 		    const struct ntrace_dec_run *r);
-/* The image named dso (a path, or a base name without '/'), or with NULL
+/* The image named dso (its path, or the end of it after a '/': the path
+ * in the traced system under a root directory, a base name), or with NULL
  * the one with the most instructions, into *idx. 0 or NTRACE_EINVAL. */
 int ntrace_afdo_pick(const struct ntrace_afdo *p, const char *dso, uint32_t *idx);
 /* Name and instruction count of image idx; NULL past the last. */

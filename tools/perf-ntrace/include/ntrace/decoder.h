@@ -310,8 +310,9 @@ void ntrace_sink_set_symbols(struct ntrace_sink *s, bool on);
 void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix);
 
 /*
- * autofdo: count the image file dso (a path, or a base name without '/')
- * instead of the busiest one. 0 or NTRACE_ENOMEM.
+ * autofdo: count the image file dso instead of the busiest one: its path,
+ * or the end of it after a '/' (the traced system's path of a file found
+ * under a root directory, a base name). 0 or NTRACE_ENOMEM.
  */
 int ntrace_sink_set_dso(struct ntrace_sink *s, const char *dso);
 /* autofdo: the image the counts are for (NULL if none yet) and, in

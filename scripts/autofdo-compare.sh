@@ -1,0 +1,308 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# AutoFDO from every profile source, compared on real programs against the
+# truth (make autofdo). For each program (tools/autofdo/fdo_bench.c, and
+# lua and zstd built from their Debian source packages by
+# scripts/fdo-programs.sh), built with clang -O2 -g for riscv64:
+#  1. the guest (ntrace-ctr: CTR and the N-Trace model on one hart) runs the
+#     training input twice: "perf record -b" (CTR branch stacks, sampled)
+#     and "perf record -e ntrace/htm=1/u" (the whole trace);
+#  2. on the host, four profiles of that input:
+#       ctr     llvm-profgen-19 from the branch stacks (perf script);
+#       inject  perf inject --itrace=i100000il64 (a branch stack of 64 every
+#               100000 instructions, synthesized from the trace), then
+#               perf script and llvm-profgen-19, as CoreSight users do;
+#       exact   perf-ntrace decode --format=autofdo: every range and branch
+#               of the trace counted, llvm-profgen-19 --unsymbolized-profile;
+#       instr   clang's instrumented PGO (-fprofile-instr-generate) run on
+#               the same input in QEMU user mode, the usual reference;
+#  3. the truth: QEMU user mode running the same binary on the same input,
+#     every executed range and branch counted from its log
+#     (tools/autofdo/count-log.c), made into a sample profile the same way;
+#  4. agreement with the truth: llvm-profdata-19 overlap's "whole program
+#     profile similarity" (the block-count overlap), the overlap of the
+#     functions' entry counts, and the error on the entry count of the
+#     hottest function (sampled profiles scaled by their total);
+#  5. effect: the program rebuilt with each profile (clang
+#     -fprofile-sample-use, -fprofile-instr-use) runs an evaluation input
+#     that differs from the training one; QEMU's log counts its retired
+#     instructions and taken branches, against the build without profile.
+# gcc takes the exact profile too: perf-ntrace decode --format=autofdo-text
+# feeds create_gcov --profiler=text, and gcc -fauto-profile the result
+# (fdo_bench). Everything lands in build/autofdo-compare/.
+# Usage: scripts/autofdo-compare.sh [--test|--bench] [--reuse] [PROGRAM...]
+#   --test   flat TAP lines with the floors (test.sh suite autofdo)
+#   --reuse  analyse the guest's files of the last run again
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+mode=report reuse=0 progs=()
+while [ $# -gt 0 ]; do
+	case $1 in
+	--test) mode=test; shift ;;
+	--bench) mode=bench; shift ;;
+	--reuse) reuse=1; shift ;;
+	-*) die "unknown option '$1' (see the header of $0)" ;;
+	*) progs+=("$1"); shift ;;
+	esac
+done
+[ ${#progs[@]} -gt 0 ] || progs=(fdo_bench lua zstd)
+
+AF=$NTRACE_TOP/tools/autofdo
+out=$NTRACE_TOP/build/autofdo-compare
+root=$out/root			# the guest's files, for perf --symfs
+exp=$out/export
+mkdir -p "$root/usr/bin"
+CLANG=${CLANG:-clang}
+period=20011			# CTR: one branch stack per this many cycles
+haw() { awk -f "$AF/hex.awk" "$@"; }
+TAP_PREFIX="autofdo-compare: "
+tap() { # tap OK|FAIL "name" [why]
+	[ "$mode" = test ] || return 0
+	if [ "$1" = OK ]; then ok "$2"; else not_ok "$2${3:+ ($3)}"; fi
+}
+say() { [ "$mode" = test ] || echo "$*"; }
+
+# ---- the programs -------------------------------------------------------
+
+# build_prog PROG VARIANT OUT [PROFILE]: VARIANT plain, sample (PROFILE is
+# a sample profile), instr-gen or instr-use (PROFILE is a .profdata).
+build_prog() {
+	local p=$1 v=$2 o=$3 prof=${4:-} f=()
+	if [ "$p" != fdo_bench ]; then
+		bash "$NTRACE_TOP/scripts/fdo-programs.sh" build "$p" clang "$v" "$o" ${prof:+"$prof"}
+		return
+	fi
+	case $v in
+	plain) ;;
+	sample) f=(-fprofile-sample-use="$prof") ;;
+	instr-gen) f=(-fprofile-instr-generate -fno-integrated-as) ;;
+	instr-use) f=(-fprofile-instr-use="$prof") ;;
+	esac
+	"$CLANG" --target=riscv64-linux-gnu -O2 -g -gdwarf-4 -fdebug-info-for-profiling "${f[@]}" \
+		-c -o "$o.o" "$AF/fdo_bench.c"
+	local rt=()
+	[ "$v" != instr-gen ] ||
+		rt=("$(bash "$NTRACE_TOP/scripts/profile-rt.sh")" -Wl,-u,__llvm_profile_runtime)
+	"${CROSS_COMPILE}gcc" -static -o "$o" "$o.o" "${rt[@]}"
+	rm -f "$o.o"
+}
+
+# inputs PROG DIR: the training and evaluation inputs into DIR, and their
+# argument lists, one argument a line, in DIR/train.cmd and DIR/eval.cmd
+# (file names relative to DIR).
+inputs() {
+	local p=$1 d=$2
+	rm -rf "$d" && mkdir -p "$d"
+	if [ "$p" = fdo_bench ]; then
+		echo 1048576 >"$d/train.cmd"	# about 100 M instructions
+		echo 786432 >"$d/eval.cmd"
+		return
+	fi
+	bash "$NTRACE_TOP/scripts/fdo-programs.sh" inputs "$p" "$d"
+}
+
+# args DIR WHICH PREFIX: the arguments on one line, the files of DIR named
+# PREFIX/FILE (the guest runs commands in /tmp and has no shell to cd).
+args() {
+	local a
+	while read -r a; do
+		if [ -e "$1/$a" ]; then printf '%s/%s ' "$3" "$a"; else printf '%s ' "$a"; fi
+	done <"$1/$2.cmd"
+}
+
+# ---- QEMU user mode: the truth and the instrumented run ---------------
+
+# count_run BIN DIR WHICH PROFILE SUM: run BIN on an input under QEMU's
+# log; PROFILE gets the exact range and branch counts, SUM the totals.
+count_run() {
+	local bin=$1 d=$2 w=$3 fifo lo hi base st=0
+	read -r lo hi base < <("${CROSS_COMPILE}readelf" -lW "$bin" | haw -f "$AF/text-range.awk")
+	fifo=$(mktemp -u "$out/log.XXXXXX")
+	mkfifo "$fifo"
+	"$out/count-log" "$lo" "$hi" "$base" "$4" "$5" <"$fifo" &
+	# shellcheck disable=SC2046
+	(cd "$d" && env -i qemu-riscv64 -d in_asm,exec,nochain -D "$fifo" "$bin" \
+		$(args "$d" "$w" "$d") >/dev/null) || st=$?
+	wait $! || st=1
+	rm -f "$fifo"
+	return $st
+}
+
+profgen() { # OUT ARGS...: llvm-profgen-19 into a text profile
+	local o=$1
+	shift
+	llvm-profgen-19 "$@" --format=text --output="$o" 2>>"$out/profgen.log"
+}
+
+# ---- 1. build and record --------------------------------------------------
+
+record() {
+	local p cmds=() adds=()
+	make -s -C "$NTRACE_TOP" autofdo-tools
+	for p in "${progs[@]}"; do
+		mkdir -p "$out/$p"
+		log "building $p (plain and instrumented)"
+		build_prog "$p" plain "$out/$p/$p"
+		build_prog "$p" instr-gen "$out/$p/$p.instr"
+		inputs "$p" "$out/$p/in"
+		cp "$out/$p/$p" "$root/usr/bin/$p"
+		adds+=(--add "$out/$p/$p=/usr/bin/$p" --add "$out/$p/in=/usr/share/fdo/$p")
+	done
+	commands() {
+		echo "# scripts/autofdo-compare.sh"
+		echo "write /proc/sys/kernel/perf_event_max_sample_rate 100000"
+		echo "write /proc/sys/kernel/perf_cpu_time_max_percent 0"
+		for p in "${progs[@]}"; do
+			a=$(args "$out/$p/in" train "/usr/share/fdo/$p")
+			echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/export/$p.ctr.data -- /usr/bin/$p $a >/tmp/$p.ctr.out"
+			echo "/usr/bin/perf script -i /tmp/export/$p.ctr.data -F ip,brstack --show-mmap-events >/tmp/export/$p.ctr.script"
+			echo "/usr/bin/perf record -e ntrace/htm=1/u -m,32M -o /tmp/export/$p.nt.data -- /usr/bin/$p $a >/tmp/$p.nt.out"
+		done
+	}
+	rm -rf "$exp"
+	local st=0
+	guest_run "$out/guest" ntrace-ctr "${adds[@]}" --timeout 1800 \
+		--console "$out/guest.console" --export "$exp" >"$out/guest.log" < <(commands) || st=$?
+	[ $st != 2 ] || die "cannot build the initramfs ($out/guest/initramfs.log)"
+	if [ $st = 0 ]; then
+		tap OK "the guest records every program with CTR and with N-Trace"
+	else
+		tap FAIL "the guest records every program with CTR and with N-Trace" \
+			"console: $out/guest.console"
+		[ "$mode" = test ] || die "the guest run failed (console: $out/guest.console)"
+	fi
+}
+
+if [ $reuse = 0 ]; then
+	record
+else
+	[ -d "$exp" ] || die "--reuse: no earlier run in $exp"
+fi
+cp "$NTRACE_TOP/build/autofdo/count-log" "$out/count-log"
+perf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host) || die "no host perf"
+make -s -C "$NTRACE_TOP/tools/perf-ntrace" all
+pn=$NTRACE_TOP/build/perf-ntrace/perf-ntrace
+: >"$out/profgen.log"
+
+# ---- 2.-5. per program ----------------------------------------------------
+
+table=()
+for p in "${progs[@]}"; do
+	d=$out/$p
+	bin=$d/$p
+	in=$d/in
+	[ -s "$exp/$p.nt.data" ] || { tap FAIL "$p: recorded"; continue; }
+
+	# the truth, and the instrumented run, on the training input
+	count_run "$bin" "$in" train "$d/truth.unsym" "$d/truth.sum" ||
+		{ tap FAIL "$p: QEMU counts the training run"; continue; }
+	profgen "$d/truth.prof" --unsymbolized-profile="$d/truth.unsym" --binary="$bin"
+	rm -f "$d"/*.profraw
+	# shellcheck disable=SC2046
+	(cd "$in" && env -i LLVM_PROFILE_FILE="$d/instr.profraw" qemu-riscv64 "$d/$p.instr" \
+		$(args "$in" train "$in") >/dev/null) &&
+		bash "$NTRACE_TOP/scripts/fdo-programs.sh" merge "$d/instr.profdata" "$d/instr.profraw" ||
+		tap FAIL "$p: the instrumented build writes a profile"
+
+	# the three profiles from the guest's recordings
+	awk '/^PERF_RECORD/ || / 0x[0-9a-f]+\/0x/' "$exp/$p.ctr.script" >"$d/ctr.script"
+	profgen "$d/ctr.prof" --perfscript="$d/ctr.script" --binary="$bin" ||
+		tap FAIL "$p: llvm-profgen reads the CTR branch stacks"
+	"$perf" inject -i "$exp/$p.nt.data" --symfs "$root" --itrace=i100000il64 \
+		-o "$d/inject.data" 2>"$d/inject.log" &&
+		"$perf" script -i "$d/inject.data" --symfs "$root" -F ip,brstack \
+			--show-mmap-events 2>>"$d/inject.log" |
+		awk '/^PERF_RECORD/ || / 0x[0-9a-f]+\/0x/' >"$d/inject.script" &&
+		profgen "$d/inject.prof" --perfscript="$d/inject.script" --binary="$bin" ||
+		tap FAIL "$p: perf inject's branch stacks make a profile" "$d/inject.log"
+	"$pn" decode --root "$root" --format=autofdo --dso "/usr/bin/$p" -o "$d/exact.unsym" \
+		"$exp/$p.nt.data" 2>"$d/exact.log" &&
+		"$pn" decode --root "$root" --format=stats "$exp/$p.nt.data" >"$d/exact.stats" &&
+		profgen "$d/exact.prof" --unsymbolized-profile="$d/exact.unsym" --binary="$bin" ||
+		tap FAIL "$p: perf-ntrace decode --format=autofdo makes a profile" "$d/exact.log"
+	errs=$(awk '$1 == "errors:" { print $2 }' "$d/exact.stats")
+	tap "$([ "${errs:-1}" = 0 ] && echo OK || echo FAIL)" "$p: the trace decodes without error" \
+		"errors: ${errs:-?}"
+
+	# 4. agreement
+	awk -f "$AF/functions.awk" "$d/truth.prof" >"$d/truth.fn"
+	for s in ctr inject exact instr; do
+		if [ $s = instr ]; then
+			[ -s "$d/instr.profdata" ] || continue
+			"llvm-profdata-$("$CLANG" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q')" \
+				show --all-functions --counts "$d/instr.profdata" |
+				awk -f "$AF/instr-functions.awk" >"$d/$s.fn"
+			awk -v noscale=1 -f "$AF/agreement.awk" "$d/truth.fn" "$d/$s.fn" >"$d/$s.agree"
+			echo "similarity -" >>"$d/$s.agree"
+			continue
+		fi
+		[ -s "$d/$s.prof" ] || continue
+		awk -f "$AF/functions.awk" "$d/$s.prof" >"$d/$s.fn"
+		awk -f "$AF/agreement.awk" "$d/truth.fn" "$d/$s.fn" >"$d/$s.agree"
+		llvm-profdata-19 overlap --sample "$d/truth.prof" "$d/$s.prof" 2>/dev/null |
+			awk '/Whole program profile similarity/ { sub(/%/, "", $NF); print "similarity", $NF; exit }' \
+			>>"$d/$s.agree"
+	done
+
+	# 5. effect on the evaluation input
+	count_run "$bin" "$in" eval "$d/plain.eval.unsym" "$d/plain.eval.sum" ||
+		tap FAIL "$p: QEMU counts the evaluation run"
+	for s in ctr inject exact instr; do
+		if [ $s = instr ]; then
+			[ -s "$d/instr.profdata" ] || continue
+			build_prog "$p" instr-use "$d/$p.$s" "$d/instr.profdata"
+		else
+			[ -s "$d/$s.prof" ] || continue
+			build_prog "$p" sample "$d/$p.$s" "$d/$s.prof"
+		fi
+		count_run "$d/$p.$s" "$in" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
+			tap FAIL "$p: QEMU counts the evaluation run of the $s build"
+	done
+	table+=("$p")
+done
+
+# ---- the table and the floors -------------------------------------------
+
+val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1" 2>/dev/null; }
+field() { awk -v k="$2" '$1 == "hottest" { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$1" 2>/dev/null; }
+say "== AutoFDO profiles against the truth (training input), and the rebuilds (evaluation input)"
+say "   truth: QEMU user mode's log of the same binary and input; overlap: llvm-profdata overlap"
+say "   --sample similarity; entry: hottest function's entry count error; effect: retired"
+say "   instructions and taken branches of the rebuild, relative to the build without profile"
+for p in "${table[@]}"; do
+	d=$out/$p
+	pi=$(val "$d/plain.eval.sum" instructions)
+	pt=$(val "$d/plain.eval.sum" taken)
+	say "-- $p: training $(val "$d/truth.sum" instructions) instructions; hottest function $(awk '$1 == "hottest" { print $2 }' "$d/exact.agree" 2>/dev/null)"
+	say "$(printf '   %-8s %9s %9s %9s %14s %8s %14s %8s' source overlap% entries% entry-err% instructions vs-plain taken vs-plain)"
+	say "$(printf '   %-8s %9s %9s %9s %14s %8s %14s %8s' none - - - "$pi" - "$pt" -)"
+	for s in ctr inject exact instr; do
+		[ -f "$d/$s.agree" ] || continue
+		si=$(val "$d/$s.eval.sum" instructions)
+		st=$(val "$d/$s.eval.sum" taken)
+		say "$(printf '   %-8s %9s %9s %9s %14s %8s %14s %8s' $s "$(val "$d/$s.agree" similarity)" \
+			"$(val "$d/$s.agree" entry_overlap)" "$(field "$d/$s.agree" error_pct)" "${si:--}" \
+			"$(awk -v a="${si:-0}" -v b="${pi:-0}" 'BEGIN { if (a && b) printf "%+.2f%%", (a - b) * 100 / b; else print "-" }')" \
+			"${st:--}" \
+			"$(awk -v a="${st:-0}" -v b="${pt:-0}" 'BEGIN { if (a && b) printf "%+.2f%%", (a - b) * 100 / b; else print "-" }')")"
+	done
+	# floors
+	sim=$(val "$d/exact.agree" similarity)
+	err=$(field "$d/exact.agree" error_pct)
+	tap "$(awk -v v="${sim:-0}" 'BEGIN { print (v >= 99.9 ? "OK" : "FAIL") }')" \
+		"$p: the exact N-Trace profile overlaps the truth by 99.9% or more (${sim:-?}%)"
+	tap "$(awk -v v="${err:-100}" 'BEGIN { print (v <= 0.1 ? "OK" : "FAIL") }')" \
+		"$p: the exact profile's hottest entry count is within 0.1% of the truth (${err:-?}%)"
+	for s in ctr inject; do
+		v=$(val "$d/$s.agree" similarity)
+		tap "$(awk -v v="${v:-0}" -v e="${sim:-0}" 'BEGIN { print (e >= v ? "OK" : "FAIL") }')" \
+			"$p: the exact profile agrees with the truth at least as well as $s (${sim:-?}% vs ${v:-?}%)"
+	done
+	ei=$(val "$d/exact.eval.sum" instructions)
+	ci=$(val "$d/ctr.eval.sum" instructions)
+	tap "$(awk -v e="${ei:-0}" -v c="${ci:-0}" 'BEGIN { print (e && c && e <= c * 1.005 ? "OK" : "FAIL") }')" \
+		"$p: the exact-profile build runs no more instructions than the CTR one, within 0.5% ($ei vs $ci)"
+done
+exit 0

@@ -54,6 +54,8 @@ static const char decode_help[] =
 	"  --dso NAME      autofdo*: the image (its path, in the traced system too,\n"
 	"                  or base name; default: the one\n"
 	"                  with the most instructions)\n"
+	"  --max-count N   autofdo*: scale the counts down to at most N (rounding up;\n"
+	"                  default exact). gcc -fauto-profile wants about 65536\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  --symbols       branches: append \"FROM-SYM+OFF -> TO-SYM+OFF\"\n"
 	"  -q, --quiet     no warnings on stderr;  --max-warnings N  (default 20)\n"
@@ -75,7 +77,7 @@ static const char decode_help[] =
 enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
-	OPT_CHECK_WIDTHS, OPT_DSO,
+	OPT_CHECK_WIDTHS, OPT_DSO, OPT_MAX_COUNT,
 };
 
 struct decode_ctx {
@@ -277,6 +279,7 @@ struct decode_args {
 	struct ntrace_dec_cfg cfg;
 	struct ntrace_pd_decode_opts pdo;
 	const char *path, *outpath, *dso;
+	uint64_t max_count;	/* autofdo: 0 or the largest count written */
 	unsigned int fmt;	/* index in formats[] */
 	bool symbols, is_pd;
 };
@@ -305,6 +308,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "check-widths", no_argument, NULL, OPT_CHECK_WIDTHS },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
 		{ "dso", required_argument, NULL, OPT_DSO },
+		{ "max-count", required_argument, NULL, OPT_MAX_COUNT },
 		{ "perf-data", no_argument, NULL, OPT_PERF_DATA },
 		{ "root", required_argument, NULL, OPT_ROOT },
 		{ "elf-dir", required_argument, NULL, OPT_ELF_DIR },
@@ -362,6 +366,10 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		case OPT_DSO:
 			a->dso = optarg;
 			break;
+		case OPT_MAX_COUNT:
+			if (!opt_uint("decode", "max-count", optarg, UINT64_MAX, &a->max_count))
+				return 2;
+			break;
 		case OPT_PERF_DATA:
 			a->is_pd = true;
 			break;
@@ -412,8 +420,9 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
 		return 2;
 	}
-	if (a->dso && a->fmt < FMT_AUTOFDO) {
-		fprintf(stderr, "perf-ntrace decode: --dso needs --format=autofdo or autofdo-text\n");
+	if ((a->dso || a->max_count) && a->fmt < FMT_AUTOFDO) {
+		fprintf(stderr, "perf-ntrace decode: --dso and --max-count need --format=autofdo or "
+			"autofdo-text\n");
 		return 2;
 	}
 	if (c->show_task && a->fmt != 0 && a->fmt != 1) {
@@ -538,6 +547,7 @@ int cmd_decode(int argc, char **argv)
 		goto out;
 	}
 	ntrace_sink_set_symbols(c.sink, a.symbols);
+	ntrace_sink_set_max_count(c.sink, a.max_count);
 	if (a.dso && ntrace_sink_set_dso(c.sink, a.dso)) {
 		fprintf(stderr, "perf-ntrace decode: out of memory\n");
 		goto out;

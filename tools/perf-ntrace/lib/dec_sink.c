@@ -36,6 +36,7 @@ struct ntrace_sink {
 	/* autofdo: counts, written at flush for the image named dso */
 	struct ntrace_afdo *afdo;
 	char *dso;
+	uint64_t afdo_max;
 	bool afdo_written;
 };
 
@@ -374,6 +375,11 @@ int ntrace_sink_set_dso(struct ntrace_sink *s, const char *dso)
 	return 0;
 }
 
+void ntrace_sink_set_max_count(struct ntrace_sink *s, uint64_t max)
+{
+	s->afdo_max = max;
+}
+
 const char *ntrace_sink_dso(const struct ntrace_sink *s, uint64_t *insns)
 {
 	uint32_t k;
@@ -400,7 +406,8 @@ static int afdo_flush(struct ntrace_sink *s)
 		fputs(s->fmt == NTRACE_SINK_AUTOFDO ? "0\n0\n" : "0\n0\n0\n", s->out);
 		return 0;
 	}
-	rc = ntrace_afdo_write(s->afdo, k, s->fmt == NTRACE_SINK_AUTOFDO_TEXT, s->out);
+	rc = ntrace_afdo_write(s->afdo, k, s->fmt == NTRACE_SINK_AUTOFDO_TEXT, s->afdo_max,
+			       s->out);
 	if (rc)
 		return ntrace_err_set(&s->err, rc, "out of memory for AutoFDO counts");
 	return 0;

@@ -279,7 +279,20 @@ static struct afdo_ent *collect(const struct afdo_tab *t, uint32_t idx, size_t *
 	return v;
 }
 
-static int write_tab(const struct afdo_tab *t, uint32_t idx, uint64_t base,
+/* The largest count of image idx in t. */
+static uint64_t max_count(const struct afdo_tab *t, uint32_t idx)
+{
+	uint64_t m = 0;
+	size_t i;
+
+	for (i = 0; i < t->cap; i++)
+		if (t->e[i].img == idx && t->e[i].count > m)
+			m = t->e[i].count;
+	return m;
+}
+
+/* Counts are divided by div, rounding up: a range that ran stays counted. */
+static int write_tab(const struct afdo_tab *t, uint32_t idx, uint64_t base, uint64_t div,
 		     const char *sep, FILE *out)
 {
 	struct afdo_ent *v;
@@ -291,22 +304,29 @@ static int write_tab(const struct afdo_tab *t, uint32_t idx, uint64_t base,
 	fprintf(out, "%zu\n", n);
 	for (i = 0; i < n; i++)
 		fprintf(out, "%" PRIx64 "%s%" PRIx64 ":%" PRIu64 "\n",
-			v[i].a - base, sep, v[i].b - base, v[i].count);
+			v[i].a - base, sep, v[i].b - base, (v[i].count + div - 1) / div);
 	free(v);
 	return 0;
 }
 
 int ntrace_afdo_write(const struct ntrace_afdo *p, uint32_t idx, bool autofdo_text,
-		      FILE *out)
+		      uint64_t max, FILE *out)
 {
+	uint64_t m, div = 1;
 	int rc;
 
 	if (idx >= p->nnames)
 		return NTRACE_EINVAL;
-	rc = write_tab(&p->ranges, idx, p->text_base[idx], "-", out);
+	if (max) {
+		m = max_count(&p->ranges, idx);
+		if (max_count(&p->branches, idx) > m)
+			m = max_count(&p->branches, idx);
+		div = m > max ? (m + max - 1) / max : 1;
+	}
+	rc = write_tab(&p->ranges, idx, p->text_base[idx], div, "-", out);
 	if (!rc && autofdo_text)
 		fputs("0\n", out);	/* no single-address counts */
 	if (!rc)
-		rc = write_tab(&p->branches, idx, p->text_base[idx], "->", out);
+		rc = write_tab(&p->branches, idx, p->text_base[idx], div, "->", out);
 	return rc;
 }

@@ -28,9 +28,10 @@ int ntrace_afdo_pick(const struct ntrace_afdo *p, const char *dso, uint32_t *idx
 /* Name and instruction count of image idx; NULL past the last. */
 const char *ntrace_afdo_name(const struct ntrace_afdo *p, uint32_t idx, uint64_t *insns);
 /* Write image idx's counts in llvm-profgen's unsymbolized format, or with
- * autofdo_text in AutoFDO's text format. */
+ * autofdo_text in AutoFDO's text format; max (0: none): divide all counts
+ * by one factor, rounding up, so that none exceeds max. */
 int ntrace_afdo_write(const struct ntrace_afdo *p, uint32_t idx, bool autofdo_text,
-		      FILE *out);
+		      uint64_t max, FILE *out);
 
 #pragma GCC visibility pop
 

@@ -61,7 +61,11 @@ while read -r n priv kind; do
 	"$PERF_NTRACE" decode --elf "$elf" --format=autofdo-text -q -o "$w.text" "$w.htm.bin"
 	check "$n: --format=autofdo-text holds the same counts with an empty address section" \
 		eval 'awk "NR == 1 { n = \$1 } NR == n + 2 && \$0 == \"0\" { next } { print }" \
-			"$w.text" | cmp -s - "$w.htm.prof"' 
+			"$w.text" | cmp -s - "$w.htm.prof"'
+	# --max-count: one divisor, rounded up, the largest count at the limit
+	"$PERF_NTRACE" decode --elf "$elf" --format=autofdo --max-count 7 -q -o "$w.max" "$w.htm.bin"
+	check "$n: --max-count 7 divides every count by one factor, rounding up" \
+		eval 'awk -f "$AF/max-count.awk" "$w.htm.prof" "$w.max"' 
 	rm -f "$w".*
 done <"$GT_DIR/manifest"
 
@@ -77,7 +81,7 @@ if [ -n "$first" ]; then
 	"$PERF_NTRACE" decode --elf "$GT_DIR/$first" --format=pc --dso "$first" "$w.bin" \
 		>/dev/null 2>"$w.err"
 	check "--dso without --format=autofdo is refused" \
-		eval '[ $? = 2 ] && grep -q "needs --format=autofdo" "$w.err"'
+		eval '[ $? = 2 ] && grep -q "need --format=autofdo" "$w.err"'
 	rm -f "$w".*
 fi
 tap_status

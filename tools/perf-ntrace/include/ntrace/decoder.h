@@ -315,6 +315,13 @@ void ntrace_sink_set_prefix(struct ntrace_sink *s, const char *prefix);
  * under a root directory, a base name). 0 or NTRACE_ENOMEM.
  */
 int ntrace_sink_set_dso(struct ntrace_sink *s, const char *dso);
+/*
+ * autofdo: divide every count by one factor, rounding up, so that none is
+ * above max (0, the default: exact counts). GCC 12's -fauto-profile is
+ * tuned to sampled counts and optimizes worse with counts in the millions
+ * (Documentation/trace/ntrace-autofdo.rst).
+ */
+void ntrace_sink_set_max_count(struct ntrace_sink *s, uint64_t max);
 /* autofdo: the image the counts are for (NULL if none yet) and, in
  * *insns (may be NULL), its instructions counted so far. */
 const char *ntrace_sink_dso(const struct ntrace_sink *s, uint64_t *insns);

@@ -18,9 +18,15 @@ int pd_piece_setup(struct pd_piece *pc)
 	struct ntrace_dec_cfg cfg = p->cfg;
 	struct ntrace_dec_ops ops = { p->pc.runs ? pd_on_runs : NULL, pd_on_event };
 
+	unsigned int bits = 10, max = cfg.bcache_bits ? cfg.bcache_bits : DEC_BC_BITS;
+
 	/* every piece but the first starts right after an end of message */
 	if (pc->index)
 		cfg.enc.codec.wait_for_eom = false;
+	/* a block cache for the piece's size (a cache: the output is the same) */
+	while (bits < max && ((size_t)1 << (bits + 1)) < pc->len)
+		bits++;
+	cfg.bcache_bits = (uint8_t)bits;
 	pc->d = ntrace_decoder_new(&cfg, pc->img, &ops, pc, NULL);
 	if (!pc->d)
 		return NTRACE_ENOMEM;

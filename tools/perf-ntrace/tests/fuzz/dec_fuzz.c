@@ -341,15 +341,14 @@ static void par_check(const struct ntrace_dec_cfg *cfg, const uint8_t *data, siz
 	text_open(&o2);
 	text_open(&e1);
 	text_open(&e2);
-	/* the events go to their own text: ops.event's ctx is the sink's */
 	sk = ntrace_sink_new(fmt, o1.f, NULL, img);
 	d = ntrace_decoder_new(cfg, img, &ops, sk, NULL);
 	if (!sk || !d)
 		abort();
 	ntrace_sink_set_decoder(sk, d);
 	{
-		/* events through a second decoder pass would double the work:
-		 * collect them with a tiny shim instead */
+		/* the events of one decoder, from a decode of their own (the
+		 * sink is the other decoder's callback context) */
 		struct ntrace_decoder *de;
 		struct ntrace_dec_ops eo = { NULL, ev_line };
 

@@ -38,6 +38,10 @@ for w in mixed loops; do
 	fi
 	NTRACE_GT_DIR=$d "$TOP/build/perf-ntrace/bench/dec_bench" | sed -n 1,4p
 done
+# The same programs decoded by two threads against one (perf-ntrace decode
+# --jobs, periodic-sync traces), and peak memory on a long trace.
+echo "# decode --jobs 1 vs 2 (scripts/jobs-bench.sh)"
+bash scripts/jobs-bench.sh
 # CTR branch-stack sampling in the guest and the AutoFDO profile's match
 # with QEMU's instruction-exact count (scripts/autofdo.sh --bench).
 echo "# CTR branch stacks (scripts/autofdo.sh --bench)"

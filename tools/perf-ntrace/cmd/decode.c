@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <ntrace/decoder.h>
+#include <ntrace/pardec.h>
 #include "perfdata.h"
 
 #include "cmd.h"
@@ -62,6 +63,13 @@ static const char decode_help[] =
 	"  --src N|all     decode only messages with this SRC (default all: each\n"
 	"                  source is decoded with its own state, output interleaved)\n"
 	"  --wrapped       trace may start mid-message (circular buffer wrapped)\n"
+	"  -j, --jobs N    raw traces, --format=pc, branches or stats: decode in N\n"
+	"                  threads (default: the online CPUs; 1: one decoder). The\n"
+	"                  output is the same; the trace is split at its sync\n"
+	"                  messages (trTeInstSyncMode), so a trace with few syncs\n"
+	"                  gains little. perf.data and --format=tv use one thread.\n"
+	"  --piece-size N  with --jobs: trace bytes per piece (default: chosen from\n"
+	"                  the output per trace byte, 64 KiB..8 MiB; for tests)\n"
 	"  --check-widths  report I-CNT, HREPEAT and B-CNT values wider than the\n"
 	"                  counters below (by default a field's width is its own)\n"
 	"encoder settings (the decoder needs those that change the messages' meaning;\n"
@@ -77,7 +85,7 @@ static const char decode_help[] =
 enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
-	OPT_CHECK_WIDTHS, OPT_DSO, OPT_MAX_COUNT,
+	OPT_CHECK_WIDTHS, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE,
 };
 
 struct decode_ctx {
@@ -282,6 +290,8 @@ struct decode_args {
 	uint64_t max_count;	/* autofdo: 0 or the largest count written */
 	unsigned int fmt;	/* index in formats[] */
 	bool symbols, is_pd;
+	unsigned int jobs;	/* 0: the online CPUs */
+	size_t piece;		/* 0: adaptive */
 };
 
 static const char *const formats[] = {
@@ -306,6 +316,8 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 		{ "check-widths", no_argument, NULL, OPT_CHECK_WIDTHS },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "piece-size", required_argument, NULL, OPT_PIECE },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
 		{ "dso", required_argument, NULL, OPT_DSO },
 		{ "max-count", required_argument, NULL, OPT_MAX_COUNT },
@@ -327,7 +339,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 	ntrace_dec_cfg_default(&a->cfg);
 	img_opts_init(&a->img);
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "o:qhj:", longopts, NULL)) != -1) {
 		r = enc_opt("decode", opt, optarg, &a->cfg.enc);
 		if (!r)
 			r = img_opt("decode", opt, optarg, &a->img);
@@ -359,6 +371,20 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			break;
 		case OPT_CHECK_WIDTHS:
 			a->cfg.check_widths = true;
+			break;
+		case 'j':
+			if (!opt_uint("decode", "jobs", optarg, 1024, &x) || !x) {
+				fprintf(stderr, "perf-ntrace decode: --jobs wants 1..1024\n");
+				return 2;
+			}
+			a->jobs = (unsigned int)x;
+			break;
+		case OPT_PIECE:
+			if (!opt_uint("decode", "piece-size", optarg, 1ull << 30, &x) || x < 64) {
+				fprintf(stderr, "perf-ntrace decode: --piece-size wants 64..2^30\n");
+				return 2;
+			}
+			a->piece = (size_t)x;
 			break;
 		case OPT_SYMBOLS:
 			a->symbols = true;
@@ -512,6 +538,78 @@ static void afdo_note(const struct ntrace_sink *s)
 			" instructions)\n", name, n);
 }
 
+/* Decode a raw trace with ntrace_pardec (same output); returns the exit status. */
+static int decode_raw_jobs(struct decode_ctx *c, const struct decode_args *a,
+			   struct ntrace_images *img, FILE *in, const char *path)
+{
+	struct ntrace_pardec_cfg pc;
+	struct ntrace_dec_stats st;
+	struct ntrace_pardec *p;
+	const char *err;
+	uint8_t *buf = malloc(1 << 20);
+	int rc = 2, stop = 0;
+
+	ntrace_pardec_cfg_default(&pc);
+	pc.jobs = a->jobs;
+	pc.piece_bytes = a->piece;
+	pc.runs = !c->stats_only;
+	pc.fmt = sink_formats[a->fmt];
+	pc.symbols = a->symbols;
+	pc.events = 1u << NTRACE_DEV_ERROR | 1u << NTRACE_DEV_WARN | 1u << NTRACE_DEV_LOST;
+	p = buf ? ntrace_pardec_new(&a->cfg, img, &pc, c->out, on_event, c, &err) : NULL;
+	if (!p) {
+		fprintf(stderr, "perf-ntrace decode: %s\n", buf ? err : "out of memory");
+		goto out;
+	}
+	for (;;) {
+		size_t n = fread(buf, 1, 1 << 20, in);
+
+		if (n && (stop = ntrace_pardec_feed(p, buf, n)))
+			break;
+		if (n < (1 << 20))
+			break;
+	}
+	if (ferror(in)) {
+		fprintf(stderr, "perf-ntrace decode: cannot read '%s': %s\n", path, strerror(errno));
+		goto out;
+	}
+	if (!stop)
+		stop = ntrace_pardec_finish(p);
+	ntrace_pardec_stats(p, &st);
+	if (c->stats_only && print_stats(c->out, &st)) {
+		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
+		goto out;
+	}
+	if (stop || fflush(c->out)) {	/* the library says why */
+		fprintf(stderr, "perf-ntrace decode: %s\n", stop ? ntrace_pardec_errmsg(p) :
+			strerror(errno));
+		goto out;
+	}
+	if (!st.insns) {
+		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " bytes, %" PRIu64
+			" messages, %" PRIu64 " errors%s)\n", st.bytes, st.messages, c->errors,
+			st.syncs ? "" : ", no synchronizing message");
+		rc = 1;
+	} else {
+		if (c->errors && !c->quiet)
+			fprintf(stderr, "perf-ntrace decode: %" PRIu64 " instructions decoded, %"
+				PRIu64 " problems reported\n", st.insns, c->errors);
+		rc = 0;
+	}
+	if (getenv("NTRACE_JOBS_INFO")) {	/* how the work was split, for tests */
+		struct ntrace_pardec_info i;
+
+		ntrace_pardec_info(p, &i);
+		fprintf(stderr, "jobs: pieces %" PRIu64 " joined %" PRIu64 " redecoded %" PRIu64
+			" overlap_bytes %" PRIu64 "\n", i.pieces, i.joined, i.redecoded,
+			i.overlap_bytes);
+	}
+out:
+	ntrace_pardec_free(p);
+	free(buf);
+	return rc;
+}
+
 int cmd_decode(int argc, char **argv)
 {
 	struct decode_args a = { .pdo = { .src = -1, .cpu = -1 } };
@@ -554,6 +652,8 @@ int cmd_decode(int argc, char **argv)
 	}
 	if (a.is_pd)
 		rc = decode_perf_data(&c, img, a.path, &a.pdo);
+	else if (a.jobs != 1 && a.fmt != 2 && a.fmt < FMT_AUTOFDO)
+		rc = decode_raw_jobs(&c, &a, img, in, a.path);
 	else
 		rc = decode_raw(&c, &a.cfg, img, in, a.path);
 	if (a.fmt >= FMT_AUTOFDO && rc != 2 && !c.quiet)

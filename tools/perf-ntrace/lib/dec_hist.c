@@ -87,10 +87,21 @@ uint64_t dec_hist_pending(const struct dec_src *s)
 	return total;
 }
 
-void dec_hist_clear(struct dec_src *s)
+/*
+ * Forget the queue and give its memory back: what the backlog limits see
+ * then depends only on the messages since the last resynchronisation, not
+ * on older history (a piece of trace decoded alone agrees with the whole).
+ */
+void dec_hist_clear(struct ntrace_decoder *d, struct dec_src *s)
 {
 	s->hw = 0;
 	s->hn = 0;
 	s->hq_head = 0;
 	s->hq_len = 0;
+	if (s->hq_cap) {
+		d->hq_total -= s->hq_cap;
+		free(s->hq);
+		s->hq = NULL;
+		s->hq_cap = 0;
+	}
 }

@@ -166,10 +166,23 @@ static inline int dec_hist_pop(struct dec_src *s)
 	return bit;
 }
 uint64_t dec_hist_pending(const struct dec_src *s);
-void dec_hist_clear(struct dec_src *s);
+void dec_hist_clear(struct ntrace_decoder *d, struct dec_src *s);
 
 /* dec_msg.c: forget the flow of s; it waits for a sync */
-void dec_src_unsync(struct dec_src *s);
+void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s);
+
+/* dec_sink.c: bytes formatted but not written to the sink's FILE yet */
+size_t dec_sink_pending(const struct ntrace_sink *s);
+
+/* dec_state.c: the state that decides the rest of a decode (see there) */
+struct dec_state {
+	uint8_t *buf;
+	size_t len, cap;
+	bool oom;
+};
+void dec_state_save(const struct ntrace_decoder *d, struct dec_state *st);
+bool dec_state_equal(const struct dec_state *a, const struct dec_state *b);
+void dec_state_free(struct dec_state *st);
 
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };

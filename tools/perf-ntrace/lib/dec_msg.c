@@ -17,19 +17,19 @@ static uint64_t faddr(struct ntrace_decoder *d, uint64_t field)
 	return ntrace_addr_from_faddr(field, d->xlen);
 }
 
-static void reset_flow(struct dec_src *s)
+static void reset_flow(struct ntrace_decoder *d, struct dec_src *s)
 {
 	s->icnt = 0;
 	s->rs_len = 0;
 	s->prev_valid = false;
-	dec_hist_clear(s);
+	dec_hist_clear(d, s);
 }
 
-void dec_src_unsync(struct dec_src *s)
+void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s)
 {
 	s->synced = false;
 	s->run_open = false;
-	reset_flow(s);
+	reset_flow(d, s);
 }
 
 static unsigned int trap_kind(unsigned int btype)
@@ -204,7 +204,7 @@ static void resync(struct ntrace_decoder *d, struct dec_src *s, const struct ntr
 {
 	uint64_t pc = faddr(d, m->addr);
 
-	reset_flow(s);
+	reset_flow(d, s);
 	s->run_open = false;
 	s->pc = pc;
 	s->ref_addr = pc;
@@ -408,7 +408,7 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
 		s->run_open = false;
 		s->synced = false;
-		reset_flow(s);
+		reset_flow(d, s);
 		snprintf(d->text, sizeof(d->text),
 			 "the encoder lost messages (Error ETYPE=%u ECODE=0x%" PRIx64
 			 "); waiting for a sync", m->code, m->data);
@@ -443,7 +443,7 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 			break;
 		s->synced = false;
 		s->run_open = false;
-		reset_flow(s);
+		reset_flow(d, s);
 		snprintf(d->text, sizeof(d->text), "trace stopped at 0x%" PRIx64 " (EVCODE=%u)",
 			 s->pc, m->code);
 		dec_event(d, s, NTRACE_DEV_STOP, m->code, d->text);
@@ -503,8 +503,10 @@ void dec_release_all(struct ntrace_decoder *d)
 {
 	uint32_t k;
 
+	/* a source that holds nothing has not synchronised: its own messages
+	 * will tell its mode after its first sync */
 	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS) && !d->stopped; k++)
-		if (d->srcs[k] && !d->srcs[k]->mode_known)
+		if (d->srcs[k] && !d->srcs[k]->mode_known && d->srcs[k]->nheld)
 			release(d, d->srcs[k], d->htm_default);
 }
 

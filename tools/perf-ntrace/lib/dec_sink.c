@@ -59,18 +59,13 @@ static int run_failed(struct ntrace_sink *s, const struct ntrace_dec_run *r, int
 
 static const char hexdig[] = "0123456789abcdef";
 
-/* "00".."ff": two digits per step */
-static char hexpair[512];
-
-static void hexpair_init(void)
-{
-	unsigned int i;
-
-	for (i = 0; i < 256; i++) {
-		hexpair[2 * i] = hexdig[i >> 4];
-		hexpair[2 * i + 1] = hexdig[i & 15];
-	}
-}
+/* "00".."ff": two digits per step (constant: sinks may live in several threads) */
+#define HD(x) ((x) < 10 ? '0' + (x) : 'a' - 10 + (x))
+#define HP(i) HD((i) >> 4), HD((i) & 15)
+#define HP4(i) HP(i), HP((i) + 1), HP((i) + 2), HP((i) + 3)
+#define HP16(i) HP4(i), HP4((i) + 4), HP4((i) + 8), HP4((i) + 12)
+#define HP64(i) HP16(i), HP16((i) + 16), HP16((i) + 32), HP16((i) + 48)
+static const char hexpair[512] = { HP64(0), HP64(64), HP64(128), HP64(192) };
 
 static inline char *hex(char *p, uint64_t v)
 {
@@ -333,8 +328,6 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 		free(s);
 		return NULL;
 	}
-	if (!hexpair[0])
-		hexpair_init();
 	if ((fmt == NTRACE_SINK_AUTOFDO || fmt == NTRACE_SINK_AUTOFDO_TEXT) &&
 	    !(s->afdo = ntrace_afdo_new())) {
 		free(s->buf);
@@ -423,6 +416,11 @@ int ntrace_sink_flush(struct ntrace_sink *s)
 	if (fflush(s->out) && !s->err.code)
 		ntrace_err_set(&s->err, NTRACE_EWRITE, "write error: %s", strerror(errno));
 	return s->err.code;
+}
+
+size_t dec_sink_pending(const struct ntrace_sink *s)
+{
+	return s->n;
 }
 
 const char *ntrace_sink_errmsg(const struct ntrace_sink *s)

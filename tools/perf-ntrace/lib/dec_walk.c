@@ -118,7 +118,7 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 		s->icnt = 0;
 		s->prev_valid = false;
 		s->rs_len = 0;
-		dec_hist_clear(s);
+		dec_hist_clear(d, s);
 	}
 	dec_event(d, s, NTRACE_DEV_ERROR, 0, d->err.msg);
 	return NTRACE_EBADINPUT;

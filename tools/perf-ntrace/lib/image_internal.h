@@ -54,6 +54,7 @@ struct ntrace_images {
 	void *fetch_ctx;
 	int fetching;			/* inside fetch: no recursion */
 	struct ntrace_errbuf err;	/* why the last call failed */
+	int shared;			/* a view: imgs and regs belong to another set */
 };
 
 /* Shared between image_*.c, not exported by libntrace.so. */
@@ -69,6 +70,15 @@ struct ntrace_region *ntrace_img_region(struct ntrace_images *set,
 					 uint64_t addr);
 /* Build the halfword table of an executable region. */
 int ntrace_img_build_table(struct ntrace_images *set, struct ntrace_region *r);
+
+/*
+ * A view of set for another thread: it reads the same images (set must
+ * neither change nor go before the view) with its own lookup hint and
+ * error text. The code tables are built first, so no lookup writes to
+ * what the views share. NULL with *rc: out of memory, or set fetches code
+ * on demand (that changes the set). Free with ntrace_images_free().
+ */
+struct ntrace_images *ntrace_img_share(struct ntrace_images *set, int *rc);
 
 /* Read a whole file into memory. */
 int ntrace_img_slurp(struct ntrace_images *set, const char *path,

@@ -40,6 +40,14 @@ void ntrace_images_clear(struct ntrace_images *set)
 {
 	size_t i;
 
+	if (set->shared) {	/* the images are another set's */
+		set->regs = NULL;
+		set->imgs = NULL;
+		set->nregs = 0;
+		set->nimgs = 0;
+		set->hit = 0;
+		return;
+	}
 	for (i = 0; i < set->nregs; i++)
 		free(set->regs[i].tab);
 	for (i = 0; i < set->nimgs; i++)
@@ -132,6 +140,9 @@ int ntrace_img_commit(struct ntrace_images *set, struct ntrace_image *img,
 	struct ntrace_region *nr;
 	size_t i, j;
 
+	if (set->shared)
+		return ntrace_err_set(&set->err, NTRACE_IMG_EINVAL,
+				      "%s: a shared view of images cannot take more", img->name);
 	for (i = 0; i < nregs; i++) {
 		regs[i].img = img;
 		for (j = 0; j < set->nregs + i; j++) {

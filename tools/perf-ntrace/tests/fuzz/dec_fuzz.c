@@ -5,7 +5,10 @@
  * MRET). Input: byte 0 picks the encoder configuration (the round-trip
  * table), byte 1 decoder options, the rest is the N-Trace byte stream.
  * Checks besides the sanitizers: every decoded instruction lies in the
- * image, and decoding the stream split in two chunks gives the same flow.
+ * image, and decoding the stream split in two chunks gives the same flow;
+ * and the parallel decoder (ntrace/pardec.h, two threads, pieces of 64 to
+ * 1024 bytes) writes the same PC list or branch records, events and counts
+ * as one decoder.
  *
  * With FUZZ_WRITE_SEEDS=DIR set, it writes a seed corpus instead: random
  * executions of the image run through the encoder model in every
@@ -16,6 +19,7 @@
 #include <string.h>
 
 #include "ntrace/decoder.h"
+#include "ntrace/pardec.h"
 #include "ntrace/ingress_build.h"
 #include "../roundtrip/rt_configs.h"
 
@@ -283,6 +287,106 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* Events as text, one line each: what a consumer of events sees. */
+static int ev_line(void *ctx, const struct ntrace_dec_event *ev)
+{
+	fprintf(ctx, "%u %u %u %u %llu %llx %llx %llx %s\n", ev->type, ev->priv, ev->src, ev->code,
+		(unsigned long long)ev->offset, (unsigned long long)ev->pc,
+		(unsigned long long)ev->context, (unsigned long long)ev->tstamp,
+		ev->text ? ev->text : "-");
+	return 0;
+}
+
+struct text {
+	char *buf;
+	size_t len;
+	FILE *f;
+};
+
+static void text_open(struct text *t)
+{
+	t->buf = NULL;
+	t->len = 0;
+	t->f = open_memstream(&t->buf, &t->len);
+	if (!t->f)
+		abort();
+}
+
+static bool text_same(struct text *a, struct text *b)
+{
+	bool same;
+
+	fclose(a->f);
+	fclose(b->f);
+	same = a->len == b->len && !memcmp(a->buf, b->buf, a->len);
+	free(a->buf);
+	free(b->buf);
+	return same;
+}
+
+/* One decoder against the parallel decoder: output, events, counters. */
+static void par_check(const struct ntrace_dec_cfg *cfg, const uint8_t *data, size_t size,
+		      enum ntrace_sink_format fmt, size_t piece)
+{
+	struct ntrace_pardec_cfg pc;
+	struct ntrace_dec_stats s1, s2;
+	struct text o1, o2, e1, e2;
+	struct ntrace_decoder *d;
+	struct ntrace_pardec *p;
+	struct ntrace_sink *sk;
+	struct ntrace_dec_ops ops = { ntrace_sink_runs, NULL };
+	int r1, r2;
+
+	text_open(&o1);
+	text_open(&o2);
+	text_open(&e1);
+	text_open(&e2);
+	sk = ntrace_sink_new(fmt, o1.f, NULL, img);
+	d = ntrace_decoder_new(cfg, img, &ops, sk, NULL);
+	if (!sk || !d)
+		abort();
+	ntrace_sink_set_decoder(sk, d);
+	{
+		/* the events of one decoder, from a decode of their own (the
+		 * sink is the other decoder's callback context) */
+		struct ntrace_decoder *de;
+		struct ntrace_dec_ops eo = { NULL, ev_line };
+
+		de = ntrace_decoder_new(cfg, img, &eo, e1.f, NULL);
+		if (!de)
+			abort();
+		ntrace_decoder_feed(de, data, size);
+		ntrace_decoder_finish(de);
+		ntrace_decoder_free(de);
+	}
+	r1 = ntrace_decoder_feed(d, data, size);
+	if (!r1)
+		r1 = ntrace_decoder_finish(d);
+	ntrace_sink_flush(sk);
+	ntrace_decoder_stats(d, &s1);
+
+	ntrace_pardec_cfg_default(&pc);
+	pc.jobs = 2;
+	pc.piece_bytes = piece;
+	pc.fmt = fmt;
+	pc.out_limit = 4096;	/* the threads wait for the writer often */
+	p = ntrace_pardec_new(cfg, img, &pc, o2.f, ev_line, e2.f, NULL);
+	if (!p)
+		abort();
+	r2 = ntrace_pardec_feed(p, data, size / 2);
+	if (!r2)
+		r2 = ntrace_pardec_feed(p, data + size / 2, size - size / 2);
+	if (!r2)
+		r2 = ntrace_pardec_finish(p);
+	ntrace_pardec_stats(p, &s2);
+	ntrace_pardec_free(p);
+	if (r1 != r2 || !text_same(&o1, &o2) || !text_same(&e1, &e2) ||
+	    memcmp(&s1, &s2, sizeof(s1)))
+		abort();	/* the parallel decode differs */
+	ntrace_decoder_free(d);
+	ntrace_sink_free(sk);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct ntrace_dec_cfg cfg;
@@ -308,5 +412,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	decode(&cfg, data, size, size / 3, &b);
 	if (a.hash != b.hash || a.count != b.count)
 		abort();	/* the flow depends on how the stream is split */
+	par_check(&cfg, data, size, data[-1] & 8 ? NTRACE_SINK_BRANCHES : NTRACE_SINK_PC,
+		  64 + (size_t)(data[-1] >> 4 & 3) * 320);
 	return 0;
 }

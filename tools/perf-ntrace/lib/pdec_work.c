@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
+/*
+ * The parallel decoder's threads: each takes the first waiting piece,
+ * decodes it with a decoder that starts at the piece's first byte, and
+ * records that decoder's state (dec_state.c) at up to PD_MAXSNAP message
+ * boundaries in the first half of the piece, where it has synchronised
+ * and holds no message: the places where the decoder before may prove
+ * that this one agrees with it from there on.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pdec_internal.h"
+
+int pd_piece_setup(struct pd_piece *pc)
+{
+	struct ntrace_pardec *p = pc->p;
+	struct ntrace_dec_cfg cfg = p->cfg;
+	struct ntrace_dec_ops ops = { p->pc.runs ? pd_on_runs : NULL, pd_on_event };
+
+	unsigned int bits = 10, max = cfg.bcache_bits ? cfg.bcache_bits : DEC_BC_BITS;
+
+	/* every piece but the first starts right after an end of message */
+	if (pc->index)
+		cfg.enc.codec.wait_for_eom = false;
+	/* a block cache for the piece's size (a cache: the output is the same) */
+	while (bits < max && ((size_t)1 << (bits + 1)) < pc->len)
+		bits++;
+	cfg.bcache_bits = (uint8_t)bits;
+	pc->d = ntrace_decoder_new(&cfg, pc->img, &ops, pc, NULL);
+	if (!pc->d)
+		return NTRACE_ENOMEM;
+	ntrace_parser_init(&pc->d->parser, &cfg.enc.codec, pc->start);
+	if (p->pc.runs) {
+		pc->f = pd_chain_open(pc);
+		pc->sink = pc->f ? ntrace_sink_new(p->pc.fmt, pc->f, pc->d, NULL) : NULL;
+		if (!pc->sink)
+			return NTRACE_ENOMEM;
+		ntrace_sink_set_symbols(pc->sink, p->pc.symbols);
+	}
+	return 0;
+}
+
+void pd_piece_free(struct pd_piece *pc)
+{
+	size_t i;
+	unsigned int k;
+
+	if (!pc)
+		return;
+	ntrace_sink_free(pc->sink);
+	if (pc->f)
+		fclose(pc->f);
+	ntrace_decoder_free(pc->d);
+	ntrace_images_free(pc->img);
+	while (pc->head) {
+		struct pd_blk *b = pc->head;
+
+		pc->head = b->next;
+		free(b);
+	}
+	for (i = pc->evdone; i < pc->nev; i++)
+		free(pc->ev[i].text);
+	free(pc->ev);
+	for (k = 0; k < PD_MAXSNAP; k++)
+		dec_state_free(&pc->snap[k].state);
+	free(pc->buf);
+	free(pc);
+}
+
+static void snap_close(struct pd_piece *pc)
+{
+	pthread_mutex_lock(&pc->p->mu);
+	pc->snap_done = true;
+	pthread_cond_broadcast(&pc->p->cv);
+	pthread_mutex_unlock(&pc->p->mu);
+}
+
+/*
+ * After message m (known: its source's mode was decided before it): record
+ * the state if this is a place to compare. Returns false when no more
+ * states are wanted.
+ */
+static bool consider(struct pd_piece *pc, const struct ntrace_msg *m, bool known)
+{
+	struct ntrace_decoder *d = pc->d;
+	const struct dec_src *s;
+	struct pd_snap *sn;
+	uint32_t k;
+
+	if (pc->snap_done)	/* set by this thread's own output only */
+		return false;
+	if (m->offset + m->size - pc->start > pc->len / 2 || d->stopped) {
+		snap_close(pc);
+		return false;
+	}
+	if (m->err || (d->cfg.src >= 0 && m->src != d->cfg.src))
+		return true;
+	s = d->srcs[m->src];
+	/* after a sync, or where the source's mode has just been decided */
+	if (!s || !s->synced || !s->mode_known || s->nheld ||
+	    (known && !ntrace_tcode_is_sync(m->tcode)))
+		return true;
+	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
+		if (d->srcs[k] && d->srcs[k]->nheld)
+			return true;
+	sn = &pc->snap[pc->nsnap];
+	dec_flush(d);
+	sn->end = m->offset + m->size;
+	sn->outpos = pd_outpos(pc);
+	sn->st = d->st;
+	dec_state_save(d, &sn->state);
+	pthread_mutex_lock(&pc->p->mu);
+	sn->nev = pc->nev;
+	pc->nsnap++;
+	if (pc->nsnap == PD_MAXSNAP)
+		pc->snap_done = true;
+	pthread_cond_broadcast(&pc->p->cv);
+	pthread_mutex_unlock(&pc->p->mu);
+	return !pc->snap_done;
+}
+
+static void piece_decode(struct pd_piece *pc)
+{
+	struct ntrace_decoder *d = pc->d;
+	const uint8_t *b = pc->buf;
+	size_t len = pc->len;
+	bool snaps = pc->index > 0;
+	struct ntrace_msg m[64];
+
+	d->st.bytes += len;
+	while (len && !d->stopped && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
+		size_t used = 0, n, i;
+
+		n = ntrace_parse(&d->parser, b, len, m, 64, &used);
+		for (i = 0; i < n && !d->stopped; i++) {
+			if (snaps) {
+				const struct dec_src *s = d->srcs[m[i].src &
+								 ((1u << NTRACE_MAX_SRC_BITS) - 1)];
+				bool known = s && s->mode_known;
+
+				ntrace_decoder_put(d, &m[i]);
+				snaps = consider(pc, &m[i], known);
+			} else {
+				ntrace_decoder_put(d, &m[i]);
+			}
+		}
+		b += used;
+		len -= used;
+		if (!n && !used)
+			break;
+	}
+	dec_flush(d);
+	if (pc->sink)	/* the merger takes only what reached the chain */
+		ntrace_sink_flush(pc->sink);
+}
+
+void *pd_thread(void *arg)
+{
+	struct ntrace_pardec *p = arg;
+	struct pd_piece *pc;
+	int rc;
+
+	for (;;) {
+		pthread_mutex_lock(&p->mu);
+		for (;;) {
+			for (pc = p->head; pc && pc->state != PD_QUEUED; pc = pc->next)
+				;
+			if (pc || p->shutdown)
+				break;
+			pthread_cond_wait(&p->cv, &p->mu);
+		}
+		if (!pc) {
+			pthread_mutex_unlock(&p->mu);
+			return NULL;
+		}
+		pc->state = PD_RUNNING;
+		pthread_mutex_unlock(&p->mu);
+
+		rc = 0;
+		if (!pc->nocut && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
+			rc = pd_piece_setup(pc);
+			if (!rc)
+				piece_decode(pc);
+		}
+		pthread_mutex_lock(&p->mu);
+		if (rc)
+			pc->err = rc;
+		pc->snap_done = true;
+		pc->state = PD_DONE;
+		pthread_cond_broadcast(&p->cv);
+		pthread_mutex_unlock(&p->mu);
+	}
+}

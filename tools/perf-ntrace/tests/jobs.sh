@@ -1,0 +1,172 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf-ntrace decode --jobs: the parallel decode must write what one decoder
+# writes, byte for byte. For every ground-truth program and every encoder
+# configuration of the round trip (rt-tool configs), the trace is decoded
+# with --jobs 1 (one decoder: the reference) and with --jobs 2 and small
+# pieces (many cuts, most of them joined at a proven state, the others
+# decoded again), as a PC list, branch records and counts; output, stderr
+# and exit status must be equal. The configurations with periodic sync are
+# also checked against the recorded PCs (an independent truth) and must
+# really be split. Damaged traces (bytes flipped, a cut-out hole, cut short)
+# put errors and resynchronisations across piece boundaries.
+# Prints flat TAP lines.
+set -u
+. "$(dirname "$0")/../../../scripts/lib.sh"
+SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD
+scratch WORK || exit 1
+
+[ -x "$BUILD/tools/rt-tool" ] || { skip jobs "rt-tool not built (make test-tools)"; exit 0; }
+cp "$PERF_NTRACE" "$BUILD/tools/rt-tool" "$WORK/" || { not_ok "jobs: no $PERF_NTRACE"; exit 1; }
+TOOL=$WORK/perf-ntrace RT=$WORK/rt-tool
+
+progs=()
+declare -A PRIV
+for p in "$NTRACE_GT_DIR"/*.pcs; do
+	[ -e "$p" ] || break
+	n=$(basename "$p" .pcs)
+	if pr=$(gt_copy "$n" "$WORK/$n.pcs" "$WORK/$n.elf"); then
+		progs+=("$n")
+		PRIV[$n]=$pr
+	fi
+done
+[ ${#progs[@]} -gt 0 ] || { skip jobs "no ground truth in $NTRACE_GT_DIR (run roundtrip.sh)"; exit 0; }
+echo "# ${#progs[@]} programs"
+
+privargs() {	# NAME -> rt-tool's --priv option, if any
+	[ -n "${PRIV[$1]}" ] && printf -- '--priv\n%s\n' "${PRIV[$1]}"
+}
+
+# same TRACE ELF OPTS...: --jobs 1 against --jobs 2 with tiny pieces, in
+# every format; prints what differs (nothing when all is equal)
+same() {
+	local bin=$1 elf=$2 f j st
+	shift 2
+	for f in pc branches stats; do
+		for j in 1 2; do
+			local extra=()
+			[ $j = 2 ] && extra=(--piece-size "${PIECE:-512}")
+			"$TOOL" decode --elf "$elf" --jobs $j "${extra[@]}" "$@" --format=$f \
+				-o "$bin.$f.$j" "$bin" 2>"$bin.$f.$j.err"
+			echo "exit $?" >>"$bin.$f.$j.err"
+		done
+		cmp -s "$bin.$f.1" "$bin.$f.2" || echo "--format=$f output differs"
+		cmp -s "$bin.$f.1.err" "$bin.$f.2.err" || echo "--format=$f stderr/status differs"
+	done
+}
+
+# 1. every program x every configuration
+mapfile -t configs < <("$RT" configs)
+total=0
+for cfg in "${configs[@]}"; do
+	bad=() n=0
+	for p in "${progs[@]}"; do
+		mapfile -t a < <(privargs "$p")
+		bin=$WORK/$p.$cfg.bin
+		"$RT" encode "$cfg" "$WORK/$p.pcs" "$bin" "${a[@]}" "$WORK/$p.elf" 2>/dev/null ||
+			{ bad+=("$p(encode)"); continue; }
+		# the settings the stream cannot tell, as roundtrip.sh gives them
+		opts=()
+		case $cfg in
+		*src*) opts=(--src-bits=5) ;;
+		esac
+		[[ $cfg == *tstamp* ]] && opts=(--ts --src-bits=2)
+		[[ $cfg == *msb* ]] && opts=(--ext-addr)
+		[[ $cfg == *alljumps* ]] && opts+=(--all-jumps)
+		[[ $cfg == *3bit* ]] && opts+=(--itype-bits=3)
+		[[ $cfg == *seq* ]] && opts+=(--seq-jump)
+		d=$(same "$bin" "$WORK/$p.elf" "${opts[@]}")
+		[ -n "$d" ] && bad+=("$p: $d")
+		n=$((n + 1))
+		rm -f "$bin" "$bin".*
+	done
+	total=$((total + n))
+	if [ ${#bad[@]} -eq 0 ]; then
+		ok "jobs $cfg: --jobs 2 (512-byte pieces) = --jobs 1 for $n traces (pc, branches, stats, stderr)"
+	else
+		not_ok "jobs $cfg: ${bad[*]:0:3}"
+	fi
+done
+echo "# $total traces compared"
+
+# 2. sync configurations: split for real, and the flow is the recorded one
+for cfg in btm-sync htm-ret8-rh-sync; do
+	joined=0 bad=()
+	for p in "${progs[@]}"; do
+		mapfile -t a < <(privargs "$p")
+		bin=$WORK/$p.$cfg.bin
+		"$RT" encode "$cfg" "$WORK/$p.pcs" "$bin" "${a[@]}" "$WORK/$p.elf" &&
+			"$RT" expect "$WORK/$p.pcs" "$WORK/$p.expect" "${a[@]}" "$WORK/$p.elf" ||
+			{ bad+=("$p(encode)"); continue; }
+		opt=()
+		[ $cfg = btm-sync ] && opt=(--implicit-return=off)
+		NTRACE_JOBS_INFO=1 "$TOOL" decode --elf "$WORK/$p.elf" "${opt[@]}" --jobs 2 \
+			--piece-size 256 -o "$bin.pc" "$bin" 2>"$bin.err"
+		cmp -s "$bin.pc" "$WORK/$p.expect" || bad+=("$p")
+		j=$(awk '/^jobs:/ { print $5 }' "$bin.err")
+		joined=$((joined + ${j:-0}))
+		rm -f "$bin" "$bin".*
+	done
+	if [ ${#bad[@]} -eq 0 ] && [ "$joined" -gt 0 ]; then
+		ok "jobs $cfg: --jobs 2 gives the recorded PCs of ${#progs[@]} programs ($joined pieces joined)"
+	else
+		not_ok "jobs $cfg: ${#bad[@]} differ from the recorded PCs (${bad[*]:0:5}); $joined joined"
+	fi
+done
+
+# 3. damaged traces: flipped bytes, a hole, cut short; errors across pieces
+flip() {	# FILE OFFSET BYTE
+	printf "\\x$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
+}
+nd=0 bad=() errs=0
+for p in "${progs[@]}"; do
+	case $p in deepcall-O2-g|funcptr-O0-gc|loop-Os-g|recursion-O2-gc|switch-O0-g|longjmp-O2-g) ;;
+	*) continue ;; esac
+	mapfile -t a < <(privargs "$p")
+	for cfg in btm-sync htm-ret8-rh-sync; do
+		bin=$WORK/$p.$cfg.bin
+		"$RT" encode "$cfg" "$WORK/$p.pcs" "$bin" "${a[@]}" "$WORK/$p.elf" || continue
+		size=$(stat -c %s "$bin")
+		for v in flip hole short; do
+			cp "$bin" "$bin.$v"
+			case $v in
+			flip) for o in $(seq 97 211 $((size - 1))); do flip "$bin.$v" "$o" "$(printf %02x $((o % 256)))"; done ;;
+			hole) { head -c $((size / 3)) "$bin"; tail -c +$((size / 2)) "$bin"; } >"$bin.$v" ;;
+			short) head -c $((size * 2 / 3 + 7)) "$bin" >"$bin.$v" ;;
+			esac
+			for ps in 97 1024; do
+				d=$(PIECE=$ps same "$bin.$v" "$WORK/$p.elf" --max-warnings=100000)
+				[ -n "$d" ] && bad+=("$p $cfg $v $ps: $d")
+				e=$(grep -c 'error\|warning' "$bin.$v.pc.1.err")
+				errs=$((errs + e))
+				nd=$((nd + 1))
+			done
+			rm -f "$bin.$v" "$bin.$v".*
+		done
+		rm -f "$bin"
+	done
+done
+if [ ${#bad[@]} -eq 0 ] && [ $nd -gt 0 ] && [ $errs -gt 0 ]; then
+	ok "jobs damaged: $nd decodes of flipped, holed and cut traces equal to --jobs 1 ($errs problems reported)"
+else
+	not_ok "jobs damaged: $nd decodes, $errs problems; ${bad[*]:0:3}"
+fi
+
+# 4. the options: a bad --jobs is refused; stdin works
+if ! "$TOOL" decode --elf "$WORK/${progs[0]}.elf" --jobs 0 /dev/null 2>/dev/null &&
+   ! "$TOOL" decode --elf "$WORK/${progs[0]}.elf" --piece-size 3 /dev/null 2>/dev/null; then
+	ok "jobs options: --jobs 0 and --piece-size 3 are refused"
+else
+	not_ok "jobs options: a bad --jobs or --piece-size was taken"
+fi
+p=${progs[0]}
+mapfile -t a < <(privargs "$p")
+"$RT" encode htm-ret8-rh-sync "$WORK/$p.pcs" "$WORK/in.bin" "${a[@]}" "$WORK/$p.elf"
+"$TOOL" decode --elf "$WORK/$p.elf" --jobs 1 -o "$WORK/in.1" "$WORK/in.bin" 2>/dev/null
+"$TOOL" decode --elf "$WORK/$p.elf" --jobs 3 --piece-size 300 - <"$WORK/in.bin" >"$WORK/in.3" 2>/dev/null
+if [ -s "$WORK/in.1" ] && cmp -s "$WORK/in.1" "$WORK/in.3"; then
+	ok "jobs stdin: --jobs 3 reading - writes what --jobs 1 writes"
+else
+	not_ok "jobs stdin: --jobs 3 from stdin differs"
+fi

@@ -4,7 +4,8 @@
 # AutoFDO from every profile source, compared on real programs against the
 # truth (make autofdo). For each program (tools/autofdo/fdo_bench.c, and
 # lua and zstd built from their Debian source packages by
-# scripts/fdo-programs.sh), built with clang -O2 -g for riscv64:
+# scripts/fdo-programs.sh), built for riscv64 with -O2 -g by clang and by
+# gcc:
 #  1. the guest (ntrace-ctr: CTR and the N-Trace model on one hart) runs the
 #     training input twice: "perf record -b" (CTR branch stacks, sampled)
 #     and "perf record -e ntrace/htm=1/u" (the whole trace);
@@ -16,7 +17,8 @@
 #       exact   perf-ntrace decode --format=autofdo: every range and branch
 #               of the trace counted, llvm-profgen-19 --unsymbolized-profile;
 #       instr   clang's instrumented PGO (-fprofile-instr-generate) run on
-#               the same input in QEMU user mode, the usual reference;
+#               the same input in QEMU user mode, the usual reference
+#               (clang only);
 #  3. the truth: QEMU user mode running the same binary on the same input,
 #     every executed range and branch counted from its log
 #     (tools/autofdo/count-log.c), made into a sample profile the same way;
@@ -25,12 +27,17 @@
 #     functions' entry counts, and the error on the entry count of the
 #     hottest function (sampled profiles scaled by their total);
 #  5. effect: the program rebuilt with each profile (clang
-#     -fprofile-sample-use, -fprofile-instr-use) runs an evaluation input
-#     that differs from the training one; QEMU's log counts its retired
-#     instructions and taken branches, against the build without profile.
-# gcc takes the exact profile too: perf-ntrace decode --format=autofdo-text
-# feeds create_gcov --profiler=text, and gcc -fauto-profile the result
-# (fdo_bench). Everything lands in build/autofdo-compare/.
+#     -fprofile-sample-use, -fprofile-instr-use; gcc -fauto-profile) runs an
+#     evaluation input that differs from the training one; QEMU's log counts
+#     its retired instructions and taken branches, against the build
+#     without profile.
+# gcc's profiles come from create_gcov: ctr from the perf.data, exact from
+# perf-ntrace decode --format=autofdo-text --max-count 65536 (create_gcov
+# --profiler=text; GCC 12 optimizes worse with counts in the millions),
+# inject from llvm-profgen --skip-symbolization's counts of the injected
+# stacks in the same text format (create_gcov 0.19 cannot read perf
+# inject's output: its branch stacks carry hw_idx, which quipper predates).
+# Everything lands in build/autofdo-compare/.
 # Usage: scripts/autofdo-compare.sh [--test|--bench] [--reuse] [PROGRAM...]
 #   --test   flat TAP lines with the floors (test.sh suite autofdo)
 #   --reuse  analyse the guest's files of the last run again
@@ -48,6 +55,7 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#progs[@]} -gt 0 ] || progs=(fdo_bench lua zstd)
+compilers=(clang gcc)
 
 AF=$NTRACE_TOP/tools/autofdo
 out=$NTRACE_TOP/build/autofdo-compare
@@ -66,25 +74,30 @@ say() { [ "$mode" = test ] || echo "$*"; }
 
 # ---- the programs -------------------------------------------------------
 
-# build_prog PROG VARIANT OUT [PROFILE]: VARIANT plain, sample (PROFILE is
-# a sample profile), instr-gen or instr-use (PROFILE is a .profdata).
+# build_prog PROG COMPILER VARIANT OUT [PROFILE]: VARIANT plain, sample
+# (PROFILE: clang's sample profile, gcc's .afdo), instr-gen or instr-use
+# (PROFILE: a .profdata; clang only).
 build_prog() {
-	local p=$1 v=$2 o=$3 prof=${4:-} f=()
+	local p=$1 c=$2 v=$3 o=$4 prof=${5:-} f=() rt=()
 	if [ "$p" != fdo_bench ]; then
-		bash "$NTRACE_TOP/scripts/fdo-programs.sh" build "$p" clang "$v" "$o" ${prof:+"$prof"}
+		bash "$NTRACE_TOP/scripts/fdo-programs.sh" build "$p" "$c" "$v" "$o" ${prof:+"$prof"}
 		return
 	fi
-	case $v in
-	plain) ;;
-	sample) f=(-fprofile-sample-use="$prof") ;;
-	instr-gen) f=(-fprofile-instr-generate -fno-integrated-as) ;;
-	instr-use) f=(-fprofile-instr-use="$prof") ;;
+	case $c/$v in
+	*/plain) ;;
+	clang/sample) f=(-fprofile-sample-use="$prof") ;;
+	gcc/sample) f=(-fauto-profile="$prof") ;;
+	clang/instr-gen) f=(-fprofile-instr-generate -fno-integrated-as)
+		rt=("$(bash "$NTRACE_TOP/scripts/profile-rt.sh")" -Wl,-u,__llvm_profile_runtime) ;;
+	clang/instr-use) f=(-fprofile-instr-use="$prof") ;;
+	*) die "build_prog: no $c/$v" ;;
 	esac
-	"$CLANG" --target=riscv64-linux-gnu -O2 -g -gdwarf-4 -fdebug-info-for-profiling "${f[@]}" \
-		-c -o "$o.o" "$AF/fdo_bench.c"
-	local rt=()
-	[ "$v" != instr-gen ] ||
-		rt=("$(bash "$NTRACE_TOP/scripts/profile-rt.sh")" -Wl,-u,__llvm_profile_runtime)
+	if [ "$c" = clang ]; then
+		"$CLANG" --target=riscv64-linux-gnu -O2 -g -gdwarf-4 -fdebug-info-for-profiling \
+			"${f[@]}" -c -o "$o.o" "$AF/fdo_bench.c"
+	else
+		"${CROSS_COMPILE}gcc" -O2 -g -gdwarf-4 "${f[@]}" -c -o "$o.o" "$AF/fdo_bench.c"
+	fi
 	"${CROSS_COMPILE}gcc" -static -o "$o" "$o.o" "${rt[@]}"
 	rm -f "$o.o"
 }
@@ -136,6 +149,15 @@ profgen() { # OUT ARGS...: llvm-profgen-19 into a text profile
 	llvm-profgen-19 "$@" --format=text --output="$o" 2>>"$out/profgen.log"
 }
 
+# gcov_text UNSYM BIN OUT: gcc's profile from llvm-profgen's unsymbolized
+# counts (AutoFDO's text format has an empty address section between)
+gcov_text() {
+	awk 'NR == 1 { n = $1 } { print } NR == n + 1 { print 0 }' "$1" >"$3.text" &&
+		create_gcov --profiler=text --profile="$3.text" --binary="$2" --gcov="$3.v2" \
+			--gcov_version=2 >"$3.log" 2>&1 &&
+		"$NTRACE_TOP/build/autofdo/afdo_gcc12" "$3.v2" "$3" 2>>"$3.log"
+}
+
 # ---- 1. build and record --------------------------------------------------
 
 record() {
@@ -143,12 +165,15 @@ record() {
 	make -s -C "$NTRACE_TOP" autofdo-tools
 	for p in "${progs[@]}"; do
 		mkdir -p "$out/$p"
-		log "building $p (plain and instrumented)"
-		build_prog "$p" plain "$out/$p/$p"
-		build_prog "$p" instr-gen "$out/$p/$p.instr"
+		log "building $p (clang and gcc, and clang instrumented)"
+		for c in "${compilers[@]}"; do
+			build_prog "$p" "$c" plain "$out/$p/$p.$c"
+			cp "$out/$p/$p.$c" "$root/usr/bin/$p.$c"
+			adds+=(--add "$out/$p/$p.$c=/usr/bin/$p.$c")
+		done
+		build_prog "$p" clang instr-gen "$out/$p/$p.instr"
 		inputs "$p" "$out/$p/in"
-		cp "$out/$p/$p" "$root/usr/bin/$p"
-		adds+=(--add "$out/$p/$p=/usr/bin/$p" --add "$out/$p/in=/usr/share/fdo/$p")
+		adds+=(--add "$out/$p/in=/usr/share/fdo/$p")
 	done
 	commands() {
 		echo "# scripts/autofdo-compare.sh"
@@ -156,9 +181,12 @@ record() {
 		echo "write /proc/sys/kernel/perf_cpu_time_max_percent 0"
 		for p in "${progs[@]}"; do
 			a=$(args "$out/$p/in" train "/usr/share/fdo/$p")
-			echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/export/$p.ctr.data -- /usr/bin/$p $a >/tmp/$p.ctr.out"
-			echo "/usr/bin/perf script -i /tmp/export/$p.ctr.data -F ip,brstack --show-mmap-events >/tmp/export/$p.ctr.script"
-			echo "/usr/bin/perf record -e ntrace/htm=1/u -m,32M -o /tmp/export/$p.nt.data -- /usr/bin/$p $a >/tmp/$p.nt.out"
+			for c in "${compilers[@]}"; do
+				x=$p.$c
+				echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/export/$x.ctr.data -- /usr/bin/$x $a >/tmp/$x.ctr.out"
+				echo "/usr/bin/perf script -i /tmp/export/$x.ctr.data -F ip,brstack --show-mmap-events >/tmp/export/$x.ctr.script"
+				echo "/usr/bin/perf record -e ntrace/htm=1/u -m,32M -o /tmp/export/$x.nt.data -- /usr/bin/$x $a >/tmp/$x.nt.out"
+			done
 		done
 	}
 	rm -rf "$exp"
@@ -188,47 +216,73 @@ pn=$NTRACE_TOP/build/perf-ntrace/perf-ntrace
 
 # ---- 2.-5. per program ----------------------------------------------------
 
-table=()
-for p in "${progs[@]}"; do
-	d=$out/$p
-	bin=$d/$p
-	in=$d/in
-	[ -s "$exp/$p.nt.data" ] || { tap FAIL "$p: recorded"; continue; }
+# analyse P C: the profiles, their agreement and their rebuilds of P's C
+# build (files in build/autofdo-compare/P/C/)
+analyse() {
+	local p=$1 c=$2 in=$out/$1/in d=$out/$1/$2 x=$1.$2 bin s errs srcs
+	bin=$d/$x
+	mkdir -p "$d"
+	cp "$out/$p/$x" "$bin"
+	[ -s "$exp/$x.nt.data" ] || { tap FAIL "$x: recorded"; return 1; }
 
 	# the truth, and the instrumented run, on the training input
 	count_run "$bin" "$in" train "$d/truth.unsym" "$d/truth.sum" ||
-		{ tap FAIL "$p: QEMU counts the training run"; continue; }
+		{ tap FAIL "$x: QEMU counts the training run"; return 1; }
 	profgen "$d/truth.prof" --unsymbolized-profile="$d/truth.unsym" --binary="$bin"
-	rm -f "$d"/*.profraw
-	# shellcheck disable=SC2046
-	(cd "$in" && env -i LLVM_PROFILE_FILE="$d/instr.profraw" qemu-riscv64 "$d/$p.instr" \
-		$(args "$in" train "$in") >/dev/null) &&
-		bash "$NTRACE_TOP/scripts/fdo-programs.sh" merge "$d/instr.profdata" "$d/instr.profraw" ||
-		tap FAIL "$p: the instrumented build writes a profile"
+	srcs=(ctr inject exact)
+	if [ "$c" = clang ]; then
+		srcs+=(instr)
+		rm -f "$d"/*.profraw
+		# shellcheck disable=SC2046
+		(cd "$in" && env -i LLVM_PROFILE_FILE="$d/instr.profraw" \
+			qemu-riscv64 "$out/$p/$p.instr" $(args "$in" train "$in") >/dev/null) &&
+			bash "$NTRACE_TOP/scripts/fdo-programs.sh" merge "$d/instr.profdata" \
+				"$d/instr.profraw" >/dev/null ||
+			tap FAIL "$x: the instrumented build writes a profile"
+	fi
 
-	# the three profiles from the guest's recordings
-	awk '/^PERF_RECORD/ || / 0x[0-9a-f]+\/0x/' "$exp/$p.ctr.script" >"$d/ctr.script"
+	# the three profiles from the guest's recordings; their counts for gcc
+	awk '/^PERF_RECORD/ || / 0x[0-9a-f]+\/0x/' "$exp/$x.ctr.script" >"$d/ctr.script"
 	profgen "$d/ctr.prof" --perfscript="$d/ctr.script" --binary="$bin" ||
-		tap FAIL "$p: llvm-profgen reads the CTR branch stacks"
-	"$perf" inject -i "$exp/$p.nt.data" --symfs "$root" --itrace=i100000il64 \
+		tap FAIL "$x: llvm-profgen reads the CTR branch stacks"
+	"$perf" inject -i "$exp/$x.nt.data" --symfs "$root" --itrace=i100000il64 \
 		-o "$d/inject.data" 2>"$d/inject.log" &&
 		"$perf" script -i "$d/inject.data" --symfs "$root" -F ip,brstack \
 			--show-mmap-events 2>>"$d/inject.log" |
 		awk '/^PERF_RECORD/ || / 0x[0-9a-f]+\/0x/' >"$d/inject.script" &&
 		profgen "$d/inject.prof" --perfscript="$d/inject.script" --binary="$bin" ||
-		tap FAIL "$p: perf inject's branch stacks make a profile" "$d/inject.log"
-	"$pn" decode --root "$root" --format=autofdo --dso "/usr/bin/$p" -o "$d/exact.unsym" \
-		"$exp/$p.nt.data" 2>"$d/exact.log" &&
-		"$pn" decode --root "$root" --format=stats "$exp/$p.nt.data" >"$d/exact.stats" &&
+		tap FAIL "$x: perf inject's branch stacks make a profile" "$d/inject.log"
+	"$pn" decode --root "$root" --format=autofdo --dso "/usr/bin/$x" -o "$d/exact.unsym" \
+		"$exp/$x.nt.data" 2>"$d/exact.log" &&
+		"$pn" decode --root "$root" --format=stats "$exp/$x.nt.data" >"$d/exact.stats" \
+			2>>"$d/exact.log" &&
 		profgen "$d/exact.prof" --unsymbolized-profile="$d/exact.unsym" --binary="$bin" ||
-		tap FAIL "$p: perf-ntrace decode --format=autofdo makes a profile" "$d/exact.log"
-	errs=$(awk '$1 == "errors:" { print $2 }' "$d/exact.stats")
-	tap "$([ "${errs:-1}" = 0 ] && echo OK || echo FAIL)" "$p: the trace decodes without error" \
+		tap FAIL "$x: perf-ntrace decode --format=autofdo makes a profile" "$d/exact.log"
+	errs=$(awk '$1 == "errors:" { print $2 }' "$d/exact.stats" 2>/dev/null)
+	tap "$([ "${errs:-1}" = 0 ] && echo OK || echo FAIL)" "$x: the trace decodes without error" \
 		"errors: ${errs:-?}"
+	if [ "$c" = gcc ]; then
+		create_gcov --binary="$bin" --profile="$exp/$x.ctr.data" --gcov="$d/ctr.afdo.v2" \
+			--gcov_version=2 >"$d/ctr.afdo.log" 2>&1 &&
+			"$NTRACE_TOP/build/autofdo/afdo_gcc12" "$d/ctr.afdo.v2" "$d/ctr.afdo" ||
+			tap FAIL "$x: create_gcov reads the CTR perf.data" "$d/ctr.afdo.log"
+		llvm-profgen-19 --perfscript="$d/inject.script" --binary="$bin" --skip-symbolization \
+			--output="$d/inject.unsym" 2>>"$out/profgen.log" &&
+			gcov_text "$d/inject.unsym" "$bin" "$d/inject.afdo" ||
+			tap FAIL "$x: create_gcov takes perf inject's branch stacks" "$d/inject.afdo.log"
+		# exact counts scaled to a sample profile's size (--max-count):
+		# GCC 12 optimizes worse with counts in the millions
+		"$pn" decode --root "$root" --format=autofdo-text --max-count 65536 \
+			--dso "/usr/bin/$x" -q -o "$d/exact.afdo.text" "$exp/$x.nt.data" &&
+			create_gcov --profiler=text --profile="$d/exact.afdo.text" --binary="$bin" \
+				--gcov="$d/exact.afdo.v2" --gcov_version=2 >"$d/exact.afdo.log" 2>&1 &&
+			"$NTRACE_TOP/build/autofdo/afdo_gcc12" "$d/exact.afdo.v2" "$d/exact.afdo" ||
+			tap FAIL "$x: create_gcov takes the exact counts" "$d/exact.afdo.log"
+	fi
 
 	# 4. agreement
 	awk -f "$AF/functions.awk" "$d/truth.prof" >"$d/truth.fn"
-	for s in ctr inject exact instr; do
+	for s in "${srcs[@]}"; do
 		if [ $s = instr ]; then
 			[ -s "$d/instr.profdata" ] || continue
 			"llvm-profdata-$("$CLANG" --version | sed -n 's/.*clang version \([0-9]*\).*/\1/p;q')" \
@@ -247,62 +301,71 @@ for p in "${progs[@]}"; do
 	done
 
 	# 5. effect on the evaluation input
-	count_run "$bin" "$in" eval "$d/plain.eval.unsym" "$d/plain.eval.sum" ||
-		tap FAIL "$p: QEMU counts the evaluation run"
-	for s in ctr inject exact instr; do
-		if [ $s = instr ]; then
-			[ -s "$d/instr.profdata" ] || continue
-			build_prog "$p" instr-use "$d/$p.$s" "$d/instr.profdata"
-		else
-			[ -s "$d/$s.prof" ] || continue
-			build_prog "$p" sample "$d/$p.$s" "$d/$s.prof"
-		fi
-		count_run "$d/$p.$s" "$in" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
-			tap FAIL "$p: QEMU counts the evaluation run of the $s build"
+	count_run "$bin" "$in" eval "$d/none.eval.unsym" "$d/none.eval.sum" ||
+		tap FAIL "$x: QEMU counts the evaluation run"
+	for s in "${srcs[@]}"; do
+		case $c/$s in
+		clang/instr) [ -s "$d/instr.profdata" ] &&
+			build_prog "$p" clang instr-use "$d/$x.$s" "$d/instr.profdata" ;;
+		clang/*) [ -s "$d/$s.prof" ] && build_prog "$p" clang sample "$d/$x.$s" "$d/$s.prof" ;;
+		gcc/*) [ -s "$d/$s.afdo" ] && build_prog "$p" gcc sample "$d/$x.$s" "$d/$s.afdo" ;;
+		esac || { tap FAIL "$x: rebuilt with the $s profile"; continue; }
+		count_run "$d/$x.$s" "$in" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
+			tap FAIL "$x: QEMU counts the evaluation run of the $s build"
 	done
-	table+=("$p")
+	rm -f "$d"/*.eval.unsym
+}
+
+table=()
+for p in "${progs[@]}"; do
+	for c in "${compilers[@]}"; do
+		analyse "$p" "$c" && table+=("$p/$c")
+	done
 done
 
 # ---- the table and the floors -------------------------------------------
 
 val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1" 2>/dev/null; }
 field() { awk -v k="$2" '$1 == "hottest" { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$1" 2>/dev/null; }
+rel() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a && b) printf "%+.2f%%", (a - b) * 100 / b; else print "-" }'; }
+row() { printf '   %-8s %9s %9s %10s %14s %8s %13s %8s\n' "$@"; }
 say "== AutoFDO profiles against the truth (training input), and the rebuilds (evaluation input)"
-say "   truth: QEMU user mode's log of the same binary and input; overlap: llvm-profdata overlap"
-say "   --sample similarity; entry: hottest function's entry count error; effect: retired"
-say "   instructions and taken branches of the rebuild, relative to the build without profile"
-for p in "${table[@]}"; do
-	d=$out/$p
-	pi=$(val "$d/plain.eval.sum" instructions)
-	pt=$(val "$d/plain.eval.sum" taken)
-	say "-- $p: training $(val "$d/truth.sum" instructions) instructions; hottest function $(awk '$1 == "hottest" { print $2 }' "$d/exact.agree" 2>/dev/null)"
-	say "$(printf '   %-8s %9s %9s %9s %14s %8s %14s %8s' source overlap% entries% entry-err% instructions vs-plain taken vs-plain)"
-	say "$(printf '   %-8s %9s %9s %9s %14s %8s %14s %8s' none - - - "$pi" - "$pt" -)"
+say "   truth: QEMU user mode's count of the same binary on the same input. overlap: llvm-profdata"
+say "   overlap --sample's whole-program similarity; entries: overlap of the functions' entry"
+say "   counts; entry-err: the hottest function's entry count; then the rebuild's retired"
+say "   instructions and taken branches on the evaluation input, against no profile"
+for pc in "${table[@]}"; do
+	p=${pc%/*} c=${pc#*/} d=$out/$pc
+	ni=$(val "$d/none.eval.sum" instructions)
+	nt=$(val "$d/none.eval.sum" taken)
+	say "-- $p ($c): training $(val "$d/truth.sum" instructions) instructions, hottest function $(awk '$1 == "hottest" { print $2 }' "$d/truth.fn" "$d/exact.agree" 2>/dev/null | tail -1)"
+	if [ "$mode" != test ]; then
+		row source overlap% entries% entry-err% instructions vs-none taken vs-none
+		row none - - - "$ni" - "$nt" -
+	fi
 	for s in ctr inject exact instr; do
 		[ -f "$d/$s.agree" ] || continue
 		si=$(val "$d/$s.eval.sum" instructions)
 		st=$(val "$d/$s.eval.sum" taken)
-		say "$(printf '   %-8s %9s %9s %9s %14s %8s %14s %8s' $s "$(val "$d/$s.agree" similarity)" \
-			"$(val "$d/$s.agree" entry_overlap)" "$(field "$d/$s.agree" error_pct)" "${si:--}" \
-			"$(awk -v a="${si:-0}" -v b="${pi:-0}" 'BEGIN { if (a && b) printf "%+.2f%%", (a - b) * 100 / b; else print "-" }')" \
-			"${st:--}" \
-			"$(awk -v a="${st:-0}" -v b="${pt:-0}" 'BEGIN { if (a && b) printf "%+.2f%%", (a - b) * 100 / b; else print "-" }')")"
+		[ "$mode" = test ] || row $s "$(val "$d/$s.agree" similarity)" \
+			"$(val "$d/$s.agree" entry_overlap)" "$(field "$d/$s.agree" error_pct)" \
+			"${si:--}" "$(rel "$si" "$ni")" "${st:--}" "$(rel "$st" "$nt")"
 	done
 	# floors
 	sim=$(val "$d/exact.agree" similarity)
 	err=$(field "$d/exact.agree" error_pct)
 	tap "$(awk -v v="${sim:-0}" 'BEGIN { print (v >= 99.9 ? "OK" : "FAIL") }')" \
-		"$p: the exact N-Trace profile overlaps the truth by 99.9% or more (${sim:-?}%)"
+		"$p $c: the exact N-Trace profile overlaps the truth by 99.9% or more (${sim:-?}%)"
 	tap "$(awk -v v="${err:-100}" 'BEGIN { print (v <= 0.1 ? "OK" : "FAIL") }')" \
-		"$p: the exact profile's hottest entry count is within 0.1% of the truth (${err:-?}%)"
+		"$p $c: the exact profile's hottest entry count is within 0.1% of the truth (${err:-?}%)"
 	for s in ctr inject; do
 		v=$(val "$d/$s.agree" similarity)
 		tap "$(awk -v v="${v:-0}" -v e="${sim:-0}" 'BEGIN { print (e >= v ? "OK" : "FAIL") }')" \
-			"$p: the exact profile agrees with the truth at least as well as $s (${sim:-?}% vs ${v:-?}%)"
+			"$p $c: the exact profile agrees with the truth at least as well as $s (${sim:-?}% vs ${v:-?}%)"
 	done
 	ei=$(val "$d/exact.eval.sum" instructions)
 	ci=$(val "$d/ctr.eval.sum" instructions)
 	tap "$(awk -v e="${ei:-0}" -v c="${ci:-0}" 'BEGIN { print (e && c && e <= c * 1.005 ? "OK" : "FAIL") }')" \
-		"$p: the exact-profile build runs no more instructions than the CTR one, within 0.5% ($ei vs $ci)"
+		"$p $c: the exact-profile build runs no more instructions than the CTR one, within 0.5% ($ei vs $ci)"
 done
 exit 0

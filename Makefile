@@ -42,9 +42,13 @@ run:
 	@bash scripts/demo.sh
 
 # CTR branch stacks -> AutoFDO profiles -> profile-guided rebuild, checked
-# against the benchmark's true call counts (scripts/autofdo.sh).
+# against the benchmark's true call counts (scripts/autofdo.sh); then every
+# profile source (CTR, perf inject from N-Trace, the exact trace, clang's
+# instrumented PGO) on fdo_bench, lua and zstd against QEMU's exact count
+# (scripts/autofdo-compare.sh).
 autofdo: deps
 	@bash scripts/autofdo.sh
+	@bash scripts/autofdo-compare.sh
 
 # riscv64 programs the scripts put into the guest (build/guest-progs/):
 # fdo_bench (demo.sh, perf-bench.sh), callsys static and as a dynamically

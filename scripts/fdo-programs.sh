@@ -37,13 +37,27 @@
 #     of it match).
 #   scripts/fdo-programs.sh inputs PROG DIR
 #     Writes PROG's workload into DIR: the input files, train.cmd and
-#     eval.cmd (the arguments of the training and the evaluation run, one
-#     a line, paths relative to DIR). Run them from DIR with stdout to a
-#     file, e.g.  cd DIR && mapfile -t a <train.cmd && PROG "${a[@]}" >OUT
+#     eval.cmd: the arguments of the training and of the evaluation run,
+#     one line, split on blanks, where "$DIR" stands for the directory the
+#     inputs are in when the program runs (the host's DIR, or where the
+#     guest's initramfs puts them; no blanks in it). The result of a run
+#     is its standard output; nothing else is written. "args" below does
+#     the substitution.
 #     lua: the scripts of tools/autofdo/lua/ (train and eval differ in seed
 #     and sizes; stdout is one checksum line a workload). zstd: train.tar
 #     and eval.tar, tar archives of the unpacked lua5.4 and zstd sources
-#     (different files), compressed with -19 and -3 to stdout.
+#     (different files, ~2.2 MB each), compressed to stdout with -3
+#     (training) and -4 (evaluation): both levels use the same match
+#     finder (dfast), with other parameters; a profile of -19 (btultra2)
+#     would cover none of -3's hot code, and -19 costs ~5000 instructions
+#     a byte, so only ~30 KB would fit the budget of a run. Each run is
+#     about 130-160 million riscv64 instructions.
+#   scripts/fdo-programs.sh args DIR train|eval [PATH]
+#     Prints DIR's train.cmd or eval.cmd with $DIR replaced by PATH
+#     (default: DIR), e.g. for the host:
+#       read -ra a < <(scripts/fdo-programs.sh args DIR train)
+#       qemu-riscv64 ./lua "${a[@]}" >train.out
+#     or for the guest's run.list: "/usr/bin/lua $(... args DIR train /fdo/lua)"
 #   scripts/fdo-programs.sh merge OUT.profdata PROFRAW...
 #     llvm-profdata-NN merge, NN being $CLANG's version (the .profraw
 #     format is the runtime's: a newer llvm-profdata may not read it).
@@ -62,7 +76,7 @@ suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 CLANG=${CLANG:-clang}
 gcc=${CROSS_COMPILE}gcc
 jobs=${NTRACE_JOBS:-2}
-usage="usage: ${0##*/} build PROG COMPILER VARIANT OUT [PROFILE] | inputs PROG DIR | merge OUT PROFRAW... | sources"
+usage="usage: ${0##*/} build PROG COMPILER VARIANT OUT [PROFILE] | inputs PROG DIR | args DIR train|eval [PATH] | merge OUT PROFRAW... | sources"
 cache=$NTRACE_CACHE/fdo-programs
 
 # --- the source packages -----------------------------------------------
@@ -220,8 +234,8 @@ cmd_inputs() {
 	case $prog in
 	lua)
 		cp "$NTRACE_TOP"/tools/autofdo/lua/*.lua "$dir/"
-		printf '%s\n' bench.lua train >"$dir/train.cmd"
-		printf '%s\n' bench.lua eval >"$dir/eval.cmd" ;;
+		echo '$DIR/bench.lua train' >"$dir/train.cmd"
+		echo '$DIR/bench.lua eval' >"$dir/eval.cmd" ;;
 	zstd)
 		src=$(sources_dir)
 		# Deterministic archives: sorted names, fixed owner and time.
@@ -233,10 +247,18 @@ cmd_inputs() {
 			libzstd-*/lib/compress libzstd-*/lib/common libzstd-*/doc)
 		(cd "$src" && tar -cf "$dir/eval.tar" "${tarflags[@]}" \
 			lua5.4-*/src lua5.4-*/doc libzstd-*/lib/decompress libzstd-*/programs)
-		printf '%s\n' -19 -c train.tar >"$dir/train.cmd"
-		printf '%s\n' -3 -c eval.tar >"$dir/eval.cmd" ;;
+		echo '-3 -c $DIR/train.tar' >"$dir/train.cmd"
+		echo '-4 -c $DIR/eval.tar' >"$dir/eval.cmd" ;;
 	*) die "unknown program '$prog' (lua or zstd)" ;;
 	esac
+}
+
+cmd_args() {
+	[ $# -ge 2 ] && [ $# -le 3 ] || die "$usage"
+	local f=$1/$2.cmd path=${3:-$1}
+	[ -f "$f" ] || die "no $f (run: ${0##*/} inputs PROG $1)"
+	[[ $path != *[[:space:]\|\&]* ]] || die "a path with blanks or | or & cannot be substituted: '$path'"
+	sed "s|\\\$DIR|$path|g" "$f"
 }
 
 cmd_merge() {
@@ -251,6 +273,7 @@ cmd_merge() {
 case $1 in
 build) shift; cmd_build "$@" ;;
 inputs) shift; cmd_inputs "$@" ;;
+args) shift; cmd_args "$@" ;;
 merge) shift; cmd_merge "$@" ;;
 sources) sources_dir ;;
 *) die "$usage" ;;

@@ -19,6 +19,7 @@ SUITES=(
 	"docs|scripts/check-docs.sh"
 	"guest|scripts/guest-tests.sh"
 	"autofdo|scripts/autofdo.sh --test"
+	"fdo-programs|scripts/fdo-programs-test.sh"
 	"model|make -s -C qemu/ntrace-model test"
 	"perf|scripts/check-perf.sh"
 	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-cpuwide.sh"

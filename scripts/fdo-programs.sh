@@ -26,9 +26,11 @@
 #     VARIANT   plain      no profile (cached: a warm call only copies)
 #               sample     clang -fprofile-sample-use=PROFILE,
 #                          gcc -fauto-profile=PROFILE
-#               instr-gen  clang -fprofile-instr-generate, linked with the
-#                          riscv64 runtime of scripts/profile-rt.sh; a run
-#                          writes $LLVM_PROFILE_FILE (default default.profraw)
+#               instr-gen  clang -fprofile-instr-generate (assembled by
+#                          GNU as: scripts/profile-rt.sh says why), linked
+#                          with the riscv64 runtime of scripts/profile-rt.sh;
+#                          a run writes $LLVM_PROFILE_FILE (default
+#                          default.profraw in the working directory)
 #               instr-use  clang -fprofile-instr-use=PROFILE (a .profdata of
 #                          "merge" below)
 #     Writes the static executable to OUT. The profile variants are compiled
@@ -148,12 +150,13 @@ prog_def() {
 }
 
 cflags=(-O2 -g -gdwarf-4)
+clang_flags=(--target=riscv64-linux-gnu -fdebug-info-for-profiling)
 # compiler_cmd COMPILER VARIANT [PROFILE]: sets cc (compile command) and
 # ldextra (link additions).
 compiler_cmd() {
 	ldextra=()
 	case $1 in
-	clang) cc=("$CLANG" --target=riscv64-linux-gnu "${cflags[@]}" -fdebug-info-for-profiling) ;;
+	clang) cc=("$CLANG" "${clang_flags[@]}" "${cflags[@]}") ;;
 	gcc) cc=("$gcc" "${cflags[@]}") ;;
 	*) die "unknown compiler '$1' (clang or gcc)" ;;
 	esac
@@ -217,7 +220,7 @@ cmd_build() {
 	mkdir -p "$(dirname "$out")"
 	if [ "$variant" = plain ]; then
 		dir=$cache/plain-$(cache_key "rev $BUILD_REV" "sources $dscs" \
-			"$("$CLANG" --version | head -1)" "$("$gcc" --version | head -1)" "${cflags[*]}")
+			"$("$CLANG" --version | head -1)" "$("$gcc" --version | head -1)" "${cflags[*]}" "${clang_flags[*]}")
 		with_lock "$dir/$prog.$comp.lock" plain_build "$prog" "$comp" "$src" "$dir"
 		cp "$dir/$prog.$comp" "$out"
 	else

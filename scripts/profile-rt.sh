@@ -20,7 +20,10 @@
 # -fprofile-instr-generate by the cross gcc with
 #   ARCHIVE -Wl,-u,__llvm_profile_runtime
 # (the undefined symbol clang's own driver adds, which pulls the runtime's
-# constructor in). The profraw it writes is read by llvm-profdata-NN of the
+# constructor in). clang 14 must compile such objects with
+# -fno-integrated-as: its riscv64 assembler rejects the profile data's
+# differences of addresses in two sections ("Unsupported relocation
+# type"), GNU as emits them. The profraw it writes is read by llvm-profdata-NN of the
 # same version. Cached under $NTRACE_CACHE/profile-rt/, keyed by the .dsc,
 # both compilers and BUILD_REV.
 set -euo pipefail

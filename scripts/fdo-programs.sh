@@ -98,12 +98,14 @@ add_deb_src() { # as scripts/cross-libs.sh
 	$sudo apt-get update -qq || die "apt-get update failed"
 }
 dscs=
+need_dscs() {	# sets dscs (not in a subshell: the cache keys use it)
+	[ -z "$dscs" ] || return 0
+	dscs=$(source_dscs)
+	[ "$(wc -w <<<"$dscs")" = 2 ] || { add_deb_src; dscs=$(source_dscs); }
+	[ "$(wc -w <<<"$dscs")" = 2 ] || die "no lua5.4 and zstd source packages in $suite (got: ${dscs:-none})"
+}
 sources_dir() {	# prints the unpacked sources' directory, made if need be
-	if [ -z "$dscs" ]; then
-		dscs=$(source_dscs)
-		[ "$(wc -w <<<"$dscs")" = 2 ] || { add_deb_src; dscs=$(source_dscs); }
-		[ "$(wc -w <<<"$dscs")" = 2 ] || die "no lua5.4 and zstd source packages in $suite (got: ${dscs:-none})"
-	fi
+	need_dscs
 	local dir
 	dir=$cache/src-$(cache_key "rev $BUILD_REV" "sources $dscs")
 	[ -f "$dir/.ntrace-unpacked" ] || with_lock "$dir.lock" unpack "$dir" >&2
@@ -214,6 +216,7 @@ cmd_build() {
 		profile=$(realpath "$profile") ;;
 	instr-gen) [ -z "$profile" ] || die "variant instr-gen takes no profile" ;;
 	esac
+	need_dscs
 	src=$(sources_dir)
 	prog_def "$prog" "$src"
 	compiler_cmd "$comp" "$variant" "$profile"

@@ -29,8 +29,11 @@
 #               instr-gen  clang -fprofile-instr-generate (assembled by
 #                          GNU as: scripts/profile-rt.sh says why), linked
 #                          with the riscv64 runtime of scripts/profile-rt.sh;
-#                          a run writes $LLVM_PROFILE_FILE (default
-#                          default.profraw in the working directory)
+#                          a run writes $LLVM_PROFILE_FILE, else PROFILE
+#                          if given (a path in the machine that runs it,
+#                          e.g. /tmp/export/lua.profraw in the guest, whose
+#                          run list sets no environment), else
+#                          default.profraw in the working directory
 #               instr-use  clang -fprofile-instr-use=PROFILE (a .profdata of
 #                          "merge" below)
 #     Writes the static executable to OUT. The profile variants are compiled
@@ -169,7 +172,7 @@ compiler_cmd() {
 	# clang 14's integrated assembler cannot emit the profile data's
 	# cross-section differences for riscv64 ("Unsupported relocation
 	# type"); GNU as can.
-	clang/instr-gen) cc+=(-fprofile-instr-generate -fno-integrated-as)
+	clang/instr-gen) cc+=(-fprofile-instr-generate${3:+=$3} -fno-integrated-as)
 		ldextra=("$(bash "$NTRACE_TOP/scripts/profile-rt.sh")" -Wl,-u,__llvm_profile_runtime) ;;
 	clang/instr-use) cc+=(-fprofile-instr-use="$3") ;;
 	gcc/instr-*) die "variant '$2' is clang only" ;;
@@ -214,7 +217,7 @@ cmd_build() {
 	plain) [ -z "$profile" ] || die "variant plain takes no profile" ;;
 	sample | instr-use) [ -f "$profile" ] || die "variant $variant needs a PROFILE file (got '${profile:-nothing}')"
 		profile=$(realpath "$profile") ;;
-	instr-gen) [ -z "$profile" ] || die "variant instr-gen takes no profile" ;;
+	instr-gen) [[ $profile != *[[:space:]]* ]] || die "instr-gen: no blanks in the .profraw path, please" ;;
 	esac
 	need_dscs
 	src=$(sources_dir)

@@ -74,10 +74,11 @@
 # names and BUILD_REV) and plain-KEY (plus both compilers' versions).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$NTRACE_TOP/scripts/deb-src.sh"
 
 # Bump when the way the programs are built changes.
 BUILD_REV=1
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+suite=$DEB_SUITE
 CLANG=${CLANG:-clang}
 gcc=${CROSS_COMPILE}gcc
 jobs=${NTRACE_JOBS:-2}
@@ -85,27 +86,9 @@ usage="usage: ${0##*/} build PROG COMPILER VARIANT OUT [PROFILE] | inputs PROG D
 cache=$NTRACE_CACHE/fdo-programs
 
 # --- the source packages -----------------------------------------------
-source_dscs() {	# the .dsc names apt-get source would fetch (no network)
-	{ apt-get source --print-uris -qq "lua5.4/$suite" "zstd/$suite" 2>/dev/null || :; } |
-		awk '$2 ~ /^(lua5\.4|libzstd)_.*\.dsc$/ { print $2 }' | LC_ALL=C sort | xargs
-}
-add_deb_src() { # as scripts/cross-libs.sh
-	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
-	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
-	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $suite " /etc/apt/sources.list | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
-	log "adding deb-src $uri $suite ($f)"
-	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$uri" "$suite" | $sudo tee "$f" >/dev/null
-	$sudo apt-get update -qq || die "apt-get update failed"
-}
 dscs=
 need_dscs() {	# sets dscs (not in a subshell: the cache keys use it)
-	[ -z "$dscs" ] || return 0
-	dscs=$(source_dscs)
-	[ "$(wc -w <<<"$dscs")" = 2 ] || { add_deb_src; dscs=$(source_dscs); }
-	[ "$(wc -w <<<"$dscs")" = 2 ] || die "no lua5.4 and zstd source packages in $suite (got: ${dscs:-none})"
+	[ -n "$dscs" ] || dscs=$(deb_src_need 2 lua5.4 zstd)
 }
 sources_dir() {	# prints the unpacked sources' directory, made if need be
 	need_dscs

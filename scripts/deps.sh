@@ -16,6 +16,7 @@ BASE_PKGS=(
 	device-tree-compiler sparse libtraceevent-dev libdw-dev libzstd-dev
 	clang libclang-rt-14-dev llvm-19 autofdo python3 rsync kmod
 	patch perl file git binutils pkg-config python3-docutils time dpkg-dev
+	lua5.4 zstd
 )
 # Packages that must come from bookworm-backports.
 BP_PKGS=(qemu-system-riscv qemu-user opensbi linux-source-6.12 linux-perf)

@@ -26,9 +26,14 @@
 #     VARIANT   plain      no profile (cached: a warm call only copies)
 #               sample     clang -fprofile-sample-use=PROFILE,
 #                          gcc -fauto-profile=PROFILE
-#               instr-gen  clang -fprofile-instr-generate, linked with the
-#                          riscv64 runtime of scripts/profile-rt.sh; a run
-#                          writes $LLVM_PROFILE_FILE (default default.profraw)
+#               instr-gen  clang -fprofile-instr-generate (assembled by
+#                          GNU as: scripts/profile-rt.sh says why), linked
+#                          with the riscv64 runtime of scripts/profile-rt.sh;
+#                          a run writes $LLVM_PROFILE_FILE, else PROFILE
+#                          if given (a path in the machine that runs it,
+#                          e.g. /tmp/export/lua.profraw in the guest, whose
+#                          run list sets no environment), else
+#                          default.profraw in the working directory
 #               instr-use  clang -fprofile-instr-use=PROFILE (a .profdata of
 #                          "merge" below)
 #     Writes the static executable to OUT. The profile variants are compiled
@@ -37,13 +42,27 @@
 #     of it match).
 #   scripts/fdo-programs.sh inputs PROG DIR
 #     Writes PROG's workload into DIR: the input files, train.cmd and
-#     eval.cmd (the arguments of the training and the evaluation run, one
-#     a line, paths relative to DIR). Run them from DIR with stdout to a
-#     file, e.g.  cd DIR && mapfile -t a <train.cmd && PROG "${a[@]}" >OUT
+#     eval.cmd: the arguments of the training and of the evaluation run,
+#     one line, split on blanks, where "$DIR" stands for the directory the
+#     inputs are in when the program runs (the host's DIR, or where the
+#     guest's initramfs puts them; no blanks in it). The result of a run
+#     is its standard output; nothing else is written. "args" below does
+#     the substitution.
 #     lua: the scripts of tools/autofdo/lua/ (train and eval differ in seed
 #     and sizes; stdout is one checksum line a workload). zstd: train.tar
 #     and eval.tar, tar archives of the unpacked lua5.4 and zstd sources
-#     (different files), compressed with -19 and -3 to stdout.
+#     (different files, ~2.2 MB each), compressed to stdout with -3
+#     (training) and -4 (evaluation): both levels use the same match
+#     finder (dfast), with other parameters; a profile of -19 (btultra2)
+#     would cover none of -3's hot code, and -19 costs ~5000 instructions
+#     a byte, so only ~30 KB would fit the budget of a run. Each run is
+#     about 130-160 million riscv64 instructions.
+#   scripts/fdo-programs.sh args DIR train|eval [PATH]
+#     Prints DIR's train.cmd or eval.cmd with $DIR replaced by PATH
+#     (default: DIR), e.g. for the host:
+#       read -ra a < <(scripts/fdo-programs.sh args DIR train)
+#       qemu-riscv64 ./lua "${a[@]}" >train.out
+#     or for the guest's run.list: "/usr/bin/lua $(... args DIR train /fdo/lua)"
 #   scripts/fdo-programs.sh merge OUT.profdata PROFRAW...
 #     llvm-profdata-NN merge, NN being $CLANG's version (the .profraw
 #     format is the runtime's: a newer llvm-profdata may not read it).
@@ -55,39 +74,24 @@
 # names and BUILD_REV) and plain-KEY (plus both compilers' versions).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$NTRACE_TOP/scripts/deb-src.sh"
 
 # Bump when the way the programs are built changes.
 BUILD_REV=1
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+suite=$DEB_SUITE
 CLANG=${CLANG:-clang}
 gcc=${CROSS_COMPILE}gcc
 jobs=${NTRACE_JOBS:-2}
-usage="usage: ${0##*/} build PROG COMPILER VARIANT OUT [PROFILE] | inputs PROG DIR | merge OUT PROFRAW... | sources"
+usage="usage: ${0##*/} build PROG COMPILER VARIANT OUT [PROFILE] | inputs PROG DIR | args DIR train|eval [PATH] | merge OUT PROFRAW... | sources"
 cache=$NTRACE_CACHE/fdo-programs
 
 # --- the source packages -----------------------------------------------
-source_dscs() {	# the .dsc names apt-get source would fetch (no network)
-	{ apt-get source --print-uris -qq "lua5.4/$suite" "zstd/$suite" 2>/dev/null || :; } |
-		awk '$2 ~ /^(lua5\.4|libzstd)_.*\.dsc$/ { print $2 }' | LC_ALL=C sort | xargs
-}
-add_deb_src() { # as scripts/cross-libs.sh
-	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
-	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
-	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $suite " /etc/apt/sources.list | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
-	log "adding deb-src $uri $suite ($f)"
-	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$uri" "$suite" | $sudo tee "$f" >/dev/null
-	$sudo apt-get update -qq || die "apt-get update failed"
-}
 dscs=
+need_dscs() {	# sets dscs (not in a subshell: the cache keys use it)
+	[ -n "$dscs" ] || dscs=$(deb_src_need 2 lua5.4 zstd)
+}
 sources_dir() {	# prints the unpacked sources' directory, made if need be
-	if [ -z "$dscs" ]; then
-		dscs=$(source_dscs)
-		[ "$(wc -w <<<"$dscs")" = 2 ] || { add_deb_src; dscs=$(source_dscs); }
-		[ "$(wc -w <<<"$dscs")" = 2 ] || die "no lua5.4 and zstd source packages in $suite (got: ${dscs:-none})"
-	fi
+	need_dscs
 	local dir
 	dir=$cache/src-$(cache_key "rev $BUILD_REV" "sources $dscs")
 	[ -f "$dir/.ntrace-unpacked" ] || with_lock "$dir.lock" unpack "$dir" >&2
@@ -134,12 +138,13 @@ prog_def() {
 }
 
 cflags=(-O2 -g -gdwarf-4)
+clang_flags=(--target=riscv64-linux-gnu -fdebug-info-for-profiling)
 # compiler_cmd COMPILER VARIANT [PROFILE]: sets cc (compile command) and
 # ldextra (link additions).
 compiler_cmd() {
 	ldextra=()
 	case $1 in
-	clang) cc=("$CLANG" --target=riscv64-linux-gnu "${cflags[@]}" -fdebug-info-for-profiling) ;;
+	clang) cc=("$CLANG" "${clang_flags[@]}" "${cflags[@]}") ;;
 	gcc) cc=("$gcc" "${cflags[@]}") ;;
 	*) die "unknown compiler '$1' (clang or gcc)" ;;
 	esac
@@ -150,7 +155,7 @@ compiler_cmd() {
 	# clang 14's integrated assembler cannot emit the profile data's
 	# cross-section differences for riscv64 ("Unsupported relocation
 	# type"); GNU as can.
-	clang/instr-gen) cc+=(-fprofile-instr-generate -fno-integrated-as)
+	clang/instr-gen) cc+=(-fprofile-instr-generate${3:+=$3} -fno-integrated-as)
 		ldextra=("$(bash "$NTRACE_TOP/scripts/profile-rt.sh")" -Wl,-u,__llvm_profile_runtime) ;;
 	clang/instr-use) cc+=(-fprofile-instr-use="$3") ;;
 	gcc/instr-*) die "variant '$2' is clang only" ;;
@@ -195,15 +200,16 @@ cmd_build() {
 	plain) [ -z "$profile" ] || die "variant plain takes no profile" ;;
 	sample | instr-use) [ -f "$profile" ] || die "variant $variant needs a PROFILE file (got '${profile:-nothing}')"
 		profile=$(realpath "$profile") ;;
-	instr-gen) [ -z "$profile" ] || die "variant instr-gen takes no profile" ;;
+	instr-gen) [[ $profile != *[[:space:]]* ]] || die "instr-gen: no blanks in the .profraw path, please" ;;
 	esac
+	need_dscs
 	src=$(sources_dir)
 	prog_def "$prog" "$src"
 	compiler_cmd "$comp" "$variant" "$profile"
 	mkdir -p "$(dirname "$out")"
 	if [ "$variant" = plain ]; then
 		dir=$cache/plain-$(cache_key "rev $BUILD_REV" "sources $dscs" \
-			"$("$CLANG" --version | head -1)" "$("$gcc" --version | head -1)" "${cflags[*]}")
+			"$("$CLANG" --version | head -1)" "$("$gcc" --version | head -1)" "${cflags[*]}" "${clang_flags[*]}")
 		with_lock "$dir/$prog.$comp.lock" plain_build "$prog" "$comp" "$src" "$dir"
 		cp "$dir/$prog.$comp" "$out"
 	else
@@ -220,8 +226,8 @@ cmd_inputs() {
 	case $prog in
 	lua)
 		cp "$NTRACE_TOP"/tools/autofdo/lua/*.lua "$dir/"
-		printf '%s\n' bench.lua train >"$dir/train.cmd"
-		printf '%s\n' bench.lua eval >"$dir/eval.cmd" ;;
+		echo '$DIR/bench.lua train' >"$dir/train.cmd"
+		echo '$DIR/bench.lua eval' >"$dir/eval.cmd" ;;
 	zstd)
 		src=$(sources_dir)
 		# Deterministic archives: sorted names, fixed owner and time.
@@ -233,10 +239,18 @@ cmd_inputs() {
 			libzstd-*/lib/compress libzstd-*/lib/common libzstd-*/doc)
 		(cd "$src" && tar -cf "$dir/eval.tar" "${tarflags[@]}" \
 			lua5.4-*/src lua5.4-*/doc libzstd-*/lib/decompress libzstd-*/programs)
-		printf '%s\n' -19 -c train.tar >"$dir/train.cmd"
-		printf '%s\n' -3 -c eval.tar >"$dir/eval.cmd" ;;
+		echo '-3 -c $DIR/train.tar' >"$dir/train.cmd"
+		echo '-4 -c $DIR/eval.tar' >"$dir/eval.cmd" ;;
 	*) die "unknown program '$prog' (lua or zstd)" ;;
 	esac
+}
+
+cmd_args() {
+	[ $# -ge 2 ] && [ $# -le 3 ] || die "$usage"
+	local f=$1/$2.cmd path=${3:-$1}
+	[ -f "$f" ] || die "no $f (run: ${0##*/} inputs PROG $1)"
+	[[ $path != *[[:space:]\|\&]* ]] || die "a path with blanks or | or & cannot be substituted: '$path'"
+	sed "s|\\\$DIR|$path|g" "$f"
 }
 
 cmd_merge() {
@@ -251,6 +265,7 @@ cmd_merge() {
 case $1 in
 build) shift; cmd_build "$@" ;;
 inputs) shift; cmd_inputs "$@" ;;
+args) shift; cmd_args "$@" ;;
 merge) shift; cmd_merge "$@" ;;
 sources) sources_dir ;;
 *) die "$usage" ;;

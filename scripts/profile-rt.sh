@@ -20,16 +20,20 @@
 # -fprofile-instr-generate by the cross gcc with
 #   ARCHIVE -Wl,-u,__llvm_profile_runtime
 # (the undefined symbol clang's own driver adds, which pulls the runtime's
-# constructor in). The profraw it writes is read by llvm-profdata-NN of the
+# constructor in). clang 14 must compile such objects with
+# -fno-integrated-as: its riscv64 assembler rejects the profile data's
+# differences of addresses in two sections ("Unsupported relocation
+# type"), GNU as emits them. The profraw it writes is read by llvm-profdata-NN of the
 # same version. Cached under $NTRACE_CACHE/profile-rt/, keyed by the .dsc,
 # both compilers and BUILD_REV.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$NTRACE_TOP/scripts/deb-src.sh"
 
 [ $# = 0 ] || die "usage: ${0##*/} (CLANG=clang-NN picks the clang)"
 # Bump when the way the runtime is built changes.
 BUILD_REV=1
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+suite=$DEB_SUITE
 clang=${CLANG:-clang}
 cc=${CROSS_COMPILE}gcc
 command -v "$clang" >/dev/null || die "no $clang (scripts/deps.sh installs clang)"
@@ -38,24 +42,7 @@ major=$("$clang" --version | sed -n '1s/.*clang version \([0-9]*\)\..*/\1/p')
 [ -n "$major" ] || die "cannot read the LLVM version of $clang"
 srcpkg=llvm-toolchain-$major
 
-source_dsc() {
-	{ apt-get source --print-uris -qq "$srcpkg/$suite" 2>/dev/null || :; } |
-		awk -v p="$srcpkg" '$2 ~ "^" p "_.*\\.dsc$" { print $2 }' | head -1
-}
-add_deb_src() { # as scripts/cross-libs.sh
-	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
-	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
-	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $suite " /etc/apt/sources.list | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
-	log "adding deb-src $uri $suite ($f)"
-	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$uri" "$suite" | $sudo tee "$f" >/dev/null
-	$sudo apt-get update -qq || die "apt-get update failed"
-}
-dsc=$(source_dsc)
-[ -n "$dsc" ] || { add_deb_src; dsc=$(source_dsc); }
-[ -n "$dsc" ] || die "no $srcpkg source package in $suite for $clang"
+dsc=$(deb_src_need 1 "$srcpkg")
 key=$(cache_key "rev $BUILD_REV" "source $dsc" "$("$clang" --version | head -1)" "$($cc --version | head -1)")
 out=$NTRACE_CACHE/profile-rt/$key
 lib=$out/libclang_rt.profile-riscv64.a

@@ -18,7 +18,7 @@ SUITES=(
 	"kernel-checks|scripts/check-kernel.sh"
 	"docs|scripts/check-docs.sh"
 	"guest|scripts/guest-tests.sh"
-	"autofdo|scripts/autofdo.sh --test; scripts/autofdo-compare.sh --test"
+	"autofdo|scripts/fdo-programs-test.sh; scripts/autofdo.sh --test; scripts/autofdo-compare.sh --test"
 	"model|make -s -C qemu/ntrace-model test"
 	"perf|scripts/check-perf.sh"
 	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-cpuwide.sh"

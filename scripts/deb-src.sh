@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+# shellcheck shell=bash
+# Source packages through apt (sourced after lib.sh, not run): the .dsc
+# names "apt-get source" would fetch, and a deb-src entry for the suite
+# when apt has none (the same archive URI as the machine's Debian entry,
+# as scripts/cross-libs.sh does).
+
+DEB_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+
+# deb_src_dscs PKG...: the .dsc names of PKG/$DEB_SUITE (PKG a source or a
+# binary package name), sorted, blank-separated; read from the local
+# package lists, no download.
+deb_src_dscs() {
+	local p args=()
+	for p in "$@"; do args+=("$p/$DEB_SUITE"); done
+	{ apt-get source --print-uris -qq "${args[@]}" 2>/dev/null || :; } |
+		awk '$2 ~ /\.dsc$/ { print $2 }' | LC_ALL=C sort | xargs
+}
+
+# deb_src_need N PKG...: prints deb_src_dscs PKG..., after adding a deb-src
+# entry if apt knows fewer than N of them; dies when it still does.
+deb_src_need() {
+	local n=$1 d
+	shift
+	d=$(deb_src_dscs "$@")
+	if [ "$(wc -w <<<"$d")" != "$n" ]; then
+		deb_src_add
+		d=$(deb_src_dscs "$@")
+	fi
+	[ "$(wc -w <<<"$d")" = "$n" ] || die "no source packages $* in $DEB_SUITE (got: ${d:-none})"
+	echo "$d"
+}
+
+deb_src_add() {
+	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
+	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
+	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
+	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $DEB_SUITE " /etc/apt/sources.list | head -1 | awk '{print $2}')
+	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
+	log "adding deb-src $uri $DEB_SUITE ($f)"
+	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+		"$uri" "$DEB_SUITE" | $sudo tee "$f" >/dev/null
+	$sudo apt-get update -qq >&2 || die "apt-get update failed"
+}

@@ -74,56 +74,11 @@ say() { [ "$mode" = test ] || echo "$*"; }
 
 # ---- the programs -------------------------------------------------------
 
-# build_prog PROG COMPILER VARIANT OUT [PROFILE]: VARIANT plain, sample
-# (PROFILE: clang's sample profile, gcc's .afdo), instr-gen or instr-use
-# (PROFILE: a .profdata; clang only).
-build_prog() {
-	local p=$1 c=$2 v=$3 o=$4 prof=${5:-} f=() rt=()
-	if [ "$p" != fdo_bench ]; then
-		bash "$NTRACE_TOP/scripts/fdo-programs.sh" build "$p" "$c" "$v" "$o" ${prof:+"$prof"}
-		return
-	fi
-	case $c/$v in
-	*/plain) ;;
-	clang/sample) f=(-fprofile-sample-use="$prof") ;;
-	gcc/sample) f=(-fauto-profile="$prof") ;;
-	clang/instr-gen) f=(-fprofile-instr-generate -fno-integrated-as)
-		rt=("$(bash "$NTRACE_TOP/scripts/profile-rt.sh")" -Wl,-u,__llvm_profile_runtime) ;;
-	clang/instr-use) f=(-fprofile-instr-use="$prof") ;;
-	*) die "build_prog: no $c/$v" ;;
-	esac
-	if [ "$c" = clang ]; then
-		"$CLANG" --target=riscv64-linux-gnu -O2 -g -gdwarf-4 -fdebug-info-for-profiling \
-			"${f[@]}" -c -o "$o.o" "$AF/fdo_bench.c"
-	else
-		"${CROSS_COMPILE}gcc" -O2 -g -gdwarf-4 "${f[@]}" -c -o "$o.o" "$AF/fdo_bench.c"
-	fi
-	"${CROSS_COMPILE}gcc" -static -o "$o" "$o.o" "${rt[@]}"
-	rm -f "$o.o"
-}
-
-# inputs PROG DIR: the training and evaluation inputs into DIR, and their
-# argument lists, one argument a line, in DIR/train.cmd and DIR/eval.cmd
-# (file names relative to DIR).
-inputs() {
-	local p=$1 d=$2
-	rm -rf "$d" && mkdir -p "$d"
-	if [ "$p" = fdo_bench ]; then
-		echo 1048576 >"$d/train.cmd"	# about 100 M instructions
-		echo 786432 >"$d/eval.cmd"
-		return
-	fi
-	bash "$NTRACE_TOP/scripts/fdo-programs.sh" inputs "$p" "$d"
-}
-
-# args DIR WHICH PREFIX: the arguments on one line, the files of DIR named
-# PREFIX/FILE (the guest runs commands in /tmp and has no shell to cd).
-args() {
-	local a
-	while read -r a; do
-		if [ -e "$1/$a" ]; then printf '%s/%s ' "$3" "$a"; else printf '%s ' "$a"; fi
-	done <"$1/$2.cmd"
-}
+# the programs' builds and inputs: scripts/fdo-programs.sh
+fdo() { bash "$NTRACE_TOP/scripts/fdo-programs.sh" "$@"; }
+# args DIR WHICH PATH: DIR's training or evaluation arguments, its files
+# named as PATH/FILE (the guest runs commands in /tmp and has no shell)
+args() { fdo args "$@"; }
 
 # ---- QEMU user mode: the truth and the instrumented run ---------------
 
@@ -167,12 +122,13 @@ record() {
 		mkdir -p "$out/$p"
 		log "building $p (clang and gcc, and clang instrumented)"
 		for c in "${compilers[@]}"; do
-			build_prog "$p" "$c" plain "$out/$p/$p.$c"
+			fdo build "$p" "$c" plain "$out/$p/$p.$c"
 			cp "$out/$p/$p.$c" "$root/usr/bin/$p.$c"
 			adds+=(--add "$out/$p/$p.$c=/usr/bin/$p.$c")
 		done
-		build_prog "$p" clang instr-gen "$out/$p/$p.instr"
-		inputs "$p" "$out/$p/in"
+		fdo build "$p" clang instr-gen "$out/$p/$p.instr"
+		rm -rf "$out/$p/in"
+		fdo inputs "$p" "$out/$p/in"
 		adds+=(--add "$out/$p/in=/usr/share/fdo/$p")
 	done
 	commands() {
@@ -236,7 +192,7 @@ analyse() {
 		# shellcheck disable=SC2046
 		(cd "$in" && env -i LLVM_PROFILE_FILE="$d/instr.profraw" \
 			qemu-riscv64 "$out/$p/$p.instr" $(args "$in" train "$in") >/dev/null) &&
-			bash "$NTRACE_TOP/scripts/fdo-programs.sh" merge "$d/instr.profdata" \
+			fdo merge "$d/instr.profdata" \
 				"$d/instr.profraw" >/dev/null ||
 			tap FAIL "$x: the instrumented build writes a profile"
 	fi
@@ -306,9 +262,9 @@ analyse() {
 	for s in "${srcs[@]}"; do
 		case $c/$s in
 		clang/instr) [ -s "$d/instr.profdata" ] &&
-			build_prog "$p" clang instr-use "$d/$x.$s" "$d/instr.profdata" ;;
-		clang/*) [ -s "$d/$s.prof" ] && build_prog "$p" clang sample "$d/$x.$s" "$d/$s.prof" ;;
-		gcc/*) [ -s "$d/$s.afdo" ] && build_prog "$p" gcc sample "$d/$x.$s" "$d/$s.afdo" ;;
+			fdo build "$p" clang instr-use "$d/$x.$s" "$d/instr.profdata" ;;
+		clang/*) [ -s "$d/$s.prof" ] && fdo build "$p" clang sample "$d/$x.$s" "$d/$s.prof" ;;
+		gcc/*) [ -s "$d/$s.afdo" ] && fdo build "$p" gcc sample "$d/$x.$s" "$d/$s.afdo" ;;
 		esac || { tap FAIL "$x: rebuilt with the $s profile"; continue; }
 		count_run "$d/$x.$s" "$in" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
 			tap FAIL "$x: QEMU counts the evaluation run of the $s build"

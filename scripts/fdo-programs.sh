@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0-only
 #
-# Real programs for the AutoFDO pipeline: the "lua" interpreter and the
-# "zstd" command line tool, built statically for riscv64 from the Debian
-# source packages lua5.4 and zstd (source libzstd) of the machine's suite,
+# The programs of the AutoFDO comparison (scripts/autofdo-compare.sh):
+# our benchmark fdo_bench (tools/autofdo/fdo_bench.c), and two real ones,
+# the "lua" interpreter and the "zstd" command line tool, built statically
+# for riscv64 from the Debian source packages lua5.4 and zstd (source
+# libzstd) of the machine's suite,
 # "apt-get source" unpacking them with their Debian patches applied (a
 # deb-src entry is added when apt has none, as scripts/cross-libs.sh does).
 # The sources are compiled directly (no dpkg-buildpackage, no upstream
@@ -19,7 +21,7 @@
 #
 # Usage:
 #   scripts/fdo-programs.sh build PROG COMPILER VARIANT OUT [PROFILE]
-#     PROG      lua | zstd
+#     PROG      fdo_bench | lua | zstd
 #     COMPILER  clang  ($CLANG --target=riscv64-linux-gnu, linked by the
 #                       cross gcc -static, as scripts/autofdo.sh does)
 #               gcc    (${CROSS_COMPILE}gcc -static)
@@ -132,7 +134,11 @@ prog_def() {
 			-I"$t/lib/legacy" -DXXH_NAMESPACE=ZSTD_ -DDEBUGLEVEL=0
 			-DZSTD_LEGACY_SUPPORT=5 -DBACKTRACE_ENABLE=0)
 		libs=() ;;
-	*) die "unknown program '$1' (lua or zstd)" ;;
+	fdo_bench)	# ours: tools/autofdo/fdo_bench.c, built anew each time
+		srcs=("$NTRACE_TOP/tools/autofdo/fdo_bench.c")
+		defs=()
+		libs=() ;;
+	*) die "unknown program '$1' (fdo_bench, lua or zstd)" ;;
 	esac
 	[ -f "${srcs[0]}" ] || die "no sources of $1 in $2"
 }
@@ -207,7 +213,7 @@ cmd_build() {
 	prog_def "$prog" "$src"
 	compiler_cmd "$comp" "$variant" "$profile"
 	mkdir -p "$(dirname "$out")"
-	if [ "$variant" = plain ]; then
+	if [ "$variant" = plain ] && [ "$prog" != fdo_bench ]; then
 		dir=$cache/plain-$(cache_key "rev $BUILD_REV" "sources $dscs" \
 			"$("$CLANG" --version | head -1)" "$("$gcc" --version | head -1)" "${cflags[*]}" "${clang_flags[*]}")
 		with_lock "$dir/$prog.$comp.lock" plain_build "$prog" "$comp" "$src" "$dir"
@@ -224,6 +230,9 @@ cmd_inputs() {
 	local prog=$1 dir=$2 src
 	mkdir -p "$dir" && dir=$(realpath "$dir")
 	case $prog in
+	fdo_bench)	# iterations: about 100 M instructions, then 75 M
+		echo 1048576 >"$dir/train.cmd"
+		echo 786432 >"$dir/eval.cmd" ;;
 	lua)
 		cp "$NTRACE_TOP"/tools/autofdo/lua/*.lua "$dir/"
 		echo '$DIR/bench.lua train' >"$dir/train.cmd"
@@ -241,7 +250,7 @@ cmd_inputs() {
 			lua5.4-*/src lua5.4-*/doc libzstd-*/lib/decompress libzstd-*/programs)
 		echo '-3 -c $DIR/train.tar' >"$dir/train.cmd"
 		echo '-4 -c $DIR/eval.tar' >"$dir/eval.cmd" ;;
-	*) die "unknown program '$prog' (lua or zstd)" ;;
+	*) die "unknown program '$prog' (fdo_bench, lua or zstd)" ;;
 	esac
 }
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * Output sinks of decoded flow: PC list, branch records, the seed-002
- * tandem-verification partial trace and AutoFDO counts (sink_autofdo.c). Text is formatted by hand into a
- * large buffer: printf per instruction would be the bottleneck.
+ * tandem-verification partial trace and AutoFDO counts (sink_autofdo.c).
+ * Text is formatted by hand into a large buffer: printf per instruction
+ * would be the bottleneck.
  */
 #include <errno.h>
 #include <inttypes.h>

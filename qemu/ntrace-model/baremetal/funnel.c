@@ -58,10 +58,11 @@ static __attribute__((noinline)) unsigned int sum_to(unsigned int n)
 
 static void workload(unsigned int h)
 {
-	unsigned int i, acc = 0;
+	unsigned int i, r, acc = 0;
 
-	for (i = 1; i < 40 + 8 * h; i++)
-		acc += (h & 1) ? sum_to(i + h) : collatz(i + 3 * h);
+	for (r = 0; r < 6; r++)
+		for (i = 1; i < 40 + 8 * h; i++)
+			acc += (h & 1) ? sum_to(i + h + r) : collatz(i + 3 * h + r);
 	result[h] = acc;
 }
 
@@ -339,9 +340,12 @@ int main(void)
 		      "funnel disabled and empty");
 	}
 	for (i = 0; i < nsinks; i++) {
-		uint32_t c = rd32(sinks[i] + TCI_CONTROL) & ~(TCI_ENABLE | TCI_EMPTY);
+		uint32_t c = rd32(sinks[i] + TCI_CONTROL);
 
-		wr32(sinks[i] + TCI_CONTROL, c);
+		if (CFG->stop_on_wrap)
+			check_eq(c & TCI_ENABLE, 0,
+				 "stop-on-wrap: the sink cleared trRamEnable itself when full");
+		wr32(sinks[i] + TCI_CONTROL, c & ~(TCI_ENABLE | TCI_EMPTY));
 		check(poll32(sinks[i] + TCI_CONTROL, TCI_ENABLE | TCI_EMPTY, TCI_EMPTY) >= 0,
 		      "sink disabled and empty");
 	}

@@ -238,3 +238,73 @@ for v in "${fun_selected[@]}"; do
 	# shellcheck disable=SC2086
 	fun_check ${v%%:*} ${v#*:}
 done
+
+# Device tree of each topology (4 harts): every component of the plugin's
+# layout is a node at its address with the right compatible, and the graph
+# links say what the layout says (encoder -> funnel input port@N or sink,
+# funnel -> funnel/sink), both ways; QEMU boots with it.
+for topo in funnel funnel2; do
+	if ! "$here/dt/gen-dt.sh" -o "$work/dt-$topo.dtb" -s 4 -t "$topo" 2>"$work/dt-$topo.err" ||
+		! dtc -q -I dtb -O dts -o "$work/dt-$topo.dts" "$work/dt-$topo.dtb"; then
+		cat "$work/dt-$topo.err"
+		not_ok "dt: $topo: generated (4 harts)"
+		continue
+	fi
+	rm -f "$ram.lay"
+	timeout 30 "$here/run-qemu.sh" -s 4 -r "$ram.lay" -p "topo=$topo,layout=$work/dt-$topo.layout" \
+		-- -bios none -machine dumpdtb="$work/dt-$topo.dump.dtb" >/dev/null 2>&1
+	rm -f "$ram.lay"
+	t "python3 - '$work/dt-$topo.dts' '$work/dt-$topo.layout' <<'PY'
+import re, sys
+t = open(sys.argv[1]).read()
+comp = {'encoder': 'trace-encoder', 'sink': 'trace-ramsink', 'funnel': 'trace-funnel'}
+compat = {'encoder': 'qemu,ntrace-encoder', 'sink': 'qemu,ntrace-ramsink', 'funnel': 'qemu,ntrace-funnel'}
+def node(name):
+    m = re.search(r'\n(\t+)' + re.escape(name) + r' \{\n(.*?)\n\1\};', t, re.S)
+    return m.group(2) if m else None
+def eps(body, ports):
+    # endpoint phandle -> (remote phandle, port number) under in-ports/out-ports
+    m = re.search(ports + r' \{(.*?)\n\t\t\t\};\n', body + '\n', re.S)
+    out = []
+    for pm in re.finditer(r'port(?:@(\d+))? \{(.*?)\};\n\t\t\t\t\};', m.group(1) if m else '', re.S):
+        r = re.search(r'remote-endpoint = <(0x[0-9a-f]+)>', pm.group(2))
+        h = re.search(r'phandle = <(0x[0-9a-f]+)>', pm.group(2))
+        out.append((int(h.group(1), 16), int(r.group(1), 16), int(pm.group(1) or 0)))
+    return out
+lay, ok = [], True
+for l in open(sys.argv[2]):
+    f = l.split()
+    if f and not f[0].startswith('#'):
+        lay.append((f[0], int(f[1]), 0x9fff0000 + int(f[2], 16), dict(x.split('=') for x in f[3:])))
+nodes, inp, outp = {}, {}, {}
+for k, i, a, kv in lay:
+    b = node('%s@%x' % (comp[k], a))
+    if not b or compat[k] not in b:
+        print('# missing or wrong node', k, i); ok = False; continue
+    nodes[(k, i)] = b
+    inp[(k, i)] = eps(b, 'in-ports')
+    outp[(k, i)] = eps(b, 'out-ports')
+for k, i, a, kv in lay:
+    if 'out' not in kv or (k, i) not in nodes:
+        continue
+    dk, di, dp = kv['out'].split(':')
+    o = outp[(k, i)]
+    # my endpoint's remote is the destination's input endpoint on port dp, and back
+    good = len(o) == 1 and any(r == o[0][0] and h == o[0][1] and p == int(dp)
+                               for h, r, p in inp.get((dk, int(di)), []))
+    if not good:
+        print('# bad link', k, i, '->', kv['out']); ok = False
+nin = sum(len(v) for v in inp.values())
+nout = sum(len(v) for v in outp.values())
+print('# dt %s: %d nodes, %d links, ok=%s' % (sys.argv[1], len(nodes), nout, ok))
+sys.exit(0 if ok and nin == nout == sum('out' in kv for _, _, _, kv in lay) else 1)
+PY" "dt: $topo (4 harts): a node per component of the layout, graph links = the layout's (funnel input port@N)"
+	qextra=(-dtb "$work/dt-$topo.dtb" -device "loader,addr=0x80300100,data=4,data-len=4")
+	if exec_bm "dt-$topo" "$BM/funnel.elf" "$ram" -s 4 -p "topo=$topo,sram=$FUN_SRAM" &&
+		[ "$(cat "$work/dt-$topo.rc")" = 0 ]; then
+		ok "dt: $topo: QEMU accepts the generated DT (-dtb) and the model works with it"
+	else
+		not_ok "dt: $topo: QEMU accepts the generated DT (-dtb) and the model works with it"
+	fi
+	qextra=()
+done

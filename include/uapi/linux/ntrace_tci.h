@@ -245,6 +245,8 @@
 
 /* ---- Funnel (trFunnel??; timestamp unit at TCI_TS_CONTROL) --------------- */
 
-#define TCI_FUNNEL_DIS_INPUT		0x008 /* trFunnelDisInput, bits 15:0 */
+#define TCI_FUNNEL_DIS_INPUT		0x008 /* trFunnelDisInput */
+#define TCI_FUNNEL_DIS_INPUT_MASK	0xffffU /* bit n: input n disabled */
+#define TCI_FUNNEL_MAX_INPUTS		16
 
 #endif /* _UAPI_LINUX_NTRACE_TCI_H */

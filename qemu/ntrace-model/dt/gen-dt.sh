@@ -2,27 +2,38 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # Build the guest device tree for the ntrace model: QEMU's own virt DT
-# (-machine dumpdtb) plus, per hart, a trace encoder and a RAM sink node
-# ("riscv,trace-component" binding, Documentation/devicetree/bindings/
-# riscv/riscv,trace-component.yaml) linked by graph ports, and a no-map
+# (-machine dumpdtb) plus a node per trace component of the model's
+# topology (a trace encoder per hart; RAM sinks; trace funnels) in the
+# "riscv,trace-component" binding (Documentation/devicetree/bindings/
+# riscv/riscv,trace-component.yaml), linked by graph ports (a funnel's
+# input port@N is its input N, bit N of trFunnelDisInput), and a no-map
 # reserved-memory node over the register region so Linux keeps that RAM
 # to itself and the driver can ioremap the components. Each encoder node
 # states its timestamp rate (riscv,timestamp-frequency): the model's
 # timestamp unit is fed by the platform timer, so it is /cpus'
 # timebase-frequency.
 #
-# usage: gen-dt.sh -o OUT.dtb [-m MiB] [-s SMP] [-r REGBASE] [-- QEMU-ARGS...]
-#   -m, -s must match the QEMU run (defaults 512, 1); REGBASE defaults to the
+# Where the components are and how they are linked is the plugin's
+# (plugin/topology.c): the dump runs with the plugin loaded and its
+# layout= file is what the nodes are made from.
+#
+# usage: gen-dt.sh -o OUT.dtb [-m MiB] [-s SMP] [-t TOPO] [-r REGBASE] [-- QEMU-ARGS...]
+#   -m, -s must match the QEMU run (defaults 512, 1); -t is the plugin's
+#   topo= (hart, funnel, funnel2; default hart); REGBASE defaults to the
 #   plugin's default, the last 64 KiB of RAM. QEMU-ARGS (e.g. -cpu ...) are
 #   passed to the dump so the DT describes the same CPUs.
+# Environment: NTRACE_MODEL_SO (plugin path, as run-qemu.sh).
 set -euo pipefail
-mem=512 smp=1 out= regbase=
-while getopts "o:m:s:r:" o; do
+here=$(cd "$(dirname "$0")/.." && pwd)
+so=${NTRACE_MODEL_SO:-$here/../../build/ntrace-model/ntrace-model.so}
+mem=512 smp=1 out= regbase= topo=hart
+while getopts "o:m:s:r:t:" o; do
 	case $o in
 	o) out=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	r) regbase=$OPTARG ;;
+	t) topo=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -30,6 +41,7 @@ shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
 [ -n "$out" ] || { echo "gen-dt.sh: -o OUT.dtb is required" >&2; exit 2; }
 command -v dtc >/dev/null || { echo "gen-dt.sh: dtc not found (device-tree-compiler)" >&2; exit 1; }
+[ -f "$so" ] || { echo "gen-dt.sh: no plugin at $so (make -C qemu/ntrace-model)" >&2; exit 1; }
 [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || { echo "gen-dt.sh: -s must be 1..8 (model limit)" >&2; exit 2; }
 ram_base=$((0x80000000))
 ram_size=$((mem * 1024 * 1024))
@@ -41,8 +53,10 @@ trap 'rm -rf "$tmp"' EXIT
 truncate -s "${mem}M" "$tmp/ram"
 qemu-system-riscv64 -machine "virt,memory-backend=ram,dumpdtb=$tmp/virt.dtb" \
 	-object "memory-backend-file,id=ram,size=${mem}M,mem-path=$tmp/ram,share=on" \
+	-plugin "$so,ram=$tmp/ram,regs=$regbase,topo=$topo,layout=$tmp/layout" \
 	-m "${mem}M" -smp "$smp" -nographic "$@" >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; exit 1; }
+[ -s "$tmp/layout" ] || { echo "gen-dt.sh: the plugin wrote no layout" >&2; exit 1; }
 dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb"
 grep -q 'reserved-memory' "$tmp/virt.dts" && rsv_exists=1 || rsv_exists=0
 timebase=$(sed -nE 's/^[[:space:]]*timebase-frequency = <(0x[0-9a-f]+)>;/\1/p' "$tmp/virt.dts" | head -1)
@@ -69,38 +83,93 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	echo "	};"
 	echo "};"
 	echo "&{/soc} {"
-	for ((h = 0; h < smp; h++)); do
-		te=$((regbase + h * 0x2000))
-		rs=$((te + 0x1000))
-		cat <<EON
-	trace-encoder@$(printf %x $te) {
-		compatible = "qemu,ntrace-encoder", "riscv,trace-component";
-		reg = <$(cells $te) 0x0 0x1000>;
-		cpus = <&{/cpus/cpu@$h}>;
-		riscv,timestamp-frequency = <$timebase>;
-		out-ports {
-			port {
-				te${h}_out: endpoint {
-					remote-endpoint = <&ram${h}_in>;
-				};
-			};
-		};
-	};
-	trace-ramsink@$(printf %x $rs) {
-		compatible = "qemu,ntrace-ramsink", "riscv,trace-component";
-		reg = <$(cells $rs) 0x0 0x1000>;
-		cpus = <&{/cpus/cpu@$h}>;
-		in-ports {
-			port {
-				ram${h}_in: endpoint {
-					remote-endpoint = <&te${h}_out>;
-				};
-			};
-		};
-	};
-EON
-	done
+	# the components, from the plugin's layout (plugin/topology.c)
+	# (mawk: no strtonum, %x only below 2^32: the address in two halves)
+	awk -v hi=$((regbase >> 32)) -v lo=$((regbase & 0xffffffff)) -v tb="$timebase" '
+	function hexval(s, i, v) {
+		s = tolower(s); sub(/^0x/, "", s)
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	function addr(off) { return hi ? sprintf("%x%08x", hi, lo + hexval(off)) : sprintf("%x", lo + hexval(off)) }
+	function cells(off) { return sprintf("0x%x 0x%x", hi, lo + hexval(off)) }
+	function label(k, i, p) { return k == "sink" ? "ram" i "_in" : k == "funnel" ? "fun" i "_in" p : "" }
+	function srclabel(k, i) { return k == "encoder" ? "te" i "_out" : "fun" i "_out" }
+	/^#/ { next }
+	{
+		n++; kind[n] = $1; idx[n] = $2; off[n] = $3; hart[n] = ""; out[n] = ""; nin[n] = 0
+		for (f = 4; f <= NF; f++) {
+			split($f, kv, "=")
+			if (kv[1] == "hart") hart[n] = kv[2]
+			if (kv[1] == "inputs") nin[n] = kv[2]
+			if (kv[1] == "out") out[n] = kv[2]
+		}
+		if (out[n] != "") {
+			split(out[n], o, ":")
+			dst = o[1] ":" o[2]
+			nsrc[dst]++; srck[dst, nsrc[dst]] = $1; srci[dst, nsrc[dst]] = $2; srcp[dst, nsrc[dst]] = o[3]
+			if ($1 == "encoder") srch[dst, nsrc[dst]] = hart[n]
+		}
+	}
+	function outport(k, i, o) {
+		split(o, d, ":")
+		print "\t\tout-ports {"
+		print "\t\t\tport {"
+		print "\t\t\t\t" srclabel(k, i) ": endpoint {"
+		print "\t\t\t\t\tremote-endpoint = <&" label(d[1], d[2], d[3]) ">;"
+		print "\t\t\t\t};"
+		print "\t\t\t};"
+		print "\t\t};"
+	}
+	END {
+		for (j = 1; j <= n; j++) {
+			k = kind[j]; i = idx[j]; me = k ":" i
+			if (k == "encoder") {
+				print "\ttrace-encoder@" addr(off[j]) " {"
+				print "\t\tcompatible = \"qemu,ntrace-encoder\", \"riscv,trace-component\";"
+				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
+				print "\t\tcpus = <&{/cpus/cpu@" hart[j] "}>;"
+				print "\t\triscv,timestamp-frequency = <" tb ">;"
+				outport(k, i, out[j])
+				print "\t};"
+			} else if (k == "sink") {
+				print "\ttrace-ramsink@" addr(off[j]) " {"
+				print "\t\tcompatible = \"qemu,ntrace-ramsink\", \"riscv,trace-component\";"
+				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
+				# a sink fed by one encoder belongs to that hart
+				if (nsrc[me] == 1 && srck[me, 1] == "encoder")
+					print "\t\tcpus = <&{/cpus/cpu@" srch[me, 1] "}>;"
+				print "\t\tin-ports {"
+				print "\t\t\tport {"
+				print "\t\t\t\tram" i "_in: endpoint {"
+				print "\t\t\t\t\tremote-endpoint = <&" srclabel(srck[me, 1], srci[me, 1]) ">;"
+				print "\t\t\t\t};"
+				print "\t\t\t};"
+				print "\t\t};"
+				print "\t};"
+			} else if (k == "funnel") {
+				print "\ttrace-funnel@" addr(off[j]) " {"
+				print "\t\tcompatible = \"qemu,ntrace-funnel\", \"riscv,trace-component\";"
+				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
+				print "\t\tin-ports {"
+				print "\t\t\t#address-cells = <1>;"
+				print "\t\t\t#size-cells = <0>;"
+				for (s = 1; s <= nsrc[me]; s++) {
+					p = srcp[me, s]
+					print "\t\t\tport@" p " {"
+					print "\t\t\t\treg = <" p ">;"
+					print "\t\t\t\tfun" i "_in" p ": endpoint {"
+					print "\t\t\t\t\tremote-endpoint = <&" srclabel(srck[me, s], srci[me, s]) ">;"
+					print "\t\t\t\t};"
+					print "\t\t\t};"
+				}
+				print "\t\t};"
+				outport(k, i, out[j])
+				print "\t};"
+			}
+		}
+	}' "$tmp/layout"
 	echo "};"
 } >"$tmp/ntrace.dts"
 dtc -q -I dts -O dtb -o "$out" "$tmp/ntrace.dts"
-echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $smp hart(s), ${mem} MiB)" >&2
+echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $smp hart(s), topology $topo, ${mem} MiB)" >&2

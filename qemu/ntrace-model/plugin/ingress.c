@@ -388,7 +388,7 @@ static void stop_now(struct hart *h)
 	h->te.empty = true;
 	vcpu_set_active(h->idx, ACTIVE_TRACE, false);
 	te_publish(h);
-	ram_publish(h);
+	route_publish(h, true);
 }
 
 void ingress_tb_exec(unsigned int vcpu, void *udata)
@@ -429,7 +429,7 @@ void ingress_tb_exec(unsigned int vcpu, void *udata)
 	}
 	if (h->ram_dirty) {
 		h->ram_dirty = false;
-		ram_publish_wp(h);
+		route_publish(h, false);
 	}
 	hart_unlock(h);
 }
@@ -462,6 +462,10 @@ void ingress_csr_exec(unsigned int vcpu, void *udata)
 		M.harts[vcpu].context_stale = true;
 }
 
+/*
+ * Guest stores (and, when the model has SRAM, loads: trRamData reads
+ * advance trRamRP) that land in the register region.
+ */
 void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		       uint64_t vaddr, void *udata)
 {
@@ -474,7 +478,10 @@ void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
 	if (pa + size <= M.reg_base || pa >= M.reg_base + MODEL_REGION_SIZE)
 		return;
-	regs_store(vcpu, pa, size, udata);
+	if (qemu_plugin_mem_is_store(info))
+		regs_store(vcpu, pa, size, udata);
+	else
+		regs_load(vcpu, pa, size);
 }
 
 /* ---- trace on/off from the register model --------------------------------- */

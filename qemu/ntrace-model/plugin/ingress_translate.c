@@ -80,8 +80,10 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		classify(ti, raw, len);
 		ti->d.size = qemu_plugin_insn_size(insn);
 
+		/* loads only matter for trRamData, which only SRAM mode has */
 		qemu_plugin_register_vcpu_mem_cb(insn, ingress_store_exec, QEMU_PLUGIN_CB_NO_REGS,
-						 QEMU_PLUGIN_MEM_W, ti);
+						 M.sram_size ? QEMU_PLUGIN_MEM_RW : QEMU_PLUGIN_MEM_W,
+						 ti);
 		if (ti->read_early)
 			qemu_plugin_register_vcpu_insn_exec_cond_cb(
 				insn, ingress_indirect_exec, QEMU_PLUGIN_CB_R_REGS,

@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ntrace-model: a QEMU TCG plugin that behaves, as seen from the guest,
- * like one N-Trace trace encoder plus one RAM sink per hart, programmed
- * through the RISC-V Trace Control Interface 1.0 registers.
+ * like one N-Trace trace encoder per hart plus RAM sinks and trace funnels
+ * (topology.c), programmed through the RISC-V Trace Control Interface 1.0
+ * registers.
  *
  * Arguments (-plugin ntrace-model.so,ARG=VALUE,...):
  *   ram=PATH        mem-path of the guest RAM memory-backend-file (share=on)
  *   ram_base=ADDR   guest-physical base of that RAM (default 0x80000000)
  *   ram_size=BYTES  its size (default: the file's size)
  *   regs=ADDR       base of the register region (default: last 64 KiB of RAM)
- *   harts=N         encoders/sinks to model (default: all vCPUs, max 8)
+ *   harts=N         encoders to model (default: all vCPUs, max 8)
+ *   topo=NAME       hart (default: a sink per hart), funnel (every encoder
+ *                   through one funnel into one sink), funnel2 (two funnels
+ *                   of half the encoders each into a funnel into one sink)
+ *   sram=BYTES      SRAM of every sink (trRamHasSRAM=1, trRamMode 0 legal;
+ *                   default 0: SMEM only); a multiple of 4, at most 16 MiB
+ *   layout=PATH     write the components' placement and links there
  *   gt=PREFIX       write the ground-truth ingress log PREFIX.hartN.txt
  *   stats=on        print per-hart counts at exit
  */
@@ -112,13 +119,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else if (KEY("harts") && parse_u64(val, &v) && v >= 1 &&
 			   v <= MODEL_MAX_HARTS) {
 			M.nharts = v;
+		} else if (KEY("topo") && topology_parse(val)) {
+		} else if (KEY("sram") && parse_u64(val, &v) && !(v & 3) && v <= MODEL_MAX_SRAM) {
+			M.sram_size = v;
+		} else if (KEY("layout")) {
+			M.layout_path = val;
 		} else if (KEY("gt")) {
 			M.gt_prefix = val;
 		} else if (KEY("stats")) {
 			M.stats = !strcmp(val, "on") || !strcmp(val, "true");
 		} else {
 			fprintf(stderr, "ntrace-model: bad argument '%s' (known: ram=PATH, "
-				"ram_base=, ram_size=, regs=, harts=1..%d, gt=PREFIX, "
+				"ram_base=, ram_size=, regs=, harts=1..%d, "
+				"topo=hart|funnel|funnel2, sram=BYTES, layout=PATH, gt=PREFIX, "
 				"stats=on)\n", a, MODEL_MAX_HARTS);
 			return -1;
 		}
@@ -134,6 +147,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			"(use harts=N)\n", M.nharts, MODEL_MAX_HARTS);
 		return -1;
 	}
+	topology_init();
+	if (topology_write_layout() < 0)
+		return -1;
 	M.sb = qemu_plugin_scoreboard_new(sizeof(struct vcpu_sb));
 	M.sb_active = (qemu_plugin_u64){ M.sb, offsetof(struct vcpu_sb, active) };
 	M.sb_reached = (qemu_plugin_u64){ M.sb, offsetof(struct vcpu_sb, reached) };

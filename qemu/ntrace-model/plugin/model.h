@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * State of the ntrace hardware model: per hart one N-Trace encoder (with
- * its timestamp unit, filters and comparators) and one RAM sink in SMEM
- * mode, their registers living in a reserved region of guest RAM that the
- * plugin shares with QEMU through the memory-backend file.
+ * its timestamp unit, filters and comparators); RAM sinks (SMEM, and SRAM
+ * mode when the model has SRAM) and trace funnels wired as the chosen
+ * topology says (topology.c). Their registers live in a reserved region of
+ * guest RAM that the plugin shares with QEMU through the memory-backend
+ * file.
  */
 #ifndef NTRACE_MODEL_H
 #define NTRACE_MODEL_H
@@ -23,7 +25,10 @@
 #define MODEL_NFILTERS		2
 #define MODEL_NCOMPS		2
 #define MODEL_TS_WIDTH		48
-#define MODEL_REGION_SIZE	0x10000	/* 8 KiB per hart: encoder, then sink */
+#define MODEL_REGION_SIZE	0x10000	/* 16 blocks of 4 KiB (topology.c places them) */
+#define MODEL_NBLOCKS		16
+#define MODEL_MAX_FUNNELS	3
+#define MODEL_MAX_SRAM		(16u << 20)
 #define MODEL_BATCH		1024	/* records per encoder call (> a block) */
 #define MODEL_RAS		64	/* shadow return stack entries */
 #define MODEL_TS_REFRESH	64	/* blocks between trTsCounter refreshes (not tracing) */
@@ -89,29 +94,62 @@ struct encoder {
 	bool ts_running;	/* Active and mode External: it has a value */
 };
 
+/* Where a trace output goes: a sink, or input port of a funnel. */
+enum comp_kind { COMP_NONE, COMP_ENCODER, COMP_SINK, COMP_FUNNEL };
+
+struct comp_ref {
+	uint8_t kind;		/* COMP_SINK or COMP_FUNNEL */
+	uint8_t idx;
+	uint8_t port;		/* funnel input number (bit of trFunnelDisInput) */
+};
+
+/*
+ * RAM sink. Its lock also guards every funnel whose output leads to it;
+ * lock order: M.lock, hart lock, sink lock.
+ */
 struct ramsink {
+	unsigned int idx;
+	int lock;
 	bool active;
 	bool enable;
-	uint32_t control;	/* WARL fields of trRamControl */
-	uint64_t start, limit, wp;
+	bool pending_active;	/* release from reset at the writer's next block */
+	uint32_t control;	/* WARL fields of trRamControl (trRamMode included) */
+	uint64_t start, limit, wp, rp;
 	bool wrap;
 	uint8_t staged;		/* bytes written into the word at wp, not yet counted */
+	uint8_t *sram;		/* model-internal SRAM (M.sram_size bytes) or NULL */
+	volatile uint32_t *regs;	/* register page in guest RAM */
+	uint64_t phys;
+	uint64_t bytes;
+};
+
+/* Trace funnel: merges whole messages of its inputs into its output. */
+struct funnel {
+	unsigned int idx;
+	bool active;
+	bool enable;
+	bool pending_active;
+	uint32_t dis_input;	/* trFunnelDisInput */
+	unsigned int ninputs;
+	struct comp_ref out;
+	struct ramsink *root;	/* the sink its output leads to (its lock) */
+	volatile uint32_t *regs;
+	uint64_t phys;
 };
 
 /* Pending reset transitions: complete at the writer's next block. */
 #define PEND_TE_ACTIVE	0x1
-#define PEND_RAM_ACTIVE	0x2
 #define PEND_TE_STOP	0x4
 
 struct hart {
 	unsigned int idx;
 	int lock;		/* hart_lock()/hart_unlock(): short, rarely contended */
 	struct encoder te;
-	struct ramsink ram;
+	struct comp_ref out;	/* where the encoder's messages go */
+	struct ramsink *root;	/* the sink they end in */
 	uint32_t pending;	/* PEND_* */
-	bool pending_te_active, pending_ram_active;	/* target values */
-	volatile uint32_t *te_regs, *ram_regs;	/* register pages in guest RAM */
-	uint64_t te_phys, ram_phys;
+	volatile uint32_t *te_regs;	/* register page in guest RAM */
+	uint64_t te_phys;
 
 	/* ingress derivation */
 	bool tracing;		/* records are being produced */
@@ -147,7 +185,7 @@ struct hart {
 	 */
 	struct ntrace_insn rec[MODEL_BATCH];
 	unsigned int nrec;
-	bool ram_dirty;		/* sink pointers moved: publish trRamWP */
+	bool ram_dirty;		/* sink pointers moved: publish root's trRamWP */
 
 	/* output */
 	FILE *gt;
@@ -155,8 +193,20 @@ struct hart {
 	uint64_t records, bytes;
 };
 
+/* A 4 KiB block of the register region. */
+struct block {
+	uint8_t kind;		/* enum comp_kind */
+	uint8_t idx;
+};
+
+enum topology { TOPO_HART, TOPO_FUNNEL, TOPO_FUNNEL2 };
+
 struct model {
 	unsigned int nharts;
+	enum topology topo;
+	unsigned int nsinks, nfunnels;
+	uint64_t sram_size;	/* bytes of SRAM per sink (0: SMEM-only sinks) */
+	const char *layout_path;
 	int nvcpus;		/* vCPUs the machine was started with */
 	uint64_t ram_base, ram_size;
 	uint8_t *ram;		/* host mapping of guest RAM */
@@ -167,6 +217,9 @@ struct model {
 	bool stats;
 	pthread_mutex_t lock;	/* register writes and pending transitions */
 	struct hart harts[MODEL_MAX_HARTS];
+	struct ramsink sinks[MODEL_MAX_HARTS];
+	struct funnel funnels[MODEL_MAX_FUNNELS];
+	struct block blocks[MODEL_NBLOCKS];
 	struct qemu_plugin_scoreboard *sb;
 	qemu_plugin_u64 sb_active;	/* per vCPU: block callback needed */
 	qemu_plugin_u64 sb_reached;	/* per vCPU: last insn of block started */
@@ -186,16 +239,26 @@ struct vcpu_sb {
 
 extern struct model M;
 
+static inline void spin_lock(int *l)
+{
+	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(l, __ATOMIC_RELAXED))
+			__builtin_ia32_pause();
+}
+
+static inline void spin_unlock(int *l)
+{
+	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+}
+
 static inline void hart_lock(struct hart *h)
 {
-	while (__atomic_exchange_n(&h->lock, 1, __ATOMIC_ACQUIRE))
-		while (__atomic_load_n(&h->lock, __ATOMIC_RELAXED))
-			__builtin_ia32_pause();
+	spin_lock(&h->lock);
 }
 
 static inline void hart_unlock(struct hart *h)
 {
-	__atomic_store_n(&h->lock, 0, __ATOMIC_RELEASE);
+	spin_unlock(&h->lock);
 }
 
 
@@ -213,19 +276,39 @@ void ts_publish(struct hart *h);
 void ts_publish_value(struct hart *h, uint64_t v);
 void ts_update_needed(struct hart *h);
 
-/* regs_sink.c */
-void ram_reset(struct hart *h);
-void ram_write(struct hart *h, unsigned int off, uint32_t val, uint32_t bytemask,
+/* regs_sink.c (sink lock held) */
+void ram_reset(struct ramsink *r);
+void ram_write(struct ramsink *r, unsigned int off, uint32_t val, uint32_t bytemask,
 	       unsigned int vcpu);
-void ram_publish(struct hart *h);
-void ram_publish_wp(struct hart *h);
-int ram_push(struct hart *h, const uint8_t *buf, size_t n);
-void ram_flush(struct hart *h);
+void ram_read(struct ramsink *r, unsigned int off);
+void ram_publish(struct ramsink *r);
+void ram_publish_wp(struct ramsink *r);
+bool ram_empty(const struct ramsink *r);
+bool ram_sram_mode(const struct ramsink *r);
+
+/* sink_store.c: the sink's data path (sink lock held) */
+int ram_push(struct ramsink *r, const uint8_t *buf, size_t n);
+void ram_flush(struct ramsink *r);
+uint32_t ram_sram_word(const struct ramsink *r, uint64_t addr);
+
+/* regs_funnel.c (lock of the funnel's root sink held) */
+void funnel_reset(struct funnel *f);
+void funnel_write(struct funnel *f, unsigned int off, uint32_t val, unsigned int vcpu);
+void funnel_publish(struct funnel *f);
+
+/* topology.c */
+bool topology_parse(const char *name);
+const char *topology_name(void);
+void topology_init(void);
+int topology_write_layout(void);
+int route_push(struct hart *h, const uint8_t *buf, size_t n);
+void route_publish(struct hart *h, bool all);
 
 /* regs.c: dispatch of guest stores to the register region */
 void regs_init(void);
 void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 		const struct tb_insn *at);
+void regs_load(unsigned int vcpu, uint64_t phys, unsigned int size);
 void regs_service(unsigned int vcpu);
 void vcpu_set_active(unsigned int vcpu, uint64_t bits, bool on);
 uint64_t vcpu_icount(unsigned int vcpu);

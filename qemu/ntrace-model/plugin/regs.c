@@ -9,6 +9,7 @@
  * the very next load already reads the WARL result, as on hardware.
  * Writes to reserved offsets are put back to their value (0).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -40,26 +41,52 @@ uint64_t vcpu_icount(unsigned int vcpu)
 	return __atomic_load_n(&vcpu_sb(vcpu)->icount, __ATOMIC_RELAXED);
 }
 
+static void *block_ptr(unsigned int b, uint64_t *phys)
+{
+	*phys = M.reg_base + (uint64_t)b * TCI_BLOCK_SIZE;
+	return guest_ram_ptr(*phys, TCI_BLOCK_SIZE);
+}
+
 void regs_init(void)
 {
-	unsigned int i;
+	unsigned int b, i;
 
-	for (i = 0; i < M.nharts; i++) {
-		struct hart *h = &M.harts[i];
+	topology_init();
+	/* Power-up: every block reads 0 except what reset defines. */
+	memset(guest_ram_ptr(M.reg_base, MODEL_REGION_SIZE), 0, MODEL_REGION_SIZE);
+	for (b = 0; b < MODEL_NBLOCKS; b++) {
+		const struct block *k = &M.blocks[b];
 
-		h->idx = i;
-		h->te_phys = M.reg_base + (uint64_t)i * 2 * TCI_BLOCK_SIZE;
-		h->ram_phys = h->te_phys + TCI_BLOCK_SIZE;
-		h->te_regs = guest_ram_ptr(h->te_phys, TCI_BLOCK_SIZE);
-		h->ram_regs = guest_ram_ptr(h->ram_phys, TCI_BLOCK_SIZE);
-		/* Power-up: the whole block reads 0 except what reset defines. */
-		memset((void *)h->te_regs, 0, TCI_BLOCK_SIZE);
-		memset((void *)h->ram_regs, 0, TCI_BLOCK_SIZE);
-		te_reset(h);
-		ram_reset(h);
-		te_publish(h);
-		ram_publish(h);
+		if (k->kind == COMP_ENCODER) {
+			struct hart *h = &M.harts[k->idx];
+
+			h->idx = k->idx;
+			h->te_regs = block_ptr(b, &h->te_phys);
+			te_reset(h);
+			te_publish(h);
+		} else if (k->kind == COMP_SINK) {
+			struct ramsink *r = &M.sinks[k->idx];
+
+			r->regs = block_ptr(b, &r->phys);
+			if (M.sram_size && !r->sram) {
+				r->sram = calloc(1, M.sram_size);
+				if (!r->sram) {
+					fprintf(stderr, "ntrace-model: out of memory for SRAM\n");
+					exit(1);
+				}
+			}
+			ram_reset(r);
+			ram_publish(r);
+		} else if (k->kind == COMP_FUNNEL) {
+			struct funnel *f = &M.funnels[k->idx];
+
+			f->regs = block_ptr(b, &f->phys);
+			funnel_reset(f);
+			funnel_publish(f);
+		}
 	}
+	for (i = 0; i < M.nharts; i++)
+		M.harts[i].idx = i;
 }
 
 /* Bytes of the 32-bit register at word_phys covered by [phys, phys+size). */
@@ -82,30 +109,63 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 	pthread_mutex_lock(&M.lock);
 	for (w = phys & ~3ull; w < end; w += 4) {
 		uint64_t rel = w - M.reg_base;
-		unsigned int comp = rel / TCI_BLOCK_SIZE;
 		unsigned int off = rel % TCI_BLOCK_SIZE;
-		struct hart *h = &M.harts[comp / 2];
-		volatile uint32_t *page;
+		const struct block *k;
 		uint32_t val, mask;
 
 		if (rel >= MODEL_REGION_SIZE)
 			break;
-		if (comp / 2 >= M.nharts) {
-			/* beyond the last hart: reserved, reads 0 */
-			*(volatile uint32_t *)guest_ram_ptr(w, 4) = 0;
-			continue;
-		}
-		page = comp & 1 ? h->ram_regs : h->te_regs;
-		val = page[off / 4];
+		k = &M.blocks[rel / TCI_BLOCK_SIZE];
+		val = *(volatile uint32_t *)guest_ram_ptr(w, 4);
 		mask = byte_mask(w, phys, size);
-		hart_lock(h);
-		if (comp & 1)
-			ram_write(h, off, val, mask, vcpu);
-		else
+		if (k->kind == COMP_ENCODER) {
+			struct hart *h = &M.harts[k->idx];
+
+			hart_lock(h);
 			te_write(h, off, val, mask, vcpu, at);
-		hart_unlock(h);
+			hart_unlock(h);
+		} else if (k->kind == COMP_SINK) {
+			struct ramsink *r = &M.sinks[k->idx];
+
+			spin_lock(&r->lock);
+			ram_write(r, off, val, mask, vcpu);
+			spin_unlock(&r->lock);
+		} else if (k->kind == COMP_FUNNEL) {
+			struct funnel *f = &M.funnels[k->idx];
+
+			spin_lock(&f->root->lock);
+			funnel_write(f, off, val, vcpu);
+			spin_unlock(&f->root->lock);
+		} else {
+			/* no component there: reserved, reads 0 */
+			*(volatile uint32_t *)guest_ram_ptr(w, 4) = 0;
+		}
 	}
 	pthread_mutex_unlock(&M.lock);
+}
+
+/*
+ * A guest load from the register region (seen only when the model has
+ * SRAM: trRamData reads advance trRamRP). Runs after the load, before the
+ * hart's next instruction.
+ */
+void regs_load(unsigned int vcpu, uint64_t phys, unsigned int size)
+{
+	uint64_t rel = phys - M.reg_base;
+	uint64_t data = (rel & ~(uint64_t)(TCI_BLOCK_SIZE - 1)) + TCI_RAM_DATA;
+	const struct block *k;
+	struct ramsink *r;
+
+	(void)vcpu;
+	if (rel >= MODEL_REGION_SIZE || data < rel || data >= rel + size)
+		return;	/* the access does not cover trRamData */
+	k = &M.blocks[rel / TCI_BLOCK_SIZE];
+	if (k->kind != COMP_SINK)
+		return;
+	r = &M.sinks[k->idx];
+	spin_lock(&r->lock);
+	ram_read(r, TCI_RAM_DATA);
+	spin_unlock(&r->lock);
 }
 
 /*
@@ -128,13 +188,31 @@ void regs_service(unsigned int vcpu)
 			h->te.active = true;
 			te_publish(h);
 		}
-		if (h->pending & PEND_RAM_ACTIVE) {
-			h->pending &= ~PEND_RAM_ACTIVE;
-			ram_reset(h);
-			h->ram.active = true;
-			ram_publish(h);
-		}
 		hart_unlock(h);
+	}
+	for (i = 0; i < M.nsinks; i++) {
+		struct ramsink *r = &M.sinks[i];
+
+		spin_lock(&r->lock);
+		if (r->pending_active) {
+			r->pending_active = false;
+			ram_reset(r);
+			r->active = true;
+			ram_publish(r);
+		}
+		spin_unlock(&r->lock);
+	}
+	for (i = 0; i < M.nfunnels; i++) {
+		struct funnel *f = &M.funnels[i];
+
+		spin_lock(&f->root->lock);
+		if (f->pending_active) {
+			f->pending_active = false;
+			funnel_reset(f);
+			f->active = true;
+			funnel_publish(f);
+		}
+		spin_unlock(&f->root->lock);
 	}
 	pthread_mutex_unlock(&M.lock);
 }

@@ -2,7 +2,8 @@
 /*
  * The one place where the model meets the N-Trace encoder library
  * (tools/perf-ntrace, ntrace/encoder.h): encoder configuration from the
- * trTe* registers, records in, message bytes out to the hart's RAM sink.
+ * trTe* registers, records in, whole messages out to the encoder's output
+ * (a funnel or a RAM sink, topology.c).
  *
  * Parameters the registers do not show (a decoder must use the same):
  * the library defaults of ntrace_enc_cfg_default() (I-CNT 16 bits incl.
@@ -56,7 +57,7 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 			"%s message; dropped\n", o->h->idx, ntrace_tcode_name(msg->tcode));
 		return 0;
 	}
-	if (ram_push(o->h, buf, n) < 0)
+	if (route_push(o->h, buf, n) < 0)
 		o->h->te.overflow = true;	/* trTeInstStallOrOverflow */
 	return 0;
 }

@@ -711,6 +711,9 @@ else
 	not_ok "remote: hart 0 reported hart 1's trace"
 fi
 
+# Topologies (a sink per hart, funnels), SRAM sinks: tests/funnel.sh
+. "$here/tests/funnel.sh"
+
 # Device tree: QEMU's DT plus encoder/sink nodes and the reserved region.
 if "$here/dt/gen-dt.sh" -o "$work/nt.dtb" -s 2 2>"$work/dt.err" &&
 	dtc -q -I dtb -O dts -o "$work/nt.dts" "$work/nt.dtb"; then

@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Trace funnel registers (trFunnel*, Trace Control Interface 1.0 "Trace
+ * Funnel"): trFunnelControl (Active, Enable, Empty), trFunnelImpl
+ * (version 1.0, component type 0x8) and trFunnelDisInput.
+ *
+ * Choices where the specification leaves room:
+ *  - release from reset (trFunnelActive 0->1) completes at the writer's
+ *    next block boundary, as for the other components: trFunnelActive
+ *    reads 0 until then and writes to the funnel are ignored;
+ *  - the funnel holds no message: each one is forwarded whole when its
+ *    encoder completes it (topology.c), so trFunnelEmpty always reads 1
+ *    and disabling has nothing to flush;
+ *  - trFunnelDisInput is WARL: one bit per input the funnel has (writing
+ *    0xFFFF reads back the mask of its inputs); release from reset sets it
+ *    to 0. It may be written while the funnel is enabled and applies to the
+ *    next message;
+ *  - messages that reach a funnel in reset or not enabled are dropped and
+ *    their encoder sets trTeInstStallOrOverflow (the model does not
+ *    stall); messages of a disabled input are read and discarded (no
+ *    overflow), as the spec says;
+ *  - no timestamp unit: trTsControl and trTsCounter read 0. Every encoder
+ *    has its own External unit fed by the same platform timer, so
+ *    timestamps of different harts are already on one clock.
+ */
+#include "model.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
+
+void funnel_reset(struct funnel *f)
+{
+	f->active = false;
+	f->enable = false;
+	f->dis_input = 0;
+}
+
+void funnel_publish(struct funnel *f)
+{
+	volatile uint32_t *p = f->regs;
+
+	p[TCI_CONTROL / 4] = f->active ? TCI_ACTIVE | TCI_EMPTY | (f->enable ? TCI_ENABLE : 0) :
+					 TCI_EMPTY;
+	p[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, 1) | TCI_SET(IMPL_VER_MINOR, 0) |
+			  TCI_SET(IMPL_COMP_TYPE, TCI_COMP_FUNNEL);
+	p[TCI_FUNNEL_DIS_INPUT / 4] = f->dis_input;
+}
+
+void funnel_write(struct funnel *f, unsigned int off, uint32_t val, unsigned int vcpu)
+{
+	if (off == TCI_CONTROL) {
+		if (!f->active) {
+			if (val & TCI_ACTIVE) {
+				f->pending_active = true;
+				vcpu_set_active(vcpu, ACTIVE_SERVICE, true);
+			}
+		} else if (!(val & TCI_ACTIVE)) {
+			f->pending_active = false;
+			funnel_reset(f);
+		} else {
+			f->enable = val & TCI_ENABLE;
+		}
+	} else if (off == TCI_FUNNEL_DIS_INPUT) {
+		if (f->active)
+			f->dis_input = val & ((1u << f->ninputs) - 1) & TCI_FUNNEL_DIS_INPUT_MASK;
+	} else if (off != TCI_IMPL) {
+		f->regs[off / 4] = 0;	/* reserved (no timestamp unit) */
+	}
+	funnel_publish(f);
+}

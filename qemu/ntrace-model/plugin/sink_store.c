@@ -1,0 +1,79 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The RAM sink's data path: trace bytes into the circular buffer
+ * [trRamStart, trRamLimit] of guest RAM (SMEM mode) or of the sink's
+ * model-internal SRAM (SRAM mode), LSB first in 32-bit words, with
+ * trRamWP, trRamWrap and stop-on-wrap as the Trace Control Interface
+ * describes them. Callers hold the sink's lock.
+ */
+#include <string.h>
+
+#include "model.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
+
+/* Host pointer to [addr, addr + len) of the sink's buffer memory. */
+static uint8_t *sink_mem(const struct ramsink *r, uint64_t addr, size_t len)
+{
+	if (ram_sram_mode(r))
+		return addr + len <= M.sram_size ? r->sram + addr : NULL;
+	return guest_ram_ptr(addr, len);
+}
+
+/* The SRAM word at addr (trRamData), LSB first. */
+uint32_t ram_sram_word(const struct ramsink *r, uint64_t addr)
+{
+	const uint8_t *p = sink_mem(r, addr & ~3ull, 4);
+
+	return p ? p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24 : 0;
+}
+
+void ram_flush(struct ramsink *r)
+{
+	uint8_t idle[4] = { 0xff, 0xff, 0xff, 0xff };
+
+	if (r->staged && r->enable)
+		ram_push(r, idle, 4 - r->staged);
+	r->staged = 0;
+}
+
+/*
+ * Store trace bytes. Returns 0, or -1 when (some of) the bytes were
+ * dropped because the sink is not capturing.
+ */
+int ram_push(struct ramsink *r, const uint8_t *buf, size_t n)
+{
+	while (n) {
+		/* bytes up to the end of the word at trRamLimit */
+		uint64_t room = r->wp <= r->limit ? r->limit + 4 - r->wp - r->staged : 4u - r->staged;
+		size_t chunk = n < room ? n : (size_t)room;
+		uint8_t *p;
+		uint64_t adv;
+
+		if (!r->active || !r->enable)
+			return -1;
+		p = sink_mem(r, r->wp + r->staged, chunk);
+		if (p)
+			memcpy(p, buf, chunk);
+		r->bytes += chunk;
+		buf += chunk;
+		n -= chunk;
+		adv = (r->staged + chunk) & ~3ull;
+		r->staged = (r->staged + chunk) & 3;
+		if (!adv)
+			continue;
+		if (r->wp + adv <= r->limit) {
+			r->wp += adv;
+			continue;
+		}
+		/* the word at trRamLimit was written: back to trRamStart */
+		r->wp = r->start;
+		r->wrap = true;
+		if (r->control & TCI_RAM_STOP_ON_WRAP) {
+			r->enable = false;
+			r->staged = 0;
+			ram_publish(r);
+			return n ? -1 : 0;
+		}
+	}
+	return 0;
+}

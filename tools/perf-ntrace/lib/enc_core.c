@@ -309,7 +309,8 @@ static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
 	unsigned int w = c->hist_bits - 1;
-	uint64_t h = e->hist, word, count, rest;
+	uint64_t h = e->hist;
+	struct enc_hrep cut;
 	struct ntrace_msg m;
 	int rc;
 
@@ -324,11 +325,17 @@ static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 	}
 	if (e->rh_count && enc_hist_len(h) == enc_hist_len(e->rh_hist)) {
 		if (e->rh_count == 1 && enc_hist_len(h) == w &&
-		    enc_hrep_cut(e->rh_hist, h, w, &word, &count, &rest)) {
-			e->rh_hist = word;
-			e->rh_count = count;
+		    enc_hrep_cut(e->rh_hist, h, w, &cut)) {
+			if (cut.head) {		/* sent as the held word */
+				e->rh_hist = cut.head;
+				rc = flush_rh(e);
+				if (rc)
+					return rc;
+			}
+			e->rh_hist = cut.word;
+			e->rh_count = cut.count;
 			e->rh_ts = ts;
-			e->hist = rest;
+			e->hist = cut.rest;
 			return 0;
 		}
 		if (h == e->rh_hist && e->rh_count < (1ull << c->hrepeat_bits) - 1) {

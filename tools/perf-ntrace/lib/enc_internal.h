@@ -17,12 +17,17 @@ static inline unsigned int enc_hist_len(uint64_t hist)
 /*
  * Repeated history: two consecutive full HIST registers a (older) and b,
  * of w history bits each (stop bit at bit w, w <= 31), cut into a shorter
- * word that repeats (enc_hrep.c). On success *word is the word to hold
- * (with its stop bit), *count how often a then b repeat it, and *rest the
- * bits of b after the last repeat (a HIST value with its stop bit, to go
- * on collecting from).
+ * word that repeats (enc_hrep.c). HIST values, each with its stop bit:
+ * head, when not 0, the bits to send first (RCODE=1); word, repeated count
+ * times; rest, the bits after the last repeat, to go on collecting from.
  */
-bool enc_hrep_cut(uint64_t a, uint64_t b, unsigned int w, uint64_t *word, uint64_t *count,
-		  uint64_t *rest);
+struct enc_hrep {
+	uint64_t head;
+	uint64_t word;
+	uint64_t count;
+	uint64_t rest;
+};
+
+bool enc_hrep_cut(uint64_t a, uint64_t b, unsigned int w, struct enc_hrep *cut);
 
 #endif /* NTRACE_ENC_INTERNAL_H */

@@ -325,7 +325,8 @@ static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 	}
 	if (e->rh_count && enc_hist_len(h) == enc_hist_len(e->rh_hist)) {
 		if (e->rh_count == 1 && enc_hist_len(h) == w &&
-		    enc_hrep_cut(e->rh_hist, h, w, &cut)) {
+		    enc_hrep_cut(e->rh_hist, h, w, &cut) &&
+		    cut.count < 1ull << c->hrepeat_bits) {
 			if (cut.head) {		/* sent as the held word */
 				e->rh_hist = cut.head;
 				rc = flush_rh(e);

@@ -38,6 +38,11 @@ for w in mixed loops; do
 	fi
 	NTRACE_GT_DIR=$d "$TOP/build/perf-ntrace/bench/dec_bench" | sed -n 1,4p
 done
+# Trace size against NexRv, the task group's reference code, on its
+# riscv-tests benchmarks and our ground truth: bytes per program and bits
+# per instruction (skipped without NTRACE_NEXRV_SRC or NTRACE_NEXRV).
+echo "# trace size: ours against NexRv -cs 8 -rpt 2 (tools/perf-ntrace/tests/nexrv-size.sh)"
+bash tools/perf-ntrace/tests/nexrv-size.sh | grep -E '^#|SKIP' || true
 # The same programs decoded by two threads against one (perf-ntrace decode
 # --jobs, periodic-sync traces), and peak memory on a long trace.
 echo "# decode --jobs 1 vs 2 (scripts/jobs-bench.sh)"

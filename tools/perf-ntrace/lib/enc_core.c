@@ -14,6 +14,8 @@
 #include <ntrace/encoder.h>
 #include <ntrace/isa.h>
 
+#include "enc_internal.h"
+
 #define HW(size) ((unsigned int)(size) / 2)
 
 static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
@@ -42,45 +44,71 @@ static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 	return rc;
 }
 
-static int flush_repeats(struct ntrace_encoder *e)
+static int flush_rb(struct ntrace_encoder *e)
 {
 	struct ntrace_msg m;
-	int rc;
 
-	if (e->rb_count) {
-		memset(&m, 0, sizeof(m));
-		m.tcode = NTRACE_TC_REPEAT_BRANCH;
-		m.count = e->rb_count;
-		m.flags = NTRACE_MSGF_COUNT;
-		e->rb_count = 0;
-		rc = put(e, &m, e->rb_ts);
-		if (rc)
-			return rc;
+	if (!e->rb_count)
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.tcode = NTRACE_TC_REPEAT_BRANCH;
+	m.count = e->rb_count;
+	m.flags = NTRACE_MSGF_COUNT;
+	e->rb_count = 0;
+	return put(e, &m, e->rb_ts);
+}
+
+/* The held HIST word: RCODE=1 if it came once, else RCODE=2 with HREPEAT. */
+static int flush_rh(struct ntrace_encoder *e)
+{
+	struct ntrace_msg m;
+	uint64_t ts = e->rh_ts;
+
+	if (!e->rh_count)
+		return 0;
+	memset(&m, 0, sizeof(m));
+	m.tcode = NTRACE_TC_RESOURCE_FULL;
+	m.hist = e->rh_hist;
+	m.flags = NTRACE_MSGF_HIST;
+	if (e->rh_count == 1) {
+		m.code = NTRACE_RCODE_HIST;
+	} else {
+		m.code = NTRACE_RCODE_HREPEAT;
+		m.count = e->rh_count;
+		m.flags |= NTRACE_MSGF_COUNT;
 	}
-	if (e->rh_count) {
-		memset(&m, 0, sizeof(m));
-		m.tcode = NTRACE_TC_RESOURCE_FULL;
-		m.hist = e->rh_hist;
-		m.flags = NTRACE_MSGF_HIST;
-		if (e->rh_count == 1) {
-			m.code = NTRACE_RCODE_HIST;
-		} else {
-			m.code = NTRACE_RCODE_HREPEAT;
-			m.count = e->rh_count;
-			m.flags |= NTRACE_MSGF_COUNT;
-		}
-		e->rh_count = 0;
-		rc = put(e, &m, e->rh_ts);
-		if (rc)
-			return rc;
-	}
-	return 0;
+	e->rh_count = 0;
+	/* an I-CNT ResourceFull may have been sent while it was held */
+	if (e->ts_valid && ts < e->last_ts)
+		ts = e->last_ts;
+	return put(e, &m, ts);
+}
+
+static int flush_repeats(struct ntrace_encoder *e)
+{
+	int rc = flush_rb(e);
+
+	return rc ? rc : flush_rh(e);
 }
 
 /* Any message that is not a repeat candidate. */
 static int put_plain(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 {
 	int rc = flush_repeats(e);
+
+	e->rb_valid = false;
+	return rc ? rc : put(e, m, ts);
+}
+
+/*
+ * ResourceFull RCODE=0 (I-CNT full). A held HIST word stays held: decoders
+ * add up I-CNT and concatenate HIST bits across ResourceFull messages
+ * ("I-CNT Details", "Repeated History Optimization"), so the history
+ * repeat goes on counting through it; a RepeatBranch count does not.
+ */
+static int put_icnt_full(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
+{
+	int rc = flush_rb(e);
 
 	e->rb_valid = false;
 	return rc ? rc : put(e, m, ts);
@@ -255,36 +283,80 @@ static bool pop_return(struct ntrace_encoder *e, uint64_t *expect)
 	return true;
 }
 
-static int hist_full(struct ntrace_encoder *e, uint64_t ts)
+/* Hold h as a repeat candidate, after what was held before. */
+static int rh_hold(struct ntrace_encoder *e, uint64_t h, uint64_t ts)
+{
+	int rc = flush_repeats(e);
+
+	if (rc)
+		return rc;
+	e->rb_valid = false;
+	e->rh_hist = h;
+	e->rh_count = 1;
+	e->rh_ts = ts;
+	return 0;
+}
+
+/*
+ * HIST has as many bits as the held word (enc_hist_len(rh_hist)), or is
+ * full. Repeated history ("Repeated History Optimization"): a register
+ * equal to the held word is counted; a full register after a full one held
+ * once is cut with it into a shorter repeating word when their bits repeat
+ * one (enc_hrep_cut); anything else sends the held word and is held in turn
+ * when full. Without it a full register is sent at once (RCODE=1).
+ */
+static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
+	unsigned int w = c->hist_bits - 1;
 	uint64_t h = e->hist;
+	struct enc_hrep cut;
 	struct ntrace_msg m;
 	int rc;
 
-	e->hist = 1;
-	if (c->repeated_history) {
-		if (e->rh_count && e->rh_hist == h &&
-		    e->rh_count < (1ull << c->hrepeat_bits) - 1) {
+	if (!c->repeated_history) {
+		e->hist = 1;
+		memset(&m, 0, sizeof(m));
+		m.tcode = NTRACE_TC_RESOURCE_FULL;
+		m.code = NTRACE_RCODE_HIST;
+		m.hist = h;
+		m.flags = NTRACE_MSGF_HIST;
+		return put_plain(e, &m, ts);
+	}
+	if (e->rh_count && enc_hist_len(h) == enc_hist_len(e->rh_hist)) {
+		if (e->rh_count == 1 && enc_hist_len(h) == w &&
+		    enc_hrep_cut(e->rh_hist, h, w, &cut) &&
+		    cut.count < 1ull << c->hrepeat_bits) {
+			if (cut.head) {		/* sent as the held word */
+				e->rh_hist = cut.head;
+				rc = flush_rh(e);
+				if (rc)
+					return rc;
+			}
+			e->rh_hist = cut.word;
+			e->rh_count = cut.count;
+			e->rh_ts = ts;
+			e->hist = cut.rest;
+			return 0;
+		}
+		if (h == e->rh_hist && e->rh_count < (1ull << c->hrepeat_bits) - 1) {
 			e->rh_count++;
 			e->rh_ts = ts;
+			e->hist = 1;
 			return 0;
+		}
+		if (h == e->rh_hist) {		/* HREPEAT is full */
+			e->hist = 1;
+			return rh_hold(e, h, ts);
 		}
 		rc = flush_repeats(e);
 		if (rc)
 			return rc;
-		e->rb_valid = false;
-		e->rh_hist = h;
-		e->rh_count = 1;
-		e->rh_ts = ts;
-		return 0;
 	}
-	memset(&m, 0, sizeof(m));
-	m.tcode = NTRACE_TC_RESOURCE_FULL;
-	m.code = NTRACE_RCODE_HIST;
-	m.hist = h;
-	m.flags = NTRACE_MSGF_HIST;
-	return put_plain(e, &m, ts);
+	if (enc_hist_len(h) < w)
+		return 0;
+	e->hist = 1;
+	return rh_hold(e, h, ts);
 }
 
 static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r, unsigned int sync)
@@ -469,8 +541,9 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	if (e->pend)
 		e->pend_ts = r->tstamp;
 
-	if (e->hist >> (c->hist_bits - 1)) {
-		rc = hist_full(e, r->tstamp);
+	if (e->hist >> (c->hist_bits - 1) ||
+	    (e->rh_count && enc_hist_len(e->hist) == enc_hist_len(e->rh_hist))) {
+		rc = hist_step(e, r->tstamp);
 		if (rc)
 			return rc;
 	}
@@ -488,7 +561,7 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		m.icnt = e->icnt - hw;
 		m.flags = NTRACE_MSGF_ICNT;
 		e->icnt = hw;
-		rc = put_plain(e, &m, r->tstamp);
+		rc = put_icnt_full(e, &m, r->tstamp);
 		if (rc)
 			return rc;
 	} else if (!e->pend && e->icnt >> (c->icnt_bits - 1)) {
@@ -504,7 +577,7 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 			m.tcode = NTRACE_TC_RESOURCE_FULL;
 			m.code = NTRACE_RCODE_ICNT;
 			take_counts(e, &m, false);
-			rc = put_plain(e, &m, r->tstamp);
+			rc = put_icnt_full(e, &m, r->tstamp);
 			if (rc)
 				return rc;
 			hw = 0;	/* counted in the message just sent */

@@ -5,9 +5,11 @@
  * in include/ntrace/ingress_build.h), with a trap mark where a trap is
  * taken.
  *
- *   -plugin gt-plugin.so,out=FILE[,start=ADDR][,isa=zc]
+ *   -plugin gt-plugin.so,out=FILE[,start=ADDR][,stop=ADDR]...[,isa=zc]
  *
  * start: record from the first execution of ADDR on (skips the reset ROM).
+ * stop: end QEMU when ADDR is about to run (up to 8 of them; for programs
+ * that would otherwise wait for a host forever).
  * isa=zc: decode the C.FSDSP space as Zcmp/Zcmt (for -cpu ...,zcmp=true).
  *
  * How traps are found without a trap callback (QEMU 10.0 has none): an
@@ -51,6 +53,9 @@ static struct ntrace_gt_writer *out;
 static const struct insn_info *prev;	/* last logged instruction */
 static uint64_t start_pc;
 static bool recording;
+#define MAX_STOPS 8
+static uint64_t stop_pc[MAX_STOPS];	/* stop=: end the run before these run */
+static unsigned int n_stops;
 static struct qemu_plugin_register *r_mcause, *r_mepc, *r_mtvec;
 static struct qemu_plugin_register *r_scause, *r_sepc, *r_stvec;
 static struct qemu_plugin_register *r_gpr[32];
@@ -93,6 +98,11 @@ static void insn_exec(unsigned int vcpu, void *udata)
 	if (have_pend) {
 		ntrace_gt_pc(out, pend_pc);
 		n_insn++;
+		have_pend = false;
+	}
+	for (unsigned int k = 0; k < n_stops; k++) {
+		if (i->pc == stop_pc[k])
+			exit(0);	/* at_exit closes the output */
 	}
 	pend_pc = i->pc;
 	have_pend = true;
@@ -294,6 +304,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 			isa.ext |= NTRACE_ISA_ZCMP | NTRACE_ISA_ZCMT;
 		} else if (!strncmp(argv[i], "start=", 6)) {
 			start_pc = strtoull(argv[i] + 6, NULL, 0);
+		} else if (!strncmp(argv[i], "stop=", 5) && n_stops < MAX_STOPS) {
+			stop_pc[n_stops++] = strtoull(argv[i] + 5, NULL, 0);
 		} else {
 			fprintf(stderr, "gt-plugin: unknown option '%s'\n", argv[i]);
 			return -1;

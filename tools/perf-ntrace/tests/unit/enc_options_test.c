@@ -202,6 +202,86 @@ static void repeated_history(void)
 		       "repeated history split at the HREPEAT width");
 }
 
+/*
+ * A period that does not divide the HIST width (3 in 4 bits): two full
+ * registers are cut into a word of whole periods (1_110), repeated.
+ */
+static void repeated_history_period(void)
+{
+	struct ntrace_insn loop[40];
+	struct ntrace_enc_cfg c;
+	struct enc_run r;
+	size_t n = 0, i;
+
+	for (i = 0; i < 24; i++)	/* taken, taken, not taken */
+		loop[n++] = (struct ntrace_insn)I(0x100, 4, i % 3 == 2 ? NT : TK);
+	loop[n++] = (struct ntrace_insn)I(0x104, 4, NTRACE_ITYPE_INDIRECT);
+	loop[n++] = (struct ntrace_insn)I(0x400, 4, 0);
+	base(&c, NTRACE_MODE_HTM);
+	c.hist_bits = 5;	/* stop bit + 4 branches */
+	c.repeated_history = true;
+	enc_run(&c, loop, n, &r);
+	expect_listing(&r, "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x80\n"
+		       "ResourceFull rcode=2 hist=0xe hrepeat=8\n"
+		       "IndirectBranchHist btype=0 icnt=50 uaddr=0x280 hist=0x1\n"
+		       "ProgTraceCorrelation evcode=4 cdf=1 icnt=2 hist=0x1\n",
+		       "repeated history: period 3 in 4-bit registers repeats 1_110");
+	c.repeated_history = false;
+	enc_run(&c, loop, n, &r);
+	expect_listing(&r, "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x80\n"
+		       "ResourceFull rcode=1 hist=0x1d\n"
+		       "ResourceFull rcode=1 hist=0x1b\n"
+		       "ResourceFull rcode=1 hist=0x16\n"
+		       "ResourceFull rcode=1 hist=0x1d\n"
+		       "ResourceFull rcode=1 hist=0x1b\n"
+		       "ResourceFull rcode=1 hist=0x16\n"
+		       "IndirectBranchHist btype=0 icnt=50 uaddr=0x280 hist=0x1\n"
+		       "ProgTraceCorrelation evcode=4 cdf=1 icnt=2 hist=0x1\n",
+		       "without repeated history: six full registers");
+	/*
+	 * Not taken three times, then the loop: 0001 1011 end with 011 011,
+	 * so the two bits before them go first; the last bit (0) stays.
+	 */
+	loop[0].itype = NT;
+	loop[1].itype = NT;
+	c.repeated_history = true;
+	enc_run(&c, loop, n, &r);
+	expect_listing(&r, "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x80\n"
+		       "ResourceFull rcode=1 hist=0x4\n"
+		       "ResourceFull rcode=2 hist=0xb hrepeat=7\n"
+		       "IndirectBranchHist btype=0 icnt=50 uaddr=0x280 hist=0x2\n"
+		       "ProgTraceCorrelation evcode=4 cdf=1 icnt=2 hist=0x1\n",
+		       "repeated history: the bits before the loop go first (RCODE=1, 2 bits)");
+}
+
+/*
+ * I-CNT full while a HIST word is held: ResourceFull RCODE=0 goes out, the
+ * repeat count goes on.
+ */
+static void repeated_history_icnt(void)
+{
+	struct ntrace_insn loop[40];
+	struct ntrace_enc_cfg c;
+	struct enc_run r;
+	size_t n = 0, i;
+
+	for (i = 0; i < 30; i++)
+		loop[n++] = (struct ntrace_insn)I(0x100, 4, TK);
+	loop[n++] = (struct ntrace_insn)I(0x100, 4, NTRACE_ITYPE_INDIRECT);
+	loop[n++] = (struct ntrace_insn)I(0x400, 4, 0);
+	base(&c, NTRACE_MODE_HTM);
+	c.hist_bits = 4;
+	c.icnt_bits = 6;	/* full at 32 half-words */
+	c.repeated_history = true;
+	enc_run(&c, loop, n, &r);
+	expect_listing(&r, "ProgTraceSync sync=5(trace-enable) icnt=0 faddr=0x80\n"
+		       "ResourceFull rcode=0 icnt=32\n"
+		       "ResourceFull rcode=2 hist=0xf hrepeat=10\n"
+		       "IndirectBranchHist btype=0 icnt=30 uaddr=0x280 hist=0x1\n"
+		       "ProgTraceCorrelation evcode=4 cdf=1 icnt=2 hist=0x1\n",
+		       "repeated history goes on through ResourceFull RCODE=0");
+}
+
 static void periodic_sync(void)
 {
 	struct ntrace_insn s[12];
@@ -434,6 +514,8 @@ int main(void)
 	implicit_return();
 	repeat_branch();
 	repeated_history();
+	repeated_history_period();
+	repeated_history_icnt();
 	periodic_sync();
 	ownership_ts_src();
 	jumps();

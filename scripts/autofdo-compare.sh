@@ -82,8 +82,15 @@ args() { fdo args "$@"; }
 
 # ---- QEMU user mode: the truth and the instrumented run ---------------
 
-# count_run BIN DIR WHICH PROFILE SUM: run BIN on an input under QEMU's
-# log; PROFILE gets the exact range and branch counts, SUM the totals.
+# The host runs see the inputs at the guest's path: qemu-riscv64 -L ROOT
+# finds absolute paths under ROOT first. The same file names make the same
+# run (lua hashes its strings; a longer path is a different run).
+# guest_in PROG: that path
+guest_in() { echo "/usr/share/fdo/$1"; }
+
+# count_run BIN DIR WHICH PROFILE SUM: run BIN on an input (DIR: the
+# inputs, at their guest path) under QEMU's log; PROFILE gets the exact
+# range and branch counts, SUM the totals.
 count_run() {
 	local bin=$1 d=$2 w=$3 fifo lo hi base st=0
 	read -r lo hi base < <("${CROSS_COMPILE}readelf" -lW "$bin" | haw -f "$AF/text-range.awk")
@@ -91,8 +98,8 @@ count_run() {
 	mkfifo "$fifo"
 	"$out/count-log" "$lo" "$hi" "$base" "$4" "$5" <"$fifo" &
 	# shellcheck disable=SC2046
-	(cd "$d" && env -i qemu-riscv64 -d in_asm,exec,nochain -D "$fifo" "$bin" \
-		$(args "$d" "$w" "$d") >/dev/null) || st=$?
+	(cd "$root/tmp" && env -i qemu-riscv64 -L "$root" -d in_asm,exec,nochain -D "$fifo" \
+		"$bin" $(args "$root$d" "$w" "$d") >/dev/null) || st=$?
 	wait $! || st=1
 	rm -f "$fifo"
 	return $st
@@ -129,14 +136,14 @@ record() {
 		fdo build "$p" clang instr-gen "$out/$p/$p.instr"
 		rm -rf "$out/$p/in"
 		fdo inputs "$p" "$out/$p/in"
-		adds+=(--add "$out/$p/in=/usr/share/fdo/$p")
+		adds+=(--add "$out/$p/in=$(guest_in "$p")")
 	done
 	commands() {
 		echo "# scripts/autofdo-compare.sh"
 		echo "write /proc/sys/kernel/perf_event_max_sample_rate 100000"
 		echo "write /proc/sys/kernel/perf_cpu_time_max_percent 0"
 		for p in "${progs[@]}"; do
-			a=$(args "$out/$p/in" train "/usr/share/fdo/$p")
+			a=$(args "$out/$p/in" train "$(guest_in "$p")")
 			for c in "${compilers[@]}"; do
 				x=$p.$c
 				echo "/usr/bin/perf record -b -e cycles:u -c $period -o /tmp/export/$x.ctr.data -- /usr/bin/$x $a >/tmp/$x.ctr.out"
@@ -169,6 +176,11 @@ perf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host) || die "no host perf"
 make -s -C "$NTRACE_TOP/tools/perf-ntrace" all
 pn=$NTRACE_TOP/build/perf-ntrace/perf-ntrace
 : >"$out/profgen.log"
+# the inputs where the guest had them, for qemu-riscv64 -L "$root"
+mkdir -p "$root/tmp" "$root/usr/share/fdo"
+for p in "${progs[@]}"; do
+	rm -rf "$root$(guest_in "$p")" && cp -r "$out/$p/in" "$root$(guest_in "$p")"
+done
 # the guest kernel's vDSO: programs that read the clock run its code
 vdso=$(bash "$NTRACE_TOP/scripts/kernel.sh" guest 2>/dev/null)/arch/riscv/kernel/vdso/vdso.so
 [ -f "$vdso" ] || die "no guest kernel vdso.so ($vdso)"
@@ -186,7 +198,7 @@ analyse() {
 	[ -s "$exp/$x.nt.data" ] || { tap FAIL "$x: recorded"; return 1; }
 
 	# the truth, and the instrumented run, on the training input
-	count_run "$bin" "$in" train "$d/truth.unsym" "$d/truth.sum" ||
+	count_run "$bin" "$(guest_in "$p")" train "$d/truth.unsym" "$d/truth.sum" ||
 		{ tap FAIL "$x: QEMU counts the training run"; return 1; }
 	profgen "$d/truth.prof" --unsymbolized-profile="$d/truth.unsym" --binary="$bin"
 	srcs=(ctr inject exact)
@@ -194,8 +206,9 @@ analyse() {
 		srcs+=(instr)
 		rm -f "$d"/*.profraw
 		# shellcheck disable=SC2046
-		(cd "$in" && env -i LLVM_PROFILE_FILE="$d/instr.profraw" \
-			qemu-riscv64 "$out/$p/$p.instr" $(args "$in" train "$in") >/dev/null) &&
+		(cd "$root/tmp" && env -i LLVM_PROFILE_FILE="$d/instr.profraw" qemu-riscv64 \
+			-L "$root" "$out/$p/$p.instr" $(args "$in" train "$(guest_in "$p")") \
+			>/dev/null) &&
 			fdo merge "$d/instr.profdata" \
 				"$d/instr.profraw" >/dev/null ||
 			tap FAIL "$x: the instrumented build writes a profile"
@@ -264,7 +277,7 @@ analyse() {
 	done
 
 	# 5. effect on the evaluation input
-	count_run "$bin" "$in" eval "$d/none.eval.unsym" "$d/none.eval.sum" ||
+	count_run "$bin" "$(guest_in "$p")" eval "$d/none.eval.unsym" "$d/none.eval.sum" ||
 		tap FAIL "$x: QEMU counts the evaluation run"
 	for s in "${srcs[@]}"; do
 		case $c/$s in
@@ -273,7 +286,7 @@ analyse() {
 		clang/*) [ -s "$d/$s.prof" ] && fdo build "$p" clang sample "$d/$x.$s" "$d/$s.prof" ;;
 		gcc/*) [ -s "$d/$s.afdo" ] && fdo build "$p" gcc sample "$d/$x.$s" "$d/$s.afdo" ;;
 		esac || { tap FAIL "$x: rebuilt with the $s profile"; continue; }
-		count_run "$d/$x.$s" "$in" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
+		count_run "$d/$x.$s" "$(guest_in "$p")" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
 			tap FAIL "$x: QEMU counts the evaluation run of the $s build"
 	done
 	rm -f "$d"/*.eval.unsym

@@ -3,7 +3,8 @@
  * ntrace: sysfs of the PMU device (/sys/bus/event_source/devices/ntrace):
  * format/ (the config bit layout of include/uapi/linux/ntrace.h), caps/
  * (what discovery found, one value per file, common to every traced CPU)
- * and cpumask (the CPUs with an encoder -> sink path).
+ * cpumask (the CPUs with an encoder -> sink path) and topology (each
+ * CPU's path through funnels to its sink; the sinks and funnels).
  */
 #include <linux/bitfield.h>
 #include <linux/device.h>
@@ -214,8 +215,15 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpumask);
 
+static ssize_t topology_show(struct device *dev, struct device_attribute *attr,
+			     char *page)
+{
+	return ntrace_paths_show(page);
+}
+static DEVICE_ATTR_RO(topology);
+
 static struct attribute *ntrace_pmu_attrs[] = {
-	&dev_attr_cpumask.attr, NULL,
+	&dev_attr_cpumask.attr, &dev_attr_topology.attr, NULL,
 };
 
 const struct attribute_group ntrace_format_group = {

@@ -117,6 +117,7 @@ struct ntrace_sink *ntrace_path_sink(int cpu);
 const struct cpumask *ntrace_path_cpus(void);
 const struct ntrace_caps *ntrace_path_caps(void);
 size_t ntrace_path_buf_size(void);
+bool ntrace_path_src_required(void);
 
 /* ntrace_shared.c: sinks shared through funnels */
 int ntrace_shared_prepare(int cpu, size_t sink_size);

@@ -32,6 +32,8 @@ static DEFINE_PER_CPU(struct ntrace_path, next_paths);
 static struct cpumask path_cpus, next_cpus;
 static struct ntrace_caps path_caps, next_caps;
 static size_t path_buf_size;
+/* some CPU's path goes through a funnel: its messages carry SRC */
+static bool path_src_required;
 /* the PMU is registered: events may use the paths */
 static bool paths_live;
 
@@ -268,6 +270,7 @@ static int paths_rebuild(void)
 {
 	struct ntrace_path *old, *next;
 	size_t buf_size = 0;
+	bool src_required = false;
 	int cpu, n;
 
 	lockdep_assert_held(&registry_lock);
@@ -275,6 +278,8 @@ static int paths_rebuild(void)
 	for_each_possible_cpu(cpu) {
 		old = per_cpu_ptr(&paths, cpu);
 		next = per_cpu_ptr(&next_paths, cpu);
+		if (next->nr_funnels)
+			src_required = true;
 		if (next->sink)
 			buf_size = buf_size ? min(buf_size, next->sink->buf_size) :
 				   next->sink->buf_size;
@@ -292,6 +297,7 @@ static int paths_rebuild(void)
 	cpumask_copy(&path_cpus, &next_cpus);
 	path_caps = next_caps;
 	path_buf_size = buf_size;
+	path_src_required = src_required;
 	return n;
 }
 
@@ -402,4 +408,9 @@ const struct ntrace_caps *ntrace_path_caps(void)
 size_t ntrace_path_buf_size(void)
 {
 	return path_buf_size;
+}
+
+bool ntrace_path_src_required(void)
+{
+	return path_src_required;
 }

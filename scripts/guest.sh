@@ -7,7 +7,12 @@
 #   --config NAME         boot configuration: smp1, smp2, ctr,       [smp1]
 #                         ntrace, ntrace-smp2 (1 or 2 harts with the
 #                         N-Trace QEMU model: builds its plugin and DT,
-#                         guest RAM in a file in /dev/shm)
+#                         guest RAM in a file in /dev/shm; a sink per
+#                         hart), ntrace-funnel-smp2, ntrace-funnel-smp4
+#                         (every hart through one funnel into one sink),
+#                         ntrace-funnel2-smp4 (two cluster funnels into
+#                         a top funnel), ntrace-sram (1 hart, the sink
+#                         with 64 KiB of SRAM)
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
 #                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
@@ -72,6 +77,8 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 # (Documentation/admin-guide/perf/riscv-ctr.rst).
 # ctr has one hart so that its sampling tests are reliable (see quirks);
 # ctr-smp2 covers CTR across CPU hotplug.
+# topo, sram: the model's topology (plugin topo=, gen-dt.sh -t) and SRAM
+topo=hart sram=
 case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
@@ -79,8 +86,12 @@ ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true sm
 ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
 ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
 ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
+ntrace-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel ;;
+ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
+ntrace-funnel2-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel2 ;;
+ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2 or ntrace-ctr)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram or ntrace-ctr)" ;;
 esac
 mem=512M
 [ "$variant" = debug ] && mem=1G
@@ -96,14 +107,14 @@ if [[ $config == ntrace* ]]; then
 		dtb=$NTRACE_TOP/build/guest/$variant/$config.dtb
 		mkdir -p "$(dirname "$dtb")"
 		case $mem in *G) mib=$((${mem%G} * 1024)) ;; *) mib=${mem%M} ;; esac
-		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -- -cpu "$cpu" ||
+		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -t "$topo" -- -cpu "$cpu" ||
 			die "cannot generate the ntrace device tree"
 	fi
 	if [ -z "$ram_file" ]; then
 		ram_file=/dev/shm/ntrace-guest.$$
 		trap 'rm -f "$ram_file"' EXIT
 	fi
-	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file${model_args:+,$model_args}
+	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file,topo=$topo${sram:+,sram=$sram}${model_args:+,$model_args}
 fi
 
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant")

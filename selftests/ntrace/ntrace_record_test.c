@@ -138,7 +138,7 @@ static void check(const char *name, uint64_t config, int cpu,
 			lossy++;
 		if (!a->len)
 			continue;
-		nt_frame_check(rec.data + a->off, a->len, 0, &st);
+		nt_frame_check(rec.data + a->off, a->len, nt_src_bits(0), &st);
 		periodic += st.periodic_syncs;
 		if (truncate && i == rec.nr_aux - 1) {
 			/* cut where the AUX buffer was full: no end checks */
@@ -227,7 +227,7 @@ static void check_kernel(void)
 		if (!rec.aux[i].len)
 			continue;
 		lossy += cut_ok;
-		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, 0, &st);
+		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, nt_src_bits(0), &st);
 		msgs += st.msgs;
 		syncs += st.sync_msgs;
 		if (st.bad && !(cut_ok && st.bad == 1 && strstr(st.why, "cut by the end")) &&
@@ -276,7 +276,7 @@ static void check_snapshot(void)
 	while (start < rec.len && (rec.data[start] & 3) != 3)
 		start++;
 	if (!err && start < rec.len)
-		nt_frame_check(rec.data + start + 1, rec.len - start - 1, 0, &st);
+		nt_frame_check(rec.data + start + 1, rec.len - start - 1, nt_src_bits(0), &st);
 	ksft_test_result(!err && st.msgs && !st.bad && st.last_tcode == 33 &&
 			 st.sync_msgs && st.addr_min >= lo && st.addr_max < hi,
 			 "snapshot: newest %zu bytes frame to a ProgTraceCorrelation, in this program (%lu messages%s%s)\n",
@@ -331,7 +331,7 @@ static void check_filter(void)
 	for (i = 0; !err && i < rec.nr_aux; i++) {
 		if (!rec.aux[i].len)
 			continue;
-		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, 0, &st);
+		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len, nt_src_bits(0), &st);
 		msgs += st.msgs;
 		syncs += st.sync_msgs;
 		bad += st.bad;

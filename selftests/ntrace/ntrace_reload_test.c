@@ -57,7 +57,7 @@ static void test_overflow(void)
 	for (i = 0; !err && i < rec.nr_aux; i++)
 		partial += !!(rec.aux[i].flags & PERF_AUX_FLAG_PARTIAL);
 	if (!err && rec.nr_aux)
-		nt_frame_check(rec.data, rec.aux[0].len, 0, &st);
+		nt_frame_check(rec.data, rec.aux[0].len, nt_src_bits(0), &st);
 	ksft_test_result(!err && partial && nt_tcode_is_sync(st.first_tcode),
 			 "16 KiB sink drained once a second: %u of %u records PARTIAL, first starts with a sync (%s)\n",
 			 partial, rec.nr_aux, err ? strerror(-err) : "ok");

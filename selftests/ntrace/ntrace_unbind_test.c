@@ -36,6 +36,7 @@
 #define DRV_DIR "/sys/bus/platform/drivers/"
 #define ENCODER "ntrace-encoder"
 #define SINK "ntrace-ramsink"
+#define FUNNEL "ntrace-funnel"
 #define MAX_DEVS 8
 #define TCODE_CORRELATION 33
 
@@ -174,8 +175,8 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 		c->truncated += !!(rec->aux[i].flags & PERF_AUX_FLAG_TRUNCATED);
 		if (!rec->aux[i].len)
 			continue;
-		nt_frame_check(rec->data + rec->aux[i].off, rec->aux[i].len, 0,
-			       &st);
+		nt_frame_check(rec->data + rec->aux[i].off, rec->aux[i].len,
+			       nt_src_bits(0), &st);
 		c->msgs += st.msgs;
 		c->syncs += st.sync_msgs;
 		c->last_tcode = st.last_tcode;
@@ -217,9 +218,28 @@ static int only_cpu(unsigned long long m)
 	return m && !(m & (m - 1)) ? __builtin_ctzll(m) : -1;
 }
 
+/* The CPUs whose path (PMU file "topology") goes through device dev. */
+static unsigned long long path_cpus_of(const char *dev)
+{
+	FILE *f = fopen(NTRACE_SYSFS "/topology", "r");
+	unsigned long long m = 0;
+	char line[512];
+	int cpu;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu%d ", &cpu) == 1 && cpu < 64 &&
+		    strstr(line, dev))
+			m |= 1ull << cpu;
+	fclose(f);
+	return m;
+}
+
 /*
- * Unbind one component while idle and bind it again. Returns the CPU
- * whose path it served, or -1.
+ * Unbind one component while idle and bind it again: the CPUs whose path
+ * went through it (one, or all behind a shared sink or funnel) lose their
+ * path. Returns the lowest of them, or -1.
  */
 static int test_idle(const char *drv, const char *dev, unsigned long long all,
 		     const char *impl_before)
@@ -230,13 +250,15 @@ static int test_idle(const char *drv, const char *dev, unsigned long long all,
 	struct rec_check c;
 	int err, fd, cpu;
 
+	unsigned long long want = path_cpus_of(dev);
+
 	snprintf(what, sizeof(what), "%s %s", drv, dev);
 	err = drv_write(drv, "unbind", dev);
 	m = cpumask_bits();
-	cpu = only_cpu(all & ~m);
-	ksft_test_result(!err && cpu >= 0 && (m & ~all) == 0,
-			 "idle unbind of %s: cpumask %#llx -> %#llx, one CPU less (%s)\n",
-			 what, all, m, err ? strerror(-err) : "ok");
+	cpu = (all & ~m) ? __builtin_ctzll(all & ~m) : -1;
+	ksft_test_result(!err && want && (all & ~m) == want && (m & ~all) == 0,
+			 "idle unbind of %s: cpumask %#llx -> %#llx, the CPUs of its paths %#llx less (%s)\n",
+			 what, all, m, want, err ? strerror(-err) : "ok");
 
 	nt_attr(&attr, nt_pmu_type(), 0);
 	fd = nt_open(&attr, -1, cpu >= 0 ? cpu : 0);
@@ -397,22 +419,24 @@ static void rebind_all(const char *drv, char names[][64], int n)
 
 int main(void)
 {
-	char encs[MAX_DEVS][64], sinks[MAX_DEVS][64], impl[64] = "";
+	char encs[MAX_DEVS][64], sinks[MAX_DEVS][64], funs[MAX_DEVS][64];
+	char impl[64] = "";
 	unsigned long long all;
-	int kmsg, ne, ns, splats, cpu_e, cpu_s;
+	int kmsg, ne, ns, nf, splats, cpu_e, cpu_s, cpu_f;
 
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
 	ne = bound_devs(ENCODER, encs);
 	ns = bound_devs(SINK, sinks);
+	nf = bound_devs(FUNNEL, funs);
 	all = cpumask_bits();
 	if (ne < 1 || ns < 1 || !all)
 		ksft_exit_skip("no bound encoder and sink (%d, %d), cpumask %#llx\n",
 			       ne, ns, all);
 	nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
 	kmsg = kmsg_open();
-	ksft_set_plan(23);
+	ksft_set_plan(31);
 
 	/* the last ones: on two harts, CPU 1's (the test runs on CPU 0) */
 	cpu_e = test_idle(ENCODER, encs[ne - 1], all, impl);
@@ -432,6 +456,21 @@ int main(void)
 		for (int i = 0; i < 4; i++)
 			ksft_test_result_skip("sink unbind while tracing: its CPU is unknown\n");
 	rebind_all(SINK, sinks, ns);
+
+	/* a funnel (the last: on funnel2 a cluster funnel) */
+	if (nf > 0) {
+		cpu_f = test_idle(FUNNEL, funs[nf - 1], all, impl);
+		rebind_all(FUNNEL, funs, nf);
+		if (cpu_f >= 0)
+			test_tracing(FUNNEL, funs[nf - 1], cpu_f, all);
+		else
+			for (int i = 0; i < 4; i++)
+				ksft_test_result_skip("funnel unbind while tracing: its CPU is unknown\n");
+		rebind_all(FUNNEL, funs, nf);
+	} else {
+		for (int i = 0; i < 8; i++)
+			ksft_test_result_skip("funnel unbind: no funnel\n");
+	}
 
 	if (cpu_e >= 0 && cpu_s >= 0 && (all & (all - 1))) {
 		test_remote(ENCODER, encs[ne - 1], cpu_e, all);

@@ -12,6 +12,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <linux/ntrace.h>
+
 #include "ntrace_util.h"
 
 /* PERF_RECORD_AUX as include/uapi/linux/perf_event.h describes it */
@@ -319,6 +321,19 @@ static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
 		if (addr > st->addr_max)
 			st->addr_max = addr;
 	}
+}
+
+unsigned int nt_src_bits(uint64_t config)
+{
+	char buf[32];
+
+	if (!(config & NTRACE_CFG_SRC_MASK) &&
+	    (nt_read_sysfs("caps/src_required", buf, sizeof(buf)) < 0 ||
+	     atoi(buf) != 1))
+		return 0;
+	if (nt_read_sysfs("caps/src_bits", buf, sizeof(buf)) < 0)
+		return 0;
+	return (unsigned int)atoi(buf);
 }
 
 void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,

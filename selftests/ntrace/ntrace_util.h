@@ -82,6 +82,13 @@ struct nt_frame_stats {
 	char why[128];			/* first error */
 };
 
+/*
+ * Width of the SRC field of a recording with config (0: none): src=1,
+ * or caps/src_required (encoders share a sink through a funnel: the
+ * driver forces SRC on), gives caps/src_bits.
+ */
+unsigned int nt_src_bits(uint64_t config);
+
 /* src_bits: width of the SRC field (0: none). */
 void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
 		    struct nt_frame_stats *st);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * ntrace driver internals: trace components (encoder, RAM sink), the
- * per-CPU encoder -> sink paths and the "ntrace" perf PMU.
+ * ntrace driver internals: trace components (encoder, funnel, RAM sink),
+ * the per-CPU encoder -> [funnels ->] sink paths and the "ntrace" perf PMU.
  */
 #ifndef NTRACE_H
 #define NTRACE_H
@@ -10,6 +10,7 @@
 #include <linux/io.h>
 #include <linux/list.h>
 #include <linux/of.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 #include "ntrace_config.h"
@@ -22,16 +23,46 @@ struct ntrace_encoder {
 	struct list_head node;
 };
 
+/* Funnels on one path, at most (funnel2: two levels). */
+#define NTRACE_MAX_FUNNELS	4
+
+struct ntrace_funnel {
+	struct device *dev;
+	void __iomem *base;
+	u32 impl;			/* trFunnelImpl */
+	u32 inputs;			/* bits of trFunnelDisInput that exist */
+	unsigned int users;		/* sources tracing through it; sink lock */
+	struct list_head node;
+};
+
 struct ntrace_sink {
 	struct device *dev;
 	void __iomem *base;
 	u32 impl;			/* trRamImpl */
+	/*
+	 * A sink behind funnels is shared by several encoders: lock orders
+	 * every access to its hardware, the hardware of the encoders and
+	 * funnels that feed it while they trace, and the staging buffers
+	 * of their CPUs (ntrace_shared.c). active: the CPUs tracing into it.
+	 */
+	raw_spinlock_t lock;
+	struct cpumask active;
+	bool sram;			/* SRAM mode: read through trRamData */
 	bool stop_on_wrap;		/* trRamStopOnWrap works */
 	u64 min_addr, max_addr;		/* legal trRamStart/Limit range */
 	void *buf;			/* bounce buffer the sink writes */
 	phys_addr_t buf_phys;
 	size_t buf_size;
 	struct list_head node;
+};
+
+/* One CPU's path: encoder -> funnels[0] -> ... -> sink */
+struct ntrace_path {
+	struct ntrace_encoder *te;
+	struct ntrace_sink *sink;
+	unsigned int nr_funnels;
+	struct ntrace_funnel *funnel[NTRACE_MAX_FUNNELS];
+	u8 input[NTRACE_MAX_FUNNELS];	/* the input of funnel[i] it uses */
 };
 
 /* Result of draining a sink: bytes in sink->buf and what was lost. */
@@ -62,13 +93,23 @@ int ntrace_encoder_disable(struct ntrace_encoder *te,
 extern struct platform_driver ntrace_sink_driver;
 int ntrace_sink_enable(struct ntrace_sink *sink);
 int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d);
+const char *ntrace_sink_mode_name(const struct ntrace_sink *sink);
+
+/* ntrace_funnel.c */
+extern struct platform_driver ntrace_funnel_driver;
+int ntrace_funnel_enable(struct ntrace_funnel *f, u32 disabled);
+int ntrace_funnel_flush(struct ntrace_funnel *f);
+int ntrace_funnel_disable(struct ntrace_funnel *f);
 
 /* ntrace_path.c: component registry and per-CPU paths */
+void ntrace_register_funnel(struct ntrace_funnel *f);
+void ntrace_unregister_funnel(struct ntrace_funnel *f);
+ssize_t ntrace_paths_show(char *page);
+const struct ntrace_path *ntrace_path(int cpu);
 void ntrace_register_encoder(struct ntrace_encoder *te);
 void ntrace_unregister_encoder(struct ntrace_encoder *te);
 void ntrace_register_sink(struct ntrace_sink *sink);
 void ntrace_unregister_sink(struct ntrace_sink *sink);
-struct ntrace_sink *ntrace_sink_of_encoder(struct ntrace_encoder *te);
 int ntrace_paths_build(void);
 void ntrace_paths_set_live(bool live);
 struct ntrace_encoder *ntrace_path_encoder(int cpu);
@@ -76,6 +117,17 @@ struct ntrace_sink *ntrace_path_sink(int cpu);
 const struct cpumask *ntrace_path_cpus(void);
 const struct ntrace_caps *ntrace_path_caps(void);
 size_t ntrace_path_buf_size(void);
+bool ntrace_path_src_required(void);
+
+/* ntrace_shared.c: sinks shared through funnels */
+int ntrace_shared_prepare(int cpu, size_t sink_size);
+void ntrace_shared_free(void);
+int ntrace_shared_start(int cpu, const struct ntrace_path *path,
+			const struct ntrace_prog *prog);
+void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
+			void (*emit)(void *ctx, const u8 *buf, size_t len,
+				     bool lost),
+			void *ctx);
 
 /* ntrace_pmu.c */
 int ntrace_pmu_register(void);

@@ -3,7 +3,8 @@
  * ntrace: sysfs of the PMU device (/sys/bus/event_source/devices/ntrace):
  * format/ (the config bit layout of include/uapi/linux/ntrace.h), caps/
  * (what discovery found, one value per file, common to every traced CPU)
- * and cpumask (the CPUs with an encoder -> sink path).
+ * cpumask (the CPUs with an encoder -> sink path) and topology (each
+ * CPU's path through funnels to its sink; the sinks and funnels).
  */
 #include <linux/bitfield.h>
 #include <linux/device.h>
@@ -54,7 +55,7 @@ enum ntrace_cap {
 	CAP_NR_COMPARATORS, CAP_PRIV_FILTER, CAP_TS_MODE, CAP_TS_WIDTH,
 	CAP_TS_PRESCALE_MAX, CAP_TS_RATE_HZ, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
 	CAP_BCNT_BITS, CAP_RETURN_DEPTH, CAP_RETURN_ADDR_BITS, CAP_ITYPE_BITS,
-	CAP_VA_BITS, CAP_BUFFER_SIZE,
+	CAP_VA_BITS, CAP_BUFFER_SIZE, CAP_SRC_REQUIRED,
 };
 
 struct ntrace_cap_attr {
@@ -144,6 +145,8 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(page, "%u\n", c->va_bits);
 	case CAP_BUFFER_SIZE:
 		return sysfs_emit(page, "%zu\n", ntrace_path_buf_size());
+	case CAP_SRC_REQUIRED:
+		return sysfs_emit(page, "%d\n", ntrace_path_src_required());
 	}
 	return -EINVAL;
 }
@@ -186,6 +189,7 @@ NTRACE_CAP(return_addr_bits, CAP_RETURN_ADDR_BITS);
 NTRACE_CAP(itype_bits, CAP_ITYPE_BITS);
 NTRACE_CAP(va_bits, CAP_VA_BITS);
 NTRACE_CAP(buffer_size, CAP_BUFFER_SIZE);
+NTRACE_CAP(src_required, CAP_SRC_REQUIRED);
 
 static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_te_impl.attr.attr, &cap_attr_version.attr.attr,
@@ -204,7 +208,8 @@ static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_hrepeat_bits.attr.attr, &cap_attr_bcnt_bits.attr.attr,
 	&cap_attr_return_depth.attr.attr,
 	&cap_attr_return_addr_bits.attr.attr, &cap_attr_itype_bits.attr.attr,
-	&cap_attr_va_bits.attr.attr, &cap_attr_buffer_size.attr.attr, NULL,
+	&cap_attr_va_bits.attr.attr, &cap_attr_buffer_size.attr.attr,
+	&cap_attr_src_required.attr.attr, NULL,
 };
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
@@ -214,8 +219,15 @@ static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(cpumask);
 
+static ssize_t topology_show(struct device *dev, struct device_attribute *attr,
+			     char *page)
+{
+	return ntrace_paths_show(page);
+}
+static DEVICE_ATTR_RO(topology);
+
 static struct attribute *ntrace_pmu_attrs[] = {
-	&dev_attr_cpumask.attr, NULL,
+	&dev_attr_cpumask.attr, &dev_attr_topology.attr, NULL,
 };
 
 const struct attribute_group ntrace_format_group = {

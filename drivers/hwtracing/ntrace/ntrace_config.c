@@ -307,3 +307,68 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 	out->te_impl = caps->te_impl;
 	out->ts_control = ts_control;
 }
+
+/* N-Trace byte framing: MDO in bits 7:2, MSEO in bits 1:0. */
+#define NT_MSEO(b)		((b) & 3)
+#define NT_MDO(b)		((b) >> 2)
+#define NT_MSEO_NORMAL		0
+#define NT_MSEO_RESERVED	2
+#define NT_MSEO_END_MSG		3
+#define NT_IDLE_BYTE		0xff
+
+size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
+			 bool wait, ntrace_msg_fn emit, void *ctx)
+{
+	size_t i = 0, start, dropped = 0;
+
+	if (wait) {
+		/* an end of message or an idle byte (both MSEO 3) */
+		while (i < len && NT_MSEO(buf[i]) != NT_MSEO_END_MSG)
+			i++;
+		i = min(i + 1, len);
+		dropped = i;
+	}
+	while (i < len) {
+		unsigned int src = 0, got = 0;
+		bool bad;
+
+		if (buf[i] == NT_IDLE_BYTE) {
+			i++;
+			continue;
+		}
+		start = i;
+		/* the first byte holds the TCODE and never ends a field */
+		bad = NT_MSEO(buf[i]) != NT_MSEO_NORMAL;
+		while (!bad && ++i < len) {
+			u8 b = buf[i];
+
+			if (NT_MSEO(b) == NT_MSEO_RESERVED) {
+				bad = true;
+				break;
+			}
+			if (got < src_bits) {
+				unsigned int k = min(6u, src_bits - got);
+
+				src |= (NT_MDO(b) & ((1u << k) - 1)) << got;
+				got += k;
+			}
+			if (NT_MSEO(b) == NT_MSEO_END_MSG)
+				break;
+		}
+		if (i >= len) {			/* cut at the end */
+			dropped += len - start;
+			break;
+		}
+		if (bad || got < src_bits) {
+			/* resynchronise after the next end of message */
+			while (i < len && NT_MSEO(buf[i]) != NT_MSEO_END_MSG)
+				i++;
+			i = min(i + 1, len);
+			dropped += i - start;
+			continue;
+		}
+		i++;
+		emit(ctx, src, buf + start, i - start);
+	}
+	return dropped;
+}

@@ -106,4 +106,18 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 			  u32 hartid, u32 te_control, u32 features,
 			  u32 ts_control);
 
+/*
+ * Split the N-Trace bytes buf[0..len) of a sink shared through funnels
+ * into whole messages and call emit(ctx, src, msg, size) for each, src
+ * being its SRC field of src_bits bits (messages of one source stay in
+ * order). Idle bytes between messages are skipped. wait: buf starts at an
+ * arbitrary byte (a wrapped sink): skip to after the first end of message.
+ * Returns the number of bytes dropped: the skipped start, a malformed
+ * message or one cut at the end of buf.
+ */
+typedef void (*ntrace_msg_fn)(void *ctx, unsigned int src, const u8 *msg,
+			      size_t size);
+size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
+			 bool wait, ntrace_msg_fn emit, void *ctx);
+
 #endif /* NTRACE_CONFIG_H */

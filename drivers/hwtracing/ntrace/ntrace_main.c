@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ntrace: RISC-V N-Trace trace encoder and RAM sink drivers and the
+ * ntrace: RISC-V N-Trace trace encoder, funnel and RAM sink drivers and the
  * "ntrace" perf AUX PMU (Documentation/admin-guide/perf/ntrace.rst).
  * Module init binds the components found in the device tree, pairs each
  * CPU's encoder with its sink and registers the PMU; with no components
@@ -26,9 +26,12 @@ static int __init ntrace_init(void)
 	err = platform_driver_register(&ntrace_sink_driver);
 	if (err)
 		return err;
-	err = platform_driver_register(&ntrace_encoder_driver);
+	err = platform_driver_register(&ntrace_funnel_driver);
 	if (err)
 		goto out_sink;
+	err = platform_driver_register(&ntrace_encoder_driver);
+	if (err)
+		goto out_funnel;
 	n = ntrace_paths_build();
 	if (!n) {
 		pr_info("ntrace: no usable encoder -> RAM sink path\n");
@@ -49,6 +52,8 @@ static int __init ntrace_init(void)
 
 out_encoder:
 	platform_driver_unregister(&ntrace_encoder_driver);
+out_funnel:
+	platform_driver_unregister(&ntrace_funnel_driver);
 out_sink:
 	platform_driver_unregister(&ntrace_sink_driver);
 	return err;
@@ -61,7 +66,9 @@ static void __exit ntrace_exit(void)
 	ntrace_paths_set_live(false);
 	/* each component's remove ends its paths */
 	platform_driver_unregister(&ntrace_encoder_driver);
+	platform_driver_unregister(&ntrace_funnel_driver);
 	platform_driver_unregister(&ntrace_sink_driver);
+	ntrace_shared_free();
 }
 module_exit(ntrace_exit);
 

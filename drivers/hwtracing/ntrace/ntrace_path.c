@@ -1,26 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ntrace: the registry of probed components and the per-CPU trace paths
- * (encoder -> RAM sink) found by following the encoder's out-ports graph
- * endpoint to the sink whose in-ports hold the remote endpoint.
+ * (encoder -> funnels -> RAM sink) found by following each component's
+ * out-ports graph endpoint to the component whose in-ports hold the remote
+ * endpoint: a funnel (its port@N is input N) or a RAM sink (the end).
  */
 #include <linux/cpu.h>
 #include <linux/cpumask.h>
 #include <linux/mutex.h>
 #include <linux/of_graph.h>
 #include <linux/percpu.h>
+#include <linux/ntrace_tci.h>
 #include <linux/smp.h>
+#include <linux/sysfs.h>
 
 #include "ntrace.h"
 
 static DEFINE_MUTEX(registry_lock);
 static LIST_HEAD(encoders);
 static LIST_HEAD(sinks);
-
-struct ntrace_path {
-	struct ntrace_encoder *te;
-	struct ntrace_sink *sink;
-};
+static LIST_HEAD(funnels);
 
 /*
  * paths: what the PMU uses, read only on the path's own CPU with
@@ -33,6 +32,8 @@ static DEFINE_PER_CPU(struct ntrace_path, next_paths);
 static struct cpumask path_cpus, next_cpus;
 static struct ntrace_caps path_caps, next_caps;
 static size_t path_buf_size;
+/* some CPU's path goes through a funnel: its messages carry SRC */
+static bool path_src_required;
 /* the PMU is registered: events may use the paths */
 static bool paths_live;
 
@@ -54,6 +55,27 @@ void ntrace_unregister_encoder(struct ntrace_encoder *te)
 	cpus_read_lock();
 	mutex_lock(&registry_lock);
 	list_del(&te->node);
+	paths_rebuild();
+	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
+}
+
+void ntrace_register_funnel(struct ntrace_funnel *f)
+{
+	cpus_read_lock();
+	mutex_lock(&registry_lock);
+	list_add_tail(&f->node, &funnels);
+	paths_rebuild();
+	mutex_unlock(&registry_lock);
+	cpus_read_unlock();
+}
+
+/* On return no path goes through f. */
+void ntrace_unregister_funnel(struct ntrace_funnel *f)
+{
+	cpus_read_lock();
+	mutex_lock(&registry_lock);
+	list_del(&f->node);
 	paths_rebuild();
 	mutex_unlock(&registry_lock);
 	cpus_read_unlock();
@@ -81,35 +103,44 @@ void ntrace_unregister_sink(struct ntrace_sink *sink)
 }
 
 /*
- * The sink whose device node is np or one of its three closest ancestors:
- * a remote endpoint lies three levels below its component
+ * The sink or funnel whose device node is np or one of its three closest
+ * ancestors: a remote endpoint lies three levels below its component
  * (in-ports/port/endpoint), so four nodes are looked at.
  */
-static struct ntrace_sink *sink_of_node(struct device_node *np)
+static void component_of_node(struct device_node *np,
+			      struct ntrace_sink **sinkp,
+			      struct ntrace_funnel **funnelp)
 {
-	struct ntrace_sink *sink;
 	struct device_node *n = of_node_get(np);
+	struct ntrace_funnel *f;
+	struct ntrace_sink *sink;
 	int depth;
 
+	*sinkp = NULL;
+	*funnelp = NULL;
 	for (depth = 0; n && depth < 4; depth++) {
 		list_for_each_entry(sink, &sinks, node)
 			if (sink->dev->of_node == n) {
-				of_node_put(n);
-				return sink;
+				*sinkp = sink;
+				goto out;
+			}
+		list_for_each_entry(f, &funnels, node)
+			if (f->dev->of_node == n) {
+				*funnelp = f;
+				goto out;
 			}
 		n = of_get_next_parent(n);
 	}
+out:
 	of_node_put(n);
-	return NULL;
 }
 
-/* Follow the first endpoint of out-ports; caller holds registry_lock. */
-struct ntrace_sink *ntrace_sink_of_encoder(struct ntrace_encoder *te)
+/* The remote endpoint of the first endpoint of np's out-ports, or NULL. */
+static struct device_node *out_remote(struct device_node *np)
 {
 	struct device_node *ports, *ep, *remote;
-	struct ntrace_sink *sink = NULL;
 
-	ports = of_get_child_by_name(te->dev->of_node, "out-ports");
+	ports = of_get_child_by_name(np, "out-ports");
 	if (!ports)
 		return NULL;
 	ep = of_graph_get_next_endpoint(ports, NULL);
@@ -118,10 +149,48 @@ struct ntrace_sink *ntrace_sink_of_encoder(struct ntrace_encoder *te)
 		return NULL;
 	remote = of_graph_get_remote_endpoint(ep);
 	of_node_put(ep);
-	if (remote)
-		sink = sink_of_node(remote);
-	of_node_put(remote);
-	return sink;
+	return remote;
+}
+
+/*
+ * Follow te's output through funnels to a sink. False (p undefined) when
+ * the chain is incomplete: a component not bound, an input the funnel
+ * does not have, or more than NTRACE_MAX_FUNNELS funnels (a loop).
+ * Caller holds registry_lock.
+ */
+static bool path_of_encoder(struct ntrace_encoder *te, struct ntrace_path *p)
+{
+	struct device_node *np = te->dev->of_node, *remote;
+	struct of_endpoint ep;
+	struct ntrace_funnel *f;
+	struct ntrace_sink *sink;
+
+	memset(p, 0, sizeof(*p));
+	p->te = te;
+	for (;;) {
+		remote = out_remote(np);
+		if (!remote)
+			return false;
+		component_of_node(remote, &sink, &f);
+		if (f && of_graph_parse_endpoint(remote, &ep))
+			f = NULL;
+		of_node_put(remote);
+		if (sink) {
+			p->sink = sink;
+			return true;
+		}
+		if (!f || p->nr_funnels == NTRACE_MAX_FUNNELS)
+			return false;
+		if (ep.port >= TCI_FUNNEL_MAX_INPUTS ||
+		    !(f->inputs & BIT(ep.port))) {
+			dev_warn(f->dev, "input %u (port@%u) does not exist (trFunnelDisInput %#x)\n",
+				 ep.port, ep.port, f->inputs);
+			return false;
+		}
+		p->funnel[p->nr_funnels] = f;
+		p->input[p->nr_funnels++] = ep.port;
+		np = f->dev->of_node;
+	}
 }
 
 /*
@@ -136,20 +205,18 @@ static void path_set_local(void *info)
 
 	if (p->te)
 		ntrace_pmu_stop_local();
-	p->te = next->te;
-	p->sink = next->sink;
+	*p = *next;
 }
 
 /*
- * Pair every encoder with its sink in next_paths. A sink serves one
- * encoder: funnels are not supported yet, so two encoders reaching one
- * sink is refused. Returns the number of CPUs with a path.
+ * Find every encoder's path in next_paths. A sink reached straight from
+ * an encoder serves that encoder only; encoders share a sink through
+ * funnels. Returns the number of CPUs with a path.
  */
 static int paths_pair(void)
 {
 	struct ntrace_encoder *te;
-	struct ntrace_sink *sink;
-	struct ntrace_path *p;
+	struct ntrace_path path, *p;
 	int cpu, n = 0;
 
 	for_each_possible_cpu(cpu)
@@ -157,23 +224,33 @@ static int paths_pair(void)
 	cpumask_clear(&next_cpus);
 	memset(&next_caps, 0, sizeof(next_caps));
 	list_for_each_entry(te, &encoders, node) {
-		sink = ntrace_sink_of_encoder(te);
-		if (!sink) {
-			dev_dbg(te->dev, "no RAM sink on its output port: CPU %d not traced\n",
+		if (!path_of_encoder(te, &path)) {
+			dev_dbg(te->dev, "no path to a RAM sink: CPU %d not traced\n",
 				te->cpu);
 			continue;
 		}
-		for_each_cpu(cpu, &next_cpus)
-			if (per_cpu_ptr(&next_paths, cpu)->sink == sink)
+		for_each_cpu(cpu, &next_cpus) {
+			p = per_cpu_ptr(&next_paths, cpu);
+			if (p->sink == path.sink &&
+			    (!p->nr_funnels || !path.nr_funnels))
 				break;
+		}
 		if (cpu < nr_cpu_ids || cpumask_test_cpu(te->cpu, &next_cpus)) {
-			dev_warn(te->dev, "sink %s or CPU %d already in a path (no funnel support)\n",
-				 dev_name(sink->dev), te->cpu);
+			dev_warn(te->dev, "sink %s (not behind a funnel) or CPU %d already in a path\n",
+				 dev_name(path.sink->dev), te->cpu);
 			continue;
 		}
+		if (path.nr_funnels &&
+		    (!te->caps.src_bits || !te->caps.src_id_writable)) {
+			dev_warn(te->dev, "behind a funnel but without a writable trTeSrcID: CPU %d not traced\n",
+				 te->cpu);
+			continue;
+		}
+		if (path.nr_funnels &&
+		    ntrace_shared_prepare(te->cpu, path.sink->buf_size))
+			continue;
 		p = per_cpu_ptr(&next_paths, te->cpu);
-		p->te = te;
-		p->sink = sink;
+		*p = path;
 		if (!n++)
 			next_caps = te->caps;
 		else
@@ -193,6 +270,7 @@ static int paths_rebuild(void)
 {
 	struct ntrace_path *old, *next;
 	size_t buf_size = 0;
+	bool src_required = false;
 	int cpu, n;
 
 	lockdep_assert_held(&registry_lock);
@@ -200,10 +278,12 @@ static int paths_rebuild(void)
 	for_each_possible_cpu(cpu) {
 		old = per_cpu_ptr(&paths, cpu);
 		next = per_cpu_ptr(&next_paths, cpu);
+		if (next->nr_funnels)
+			src_required = true;
 		if (next->sink)
 			buf_size = buf_size ? min(buf_size, next->sink->buf_size) :
 				   next->sink->buf_size;
-		if (old->te == next->te && old->sink == next->sink)
+		if (!memcmp(old, next, sizeof(*old)))
 			continue;
 		/*
 		 * No event can use the path before the PMU is registered
@@ -217,6 +297,7 @@ static int paths_rebuild(void)
 	cpumask_copy(&path_cpus, &next_cpus);
 	path_caps = next_caps;
 	path_buf_size = buf_size;
+	path_src_required = src_required;
 	return n;
 }
 
@@ -243,6 +324,67 @@ int ntrace_paths_build(void)
 	return n;
 }
 
+/* The CPU's path: on that CPU with interrupts off, or registry_lock held. */
+const struct ntrace_path *ntrace_path(int cpu)
+{
+	return per_cpu_ptr(&paths, cpu);
+}
+
+/*
+ * sysfs "topology": a line per traced CPU with its path, then a line per
+ * sink and per funnel in use (Documentation/admin-guide/perf/ntrace.rst).
+ */
+ssize_t ntrace_paths_show(char *page)
+{
+	struct ntrace_funnel *f;
+	struct ntrace_sink *sink;
+	static struct cpumask cpus;	/* under registry_lock */
+	struct ntrace_path *p;
+	ssize_t len = 0;
+	unsigned int i;
+	int cpu;
+
+	mutex_lock(&registry_lock);
+	for_each_cpu(cpu, &path_cpus) {
+		p = per_cpu_ptr(&paths, cpu);
+		len += sysfs_emit_at(page, len, "cpu%d encoder=%s", cpu,
+				     dev_name(p->te->dev));
+		for (i = 0; i < p->nr_funnels; i++)
+			len += sysfs_emit_at(page, len, " funnel=%s:%u",
+					     dev_name(p->funnel[i]->dev),
+					     p->input[i]);
+		len += sysfs_emit_at(page, len, " sink=%s src_id=%d\n",
+				     dev_name(p->sink->dev),
+				     p->nr_funnels ? cpu : -1);
+	}
+	list_for_each_entry(sink, &sinks, node) {
+		cpumask_clear(&cpus);
+		for_each_cpu(cpu, &path_cpus)
+			if (per_cpu_ptr(&paths, cpu)->sink == sink)
+				cpumask_set_cpu(cpu, &cpus);
+		if (cpumask_empty(&cpus))
+			continue;
+		len += sysfs_emit_at(page, len, "sink %s mode=%s size=%zu cpus=%*pbl\n",
+				     dev_name(sink->dev),
+				     ntrace_sink_mode_name(sink),
+				     sink->buf_size, cpumask_pr_args(&cpus));
+	}
+	list_for_each_entry(f, &funnels, node) {
+		cpumask_clear(&cpus);
+		for_each_cpu(cpu, &path_cpus) {
+			p = per_cpu_ptr(&paths, cpu);
+			for (i = 0; i < p->nr_funnels; i++)
+				if (p->funnel[i] == f)
+					cpumask_set_cpu(cpu, &cpus);
+		}
+		len += sysfs_emit_at(page, len, "funnel %s inputs=%#x cpus=%*pbl\n",
+				     dev_name(f->dev), f->inputs,
+				     cpumask_pr_args(&cpus));
+	}
+	mutex_unlock(&registry_lock);
+	return len;
+}
+
 struct ntrace_encoder *ntrace_path_encoder(int cpu)
 {
 	return per_cpu_ptr(&paths, cpu)->te;
@@ -266,4 +408,9 @@ const struct ntrace_caps *ntrace_path_caps(void)
 size_t ntrace_path_buf_size(void)
 {
 	return path_buf_size;
+}
+
+bool ntrace_path_src_required(void)
+{
+	return path_src_required;
 }

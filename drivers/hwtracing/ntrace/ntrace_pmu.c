@@ -50,6 +50,9 @@ struct ntrace_cpu {
 	struct perf_event *event;
 	struct ntrace_prog prog;	/* as programmed */
 	bool active;			/* hardware is tracing */
+	struct ntrace_sink *shared;	/* tracing into this shared sink */
+	size_t emitted;			/* bytes the last shared drain gave */
+	bool fits;			/* and they fitted */
 };
 
 static DEFINE_PER_CPU(struct ntrace_cpu, ntrace_cpus);
@@ -106,6 +109,53 @@ static void aux_write(struct ntrace_aux *aux, unsigned long head,
 }
 
 /*
+ * Called by ntrace_shared_stop() with the sink's lock held: copy this
+ * CPU's staged messages into the AUX area (the transaction ends after).
+ */
+static void ntrace_emit(void *ctx, const u8 *buf, size_t len, bool lost)
+{
+	struct ntrace_cpu *nc = ctx;
+	struct perf_output_handle *h = &nc->handle;
+	struct ntrace_aux *aux = perf_get_aux(h);
+	size_t size, skip = 0;
+
+	nc->emitted = 0;
+	nc->fits = true;
+	if (!aux)
+		return;
+	size = (size_t)aux->nr_pages << PAGE_SHIFT;
+	if (aux->snapshot) {
+		if (len > size)
+			skip = len - size;
+	} else if (len > h->size) {
+		len = h->size;
+		nc->fits = false;
+		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+	}
+	len -= skip;
+	aux_write(aux, h->head, buf + skip, len);
+	if (lost)
+		perf_aux_output_flag(h, PERF_AUX_FLAG_PARTIAL);
+	if (aux->snapshot)
+		h->head += len;
+	nc->emitted = len;
+}
+
+/* ntrace_drain() of a CPU whose sink is shared through funnels */
+static bool ntrace_drain_shared(struct ntrace_cpu *nc, int cpu)
+{
+	struct perf_output_handle *h = &nc->handle;
+
+	ntrace_shared_stop(cpu, nc->shared, ntrace_emit, nc);
+	nc->active = false;
+	nc->shared = NULL;
+	if (!perf_get_aux(h))
+		return true;
+	perf_aux_output_end(h, nc->emitted);
+	return nc->fits;
+}
+
+/*
  * Stop the hardware, copy what the sink holds into the AUX area and end
  * the AUX transaction. Returns false when data did not fit (the event is
  * then disabled by perf: PERF_AUX_FLAG_TRUNCATED).
@@ -120,6 +170,8 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 	bool overflow = false, fits = true;
 	int err;
 
+	if (nc->shared)
+		return ntrace_drain_shared(nc, cpu);
 	err = ntrace_encoder_disable(ntrace_path_encoder(cpu), &nc->prog,
 				     &overflow);
 	err |= ntrace_sink_disable(sink, &d);
@@ -161,11 +213,25 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
 			    const struct ntrace_event *ev)
 {
-	struct ntrace_encoder *te = ntrace_path_encoder(cpu);
+	const struct ntrace_path *p = ntrace_path(cpu);
+	struct ntrace_encoder *te = p->te;
 
 	nc->prog = ev->prog;
 	nc->prog.nr_ranges = ev->nr_ranges;
+	/* encoders sharing a sink: SRC in every message, trTeSrcID = cpu */
+	if (p->nr_funnels)
+		nc->prog.src = true;
 	ntrace_encoder_program(te, &nc->prog, ev->ranges);
+	if (p->nr_funnels) {
+		if (ntrace_shared_start(cpu, p, &nc->prog)) {
+			pr_warn_ratelimited("ntrace: CPU %d: shared sink busy, not tracing\n",
+					    cpu);
+			return;
+		}
+		nc->shared = p->sink;
+		nc->active = true;
+		return;
+	}
 	if (ntrace_sink_enable(ntrace_path_sink(cpu))) {
 		pr_warn_ratelimited("ntrace: CPU %d: sink busy, not tracing\n",
 				    cpu);
@@ -280,7 +346,7 @@ static void ntrace_pmu_stop(struct perf_event *event, int flags)
 		return;
 	/* Same CPU, interrupts off: the callback cannot be running. */
 	hrtimer_try_to_cancel(&nc->timer);
-	if (perf_get_aux(&nc->handle))
+	if (perf_get_aux(&nc->handle) || nc->shared)
 		ntrace_drain(nc, smp_processor_id());
 	nc->event = NULL;
 	event->hw.state |= PERF_HES_STOPPED;

@@ -163,6 +163,11 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 	return err;
 }
 
+const char *ntrace_sink_mode_name(const struct ntrace_sink *sink)
+{
+	return sink->sram ? "sram" : "smem";
+}
+
 static int sink_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -174,6 +179,7 @@ static int sink_probe(struct platform_device *pdev)
 	if (!sink)
 		return -ENOMEM;
 	sink->dev = dev;
+	raw_spin_lock_init(&sink->lock);
 	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
 	if (!res || resource_size(res) < TCI_BLOCK_SIZE) {
 		dev_err(dev, "needs one 4 KiB register block\n");

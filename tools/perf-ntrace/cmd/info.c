@@ -271,6 +271,27 @@ static void print_etrace(const struct capvals *cv)
 
 /* ---- PMU and components ---------------------------------------------------- */
 
+/*
+ * The driver's topology file: a line per traced CPU (encoder, funnels with
+ * the input used, sink, SRC ID), then a line per sink (mode, size, CPUs)
+ * and per funnel (inputs, CPUs). Absent before the driver had funnels.
+ */
+static void print_topology(void)
+{
+	char path[PATH_LEN], line[512];
+	FILE *f = fopen(pathf(path, "%s/" PMU_DIR "/topology", root), "r");
+	bool first = true;
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		printf("  %-18s %s\n", first ? "topology" : "", line);
+		first = false;
+	}
+	fclose(f);
+}
+
 static void print_pmu(void)
 {
 	char path[PATH_LEN], val[256];
@@ -284,6 +305,7 @@ static void print_pmu(void)
 		printf("  %-18s %s\n", "cpumask", *val ? val : "(empty: no encoder has a sink)");
 	if (!read_sys(PMU_DIR "/nr_addr_filters", val, sizeof(val)))
 		printf("  %-18s %s\n", "nr_addr_filters", val);
+	print_topology();
 	pathf(path, "%s/" PMU_DIR "/format", root);
 	n = scandir(path, &names, NULL, alphasort);
 	if (n <= 0)

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ntrace: the trace funnel component. A funnel merges the messages of its
+ * inputs (graph in-ports port@N: input N, bit N of trFunnelDisInput) into
+ * its output, a RAM sink or another funnel. Probe does the TCI reset
+ * handshake and checks trFunnelImpl; enabling and disabling are done by
+ * the shared sink code with the sink's lock held (ntrace_shared.c).
+ */
+#include <linux/iopoll.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
+#include <linux/ntrace_tci.h>
+#include <linux/platform_device.h>
+
+#include "ntrace.h"
+
+/* trFunnelDisInput = disabled, trFunnelEnable = 1 and wait until it reads 1. */
+int ntrace_funnel_enable(struct ntrace_funnel *f, u32 disabled)
+{
+	void __iomem *ctl = f->base + TCI_CONTROL;
+
+	writel(disabled & f->inputs, f->base + TCI_FUNNEL_DIS_INPUT);
+	writel(TCI_ACTIVE | TCI_ENABLE, ctl);
+	return ntrace_tci_wait(ctl, TCI_ENABLE, TCI_ENABLE);
+}
+
+/* Wait until the funnel holds no message (trFunnelEmpty). */
+int ntrace_funnel_flush(struct ntrace_funnel *f)
+{
+	return ntrace_tci_wait(f->base + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
+}
+
+/* trFunnelEnable 1 -> 0, then wait for trFunnelEmpty. */
+int ntrace_funnel_disable(struct ntrace_funnel *f)
+{
+	writel(TCI_ACTIVE, f->base + TCI_CONTROL);
+	return ntrace_funnel_flush(f);
+}
+
+static int funnel_discover(struct ntrace_funnel *f)
+{
+	void __iomem *dis = f->base + TCI_FUNNEL_DIS_INPUT;
+	int err;
+
+	f->impl = readl(f->base + TCI_IMPL);
+	err = ntrace_tci_check_impl(f->dev, f->impl, TCI_COMP_FUNNEL, "funnel");
+	if (err)
+		return err;
+	/* WARL: the inputs that exist read back as 1 */
+	writel(TCI_FUNNEL_DIS_INPUT_MASK, dis);
+	f->inputs = readl(dis) & TCI_FUNNEL_DIS_INPUT_MASK;
+	writel(0, dis);
+	if (!f->inputs) {
+		dev_err(f->dev, "funnel has no input (trFunnelDisInput reads 0)\n");
+		return -ENODEV;
+	}
+	return 0;
+}
+
+static int funnel_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct ntrace_funnel *f;
+	struct resource *res;
+	int err;
+
+	f = devm_kzalloc(dev, sizeof(*f), GFP_KERNEL);
+	if (!f)
+		return -ENOMEM;
+	f->dev = dev;
+	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
+	if (!res || resource_size(res) < TCI_BLOCK_SIZE) {
+		dev_err(dev, "needs one 4 KiB register block\n");
+		return -EINVAL;
+	}
+	f->base = devm_ioremap(dev, res->start, TCI_BLOCK_SIZE);
+	if (!f->base)
+		return -ENOMEM;
+	err = ntrace_tci_activate(dev, f->base);
+	if (!err)
+		err = funnel_discover(f);
+	if (err) {
+		ntrace_tci_deactivate(f->base);
+		return err;
+	}
+	platform_set_drvdata(pdev, f);
+	ntrace_register_funnel(f);
+	dev_dbg(dev, "trFunnelImpl %#010x, inputs %#x\n", f->impl, f->inputs);
+	return 0;
+}
+
+static void funnel_remove(struct platform_device *pdev)
+{
+	struct ntrace_funnel *f = platform_get_drvdata(pdev);
+
+	ntrace_unregister_funnel(f);
+	ntrace_tci_deactivate(f->base);
+}
+
+static const struct of_device_id funnel_of_match[] = {
+	{ .compatible = "qemu,ntrace-funnel" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, funnel_of_match);
+
+struct platform_driver ntrace_funnel_driver = {
+	.probe = funnel_probe,
+	.remove = funnel_remove,
+	.driver = {
+		.name = "ntrace-funnel",
+		.of_match_table = funnel_of_match,
+	},
+};

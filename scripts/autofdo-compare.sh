@@ -70,7 +70,7 @@ tap() { # tap OK|FAIL "name" [why]
 	[ "$mode" = test ] || return 0
 	if [ "$1" = OK ]; then ok "$2"; else not_ok "$2${3:+ ($3)}"; fi
 }
-say() { [ "$mode" = test ] || echo "$*"; }
+say() { if [ "$mode" = test ]; then echo "# $*"; else echo "$*"; fi; }
 
 # ---- the programs -------------------------------------------------------
 
@@ -188,6 +188,22 @@ perf_vdso_cache "$root" "$vdso" || die "cannot put the vdso.so into $root/.debug
 
 # ---- 2.-5. per program ----------------------------------------------------
 
+# effect P C SOURCE: P's C build rebuilt with SOURCE's profile (none: the
+# build without) runs the evaluation input; counts in SOURCE.eval.sum
+effect() {
+	local p=$1 c=$2 s=$3 d=$out/$1/$2 x=$1.$2 exe
+	exe=$d/$x.$s
+	case $c/$s in
+	*/none) exe=$d/$x ;;
+	clang/instr) [ -s "$d/instr.profdata" ] &&
+		fdo build "$p" clang instr-use "$exe" "$d/instr.profdata" ;;
+	clang/*) [ -s "$d/$s.prof" ] && fdo build "$p" clang sample "$exe" "$d/$s.prof" ;;
+	gcc/*) [ -s "$d/$s.afdo" ] && fdo build "$p" gcc sample "$exe" "$d/$s.afdo" ;;
+	esac >"$d/$s.build.log" 2>&1 || { tap FAIL "$x: rebuilt with the $s profile" "$d/$s.build.log"; return; }
+	count_run "$exe" "$(guest_in "$p")" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
+		tap FAIL "$x: QEMU counts the evaluation run of the $s build"
+}
+
 # analyse P C: the profiles, their agreement and their rebuilds of P's C
 # build (files in build/autofdo-compare/P/C/)
 analyse() {
@@ -276,19 +292,15 @@ analyse() {
 			>>"$d/$s.agree"
 	done
 
-	# 5. effect on the evaluation input
-	count_run "$bin" "$(guest_in "$p")" eval "$d/none.eval.unsym" "$d/none.eval.sum" ||
-		tap FAIL "$x: QEMU counts the evaluation run"
-	for s in "${srcs[@]}"; do
-		case $c/$s in
-		clang/instr) [ -s "$d/instr.profdata" ] &&
-			fdo build "$p" clang instr-use "$d/$x.$s" "$d/instr.profdata" ;;
-		clang/*) [ -s "$d/$s.prof" ] && fdo build "$p" clang sample "$d/$x.$s" "$d/$s.prof" ;;
-		gcc/*) [ -s "$d/$s.afdo" ] && fdo build "$p" gcc sample "$d/$x.$s" "$d/$s.afdo" ;;
-		esac || { tap FAIL "$x: rebuilt with the $s profile"; continue; }
-		count_run "$d/$x.$s" "$(guest_in "$p")" eval "$d/$s.eval.unsym" "$d/$s.eval.sum" ||
-			tap FAIL "$x: QEMU counts the evaluation run of the $s build"
+	# 5. effect on the evaluation input: the rebuilds and their runs, two
+	# at a time (they are independent; QEMU's log takes a core each)
+	local jobs=0
+	for s in none "${srcs[@]}"; do
+		[ $jobs -lt 2 ] || { wait -n || :; jobs=$((jobs - 1)); }
+		effect "$p" "$c" "$s" &
+		jobs=$((jobs + 1))
 	done
+	wait
 	rm -f "$d"/*.eval.unsym
 }
 
@@ -304,7 +316,7 @@ done
 val() { awk -v k="$2" '$1 == k { print $2; exit }' "$1" 2>/dev/null; }
 field() { awk -v k="$2" '$1 == "hottest" { for (i = 1; i < NF; i++) if ($i == k) print $(i + 1) }' "$1" 2>/dev/null; }
 rel() { awk -v a="${1:-0}" -v b="${2:-0}" 'BEGIN { if (a && b) printf "%+.2f%%", (a - b) * 100 / b; else print "-" }'; }
-row() { printf '   %-8s %9s %9s %10s %14s %8s %13s %8s\n' "$@"; }
+row() { printf '   %-8s %9s %9s %10s %14s %8s %13s %8s' "$@"; }
 say "== AutoFDO profiles against the truth (training input), and the rebuilds (evaluation input)"
 say "   truth: QEMU user mode's count of the same binary on the same input. overlap: llvm-profdata"
 say "   overlap --sample's whole-program similarity; entries: overlap of the functions' entry"
@@ -315,17 +327,15 @@ for pc in "${table[@]}"; do
 	ni=$(val "$d/none.eval.sum" instructions)
 	nt=$(val "$d/none.eval.sum" taken)
 	say "-- $p ($c): training $(val "$d/truth.sum" instructions) instructions, hottest function $(awk '$1 == "hottest" { print $2 }' "$d/truth.fn" "$d/exact.agree" 2>/dev/null | tail -1)"
-	if [ "$mode" != test ]; then
-		row source overlap% entries% entry-err% instructions vs-none taken vs-none
-		row none - - - "$ni" - "$nt" -
-	fi
+	say "$(row source overlap% entries% entry-err% instructions vs-none taken vs-none)"
+	say "$(row none - - - "$ni" - "$nt" -)"
 	for s in ctr inject exact instr; do
 		[ -f "$d/$s.agree" ] || continue
 		si=$(val "$d/$s.eval.sum" instructions)
 		st=$(val "$d/$s.eval.sum" taken)
-		[ "$mode" = test ] || row $s "$(val "$d/$s.agree" similarity)" \
+		say "$(row $s "$(val "$d/$s.agree" similarity)" \
 			"$(val "$d/$s.agree" entry_overlap)" "$(field "$d/$s.agree" error_pct)" \
-			"${si:--}" "$(rel "$si" "$ni")" "${st:--}" "$(rel "$st" "$nt")"
+			"${si:--}" "$(rel "$si" "$ni")" "${st:--}" "$(rel "$st" "$nt")")"
 	done
 	# floors
 	sim=$(val "$d/exact.agree" similarity)

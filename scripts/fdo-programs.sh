@@ -11,7 +11,8 @@
 # The sources are compiled directly (no dpkg-buildpackage, no upstream
 # Makefile: Debian's lua Makefile builds shared libraries through libtool),
 # with the upstream Makefiles' definitions:
-#   lua   src/*.c but luac.c; -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX
+#   lua   src/*.c but luac.c; -std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX,
+#         and a fixed string-hash seed (luai_makeseed), for repeatable runs
 #         (upstream's "posix" platform: no dlopen, no readline); -lm
 #   zstd  lib/{common,compress,decompress,dictBuilder}/*.c, the legacy
 #         decoders v0.5-v0.7 and programs/*.c; -DXXH_NAMESPACE=ZSTD_
@@ -79,7 +80,7 @@ set -euo pipefail
 . "$NTRACE_TOP/scripts/deb-src.sh"
 
 # Bump when the way the programs are built changes.
-BUILD_REV=1
+BUILD_REV=2
 suite=$DEB_SUITE
 CLANG=${CLANG:-clang}
 gcc=${CROSS_COMPILE}gcc
@@ -124,7 +125,10 @@ prog_def() {
 		t=$(echo "$2"/lua5.4-*/src)
 		srcs=()
 		for f in "$t"/*.c; do [ "${f##*/}" = luac.c ] || srcs+=("$f"); done
-		defs=(-std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX)
+		# A fixed string-hash seed (luaconf's luai_makeseed hook): by
+		# default it mixes the time and heap, stack and code addresses,
+		# so no two runs are alike and a profile is of another run.
+		defs=(-std=gnu99 -DLUA_COMPAT_5_3 -DLUA_USE_POSIX "-Dluai_makeseed(L)=0x6e747263u")
 		libs=(-lm) ;;
 	zstd)
 		t=$(echo "$2"/libzstd-*)

@@ -20,6 +20,9 @@ haw() { awk -f "$AF/hex.awk" "$@"; }
 
 [ -x "$BUILD/tools/gt-tool" ] || { skip all "gt-tool not built (make test-tools)"; exit 0; }
 command -v qemu-riscv64 >/dev/null || { skip all "no qemu-riscv64"; exit 0; }
+# the ground-truth programs (cached; tests/gt/README.rst)
+[ -f "$GT_DIR/manifest" ] || bash "$SRC/tests/gt/build-suite.sh" >"$WORK/build-suite.log" 2>&1 ||
+	{ not_ok "the ground-truth programs build ($WORK/build-suite.log)"; exit 1; }
 [ -f "$GT_DIR/manifest" ] || { skip all "no ground truth in $GT_DIR"; exit 0; }
 cc -O2 -std=c11 -Wall -Wextra -o "$WORK/count-log" "$AF/count-log.c" ||
 	{ not_ok "count-log builds"; exit 1; }

@@ -79,7 +79,7 @@ $(GP)/ntcpuwide: $(E2E)/cpuwide/ntcpuwide.c
 NTU := $(CURDIR)/selftests/ntrace
 $(GP)/ntrace_bench: $(CURDIR)/tools/ntrace-bench/ntrace_bench.c $(NTU)/ntrace_util.c $(NTU)/ntrace_util.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static -O2 -Wall -Wextra -I$(NTU) -o $@ $(filter %.c,$^)
+	$(GUEST_CC) -static -O2 -Wall -Wextra -I$(NTU) -I$(CURDIR)/include/uapi -o $@ $(filter %.c,$^)
 
 # afdo_gcc12 (host): create_gcov's profile in GCC 12's layout (autofdo.sh);
 # count-log: exact range and branch counts from qemu-riscv64's log (the truth)

@@ -154,7 +154,8 @@ record() {
 	}
 	rm -rf "$exp"
 	local st=0
-	guest_run "$out/guest" ntrace-ctr "${adds[@]}" --timeout 1800 \
+	# 1G: the recordings (about 220 MB) live in /tmp, half the RAM
+	guest_run "$out/guest" ntrace-ctr "${adds[@]}" --timeout 1800 --mem 1G \
 		--console "$out/guest.console" --export "$exp" >"$out/guest.log" < <(commands) || st=$?
 	[ $st != 2 ] || die "cannot build the initramfs ($out/guest/initramfs.log)"
 	if [ $st = 0 ]; then

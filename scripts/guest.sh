@@ -20,6 +20,8 @@
 #   --filter A,B          run only the KUnit modules and kselftests whose
 #                         name contains A or B
 #   --append ARGS         extra kernel command line
+#   --mem SIZE            guest RAM, e.g. 1G (/tmp, a tmpfs, gets half)
+#                         [512M; 1G for the debug kernel]
 #   --initrd FILE         use this initramfs (default: build one with
 #                         scripts/initramfs.sh for the kernel variant)
 #   --console FILE        where to keep the console log
@@ -58,6 +60,7 @@ while [ $# -gt 0 ]; do
 	--initrd) initrd=$2; shift 2 ;;
 	--console) console=$2; shift 2 ;;
 	--ram-file) ram_file=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
 	--plugin) plugin=$2; shift 2 ;;
 	--model-args) model_args=$2; shift 2 ;;
 	--dtb) dtb=$2; shift 2 ;;
@@ -93,8 +96,9 @@ ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
 *) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram or ntrace-ctr)" ;;
 esac
-mem=512M
-[ "$variant" = debug ] && mem=1G
+[ -n "${mem:-}" ] || mem=512M
+[ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G
+[[ $mem =~ ^[0-9]+[MG]$ ]] || die "--mem wants a size like 512M or 1G, got '$mem'"
 [ -z "$model_args" ] || { [[ $config == ntrace* ]] && [ -z "$plugin" ]; } ||
 	die "--model-args is for the ntrace configurations' own plugin (not with --plugin)"
 

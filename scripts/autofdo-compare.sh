@@ -63,7 +63,7 @@ root=$out/root			# the guest's files, for perf --symfs
 exp=$out/export
 mkdir -p "$root/usr/bin"
 CLANG=${CLANG:-clang}
-period=20011			# CTR: one branch stack per this many cycles
+period=40009			# CTR: one branch stack per this many cycles
 haw() { awk -f "$AF/hex.awk" "$@"; }
 TAP_PREFIX="autofdo-compare: "
 tap() { # tap OK|FAIL "name" [why]
@@ -154,8 +154,10 @@ record() {
 	}
 	rm -rf "$exp"
 	local st=0
-	# 1G: the recordings (about 220 MB) live in /tmp, half the RAM
-	guest_run "$out/guest" ntrace-ctr "${adds[@]}" --timeout 1800 --mem 1G \
+	# 2G: the recordings live in /tmp, half the RAM: 220 to 500 MB (the
+	# cycles that pace CTR's samples follow host time in QEMU, so a busy
+	# host gives more samples)
+	guest_run "$out/guest" ntrace-ctr "${adds[@]}" --timeout 1800 --mem 2G \
 		--console "$out/guest.console" --export "$exp" >"$out/guest.log" < <(commands) || st=$?
 	[ $st != 2 ] || die "cannot build the initramfs ($out/guest/initramfs.log)"
 	if [ $st = 0 ]; then

@@ -14,38 +14,17 @@
 # cross compiler, so a warm run builds nothing.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/deb-src.sh"
 
 [ $# = 0 ] || die "usage: ${0##*/}"
 # Bump when the way the libraries are built changes.
 BUILD_REV=1
-suite=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
+suite=$DEB_SUITE
 cc=${CROSS_COMPILE}gcc
 host=${CROSS_COMPILE%-}
 command -v dpkg-source >/dev/null || die "apt-get source needs dpkg-source (apt-get install dpkg-dev)"
 
-# The .dsc files "apt-get source zlib/$suite elfutils/$suite" fetches, read
-# from the local package lists (no network), e.g. elfutils_0.188-2.1.dsc.
-source_dscs() {
-	{ apt-get source --print-uris -qq "zlib/$suite" "elfutils/$suite" 2>/dev/null || :; } |
-		awk '$2 ~ /^(zlib|elfutils)_.*\.dsc$/ { print $2 }' | LC_ALL=C sort | xargs
-}
-
-# Add a deb-src entry for $suite (same archive URI as the machine's Debian
-# entry, as scripts/deps.sh does for bookworm-backports). Idempotent.
-add_deb_src() {
-	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
-	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
-	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $suite " /etc/apt/sources.list | head -1 | awk '{print $2}')
-	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
-	log "adding deb-src $uri $suite ($f)"
-	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-		"$uri" "$suite" | $sudo tee "$f" >/dev/null
-	$sudo apt-get update -qq || die "apt-get update failed"
-}
-dscs=$(source_dscs)
-[ "$(wc -w <<<"$dscs")" = 2 ] || { add_deb_src; dscs=$(source_dscs); }
-[ "$(wc -w <<<"$dscs")" = 2 ] || die "no zlib and elfutils source packages in $suite (got: ${dscs:-none})"
+dscs=$(deb_src_need 2 zlib elfutils)
 key=$(cache_key "rev $BUILD_REV" "sources $dscs" "$($cc --version | head -1)")
 out=$NTRACE_CACHE/cross-libs/$key
 

@@ -2,8 +2,8 @@
 # shellcheck shell=bash
 # Source packages through apt (sourced after lib.sh, not run): the .dsc
 # names "apt-get source" would fetch, and a deb-src entry for the suite
-# when apt has none (the same archive URI as the machine's Debian entry,
-# as scripts/cross-libs.sh does).
+# when apt has none (the same archive URI as the machine's Debian entry).
+# Used by cross-libs.sh, fdo-programs.sh and profile-rt.sh.
 
 DEB_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 

@@ -473,6 +473,21 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 	return 0;
 }
 
+/* A raw decode's exit status from its counters, said on stderr. */
+static int raw_result(const struct decode_ctx *c, const struct ntrace_dec_stats *st)
+{
+	if (!st->insns) {
+		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " bytes, %" PRIu64
+			" messages, %" PRIu64 " errors%s)\n", st->bytes, st->messages, c->errors,
+			st->syncs ? "" : ", no synchronizing message");
+		return 1;
+	}
+	if (c->errors && !c->quiet)
+		fprintf(stderr, "perf-ntrace decode: %" PRIu64 " instructions decoded, %"
+			PRIu64 " problems reported\n", st->insns, c->errors);
+	return 0;
+}
+
 /* Decode a raw trace through c's sink; returns the exit status. */
 static int decode_raw(struct decode_ctx *c, const struct ntrace_dec_cfg *cfg,
 		      struct ntrace_images *img, FILE *in, const char *path)
@@ -510,17 +525,7 @@ static int decode_raw(struct decode_ctx *c, const struct ntrace_dec_cfg *cfg,
 	}
 	if (sink_flush(c))	/* says why */
 		goto out;
-	if (!st.insns) {
-		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " bytes, %" PRIu64
-			" messages, %" PRIu64 " errors%s)\n", st.bytes, st.messages, c->errors,
-			st.syncs ? "" : ", no synchronizing message");
-		rc = 1;
-	} else {
-		if (c->errors && !c->quiet)
-			fprintf(stderr, "perf-ntrace decode: %" PRIu64 " instructions decoded, %"
-				PRIu64 " problems reported\n", st.insns, c->errors);
-		rc = 0;
-	}
+	rc = raw_result(c, &st);
 out:
 	ntrace_decoder_free(d);
 	free(buf);
@@ -585,17 +590,7 @@ static int decode_raw_jobs(struct decode_ctx *c, const struct decode_args *a,
 			strerror(errno));
 		goto out;
 	}
-	if (!st.insns) {
-		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " bytes, %" PRIu64
-			" messages, %" PRIu64 " errors%s)\n", st.bytes, st.messages, c->errors,
-			st.syncs ? "" : ", no synchronizing message");
-		rc = 1;
-	} else {
-		if (c->errors && !c->quiet)
-			fprintf(stderr, "perf-ntrace decode: %" PRIu64 " instructions decoded, %"
-				PRIu64 " problems reported\n", st.insns, c->errors);
-		rc = 0;
-	}
+	rc = raw_result(c, &st);
 	if (getenv("NTRACE_JOBS_INFO")) {	/* how the work was split, for tests */
 		struct ntrace_pardec_info i;
 

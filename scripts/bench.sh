@@ -40,7 +40,7 @@ for w in mixed loops; do
 done
 # Trace size against NexRv, the task group's reference code, on its
 # riscv-tests benchmarks and our ground truth: bytes per program and bits
-# per instruction (skipped without NTRACE_NEXRV_SRC or NTRACE_NEXRV).
+# per instruction (NexRv from scripts/nexrv.sh; skipped when offline).
 echo "# trace size: ours against NexRv -cs 8 -rpt 2 (tools/perf-ntrace/tests/nexrv-size.sh)"
 bash tools/perf-ntrace/tests/nexrv-size.sh | grep -E '^#|SKIP' || true
 # The same programs decoded by two threads against one (perf-ntrace decode

@@ -28,12 +28,7 @@ dscs=$(deb_src_need 2 zlib elfutils)
 key=$(cache_key "rev $BUILD_REV" "sources $dscs" "$($cc --version | head -1)")
 out=$NTRACE_CACHE/cross-libs/$key
 
-# Run a command in a directory, output to the build log; on failure show it.
-run() {	# DIR CMD...
-	local dir=$1; shift
-	(cd "$dir" && "$@") >>"$out/build.log" 2>&1 ||
-		{ tail -30 "$out/build.log" >&2; die "failed: $* (log: $out/build.log)"; }
-}
+run() { run_logged "$out/build.log" "$@"; }	# DIR CMD...
 
 build() {
 	[ -f "$out/.ntrace-built" ] && return 0

@@ -3,7 +3,8 @@
 # Source packages through apt (sourced after lib.sh, not run): the .dsc
 # names "apt-get source" would fetch, and a deb-src entry for the suite
 # when apt has none (the same archive URI as the machine's Debian entry).
-# Used by cross-libs.sh, fdo-programs.sh and profile-rt.sh.
+# Used by cross-libs.sh, fdo-programs.sh and profile-rt.sh; also their
+# build steps' logging (run_logged).
 
 DEB_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 
@@ -29,6 +30,15 @@ deb_src_need() {
 	fi
 	[ "$(wc -w <<<"$d")" = "$n" ] || die "no source packages $* in $DEB_SUITE (got: ${d:-none})"
 	echo "$d"
+}
+
+# run_logged LOG DIR CMD...: CMD in DIR, its output appended to LOG (a
+# source package's build log); on failure the log's tail and a stop.
+run_logged() {
+	local log=$1 dir=$2
+	shift 2
+	(cd "$dir" && "$@") >>"$log" 2>&1 ||
+		{ tail -30 "$log" >&2; die "failed: $* (log: $log)"; }
 }
 
 deb_src_add() {

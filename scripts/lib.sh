@@ -70,6 +70,24 @@ cache_key() {
 	} | sha256sum | cut -c1-16
 }
 
+# nexrv_find: sets NEXRV (NexRv's executable) and NXSRC (its refcode/c
+# directory, examples included, when known): NTRACE_NEXRV, else
+# NTRACE_NEXRV_SRC, else what scripts/nexrv.sh builds. Returns 1 with the
+# reason in NEXRV_WHY when there is none.
+nexrv_find() {
+	NEXRV=${NTRACE_NEXRV:-} NXSRC=${NTRACE_NEXRV_SRC:-} NEXRV_WHY=
+	if [ -z "$NEXRV" ] && [ -z "$NXSRC" ]; then
+		NXSRC=$(bash "$NTRACE_TOP/scripts/nexrv.sh" 2>"${TMPDIR:-/tmp}/nexrv.$$.err") ||
+			NEXRV_WHY="no NexRv: $(tail -1 "${TMPDIR:-/tmp}/nexrv.$$.err")"
+		rm -f "${TMPDIR:-/tmp}/nexrv.$$.err"
+	fi
+	[ -n "$NEXRV" ] || [ -z "$NXSRC" ] || NEXRV=$NXSRC/NexRv.exe
+	if [ -z "$NEXRV_WHY" ] && [ ! -x "$NEXRV" ]; then
+		NEXRV_WHY="NexRv executable '$NEXRV' not found (NTRACE_NEXRV, NTRACE_NEXRV_SRC)"
+	fi
+	[ -z "$NEXRV_WHY" ]
+}
+
 # Version of the Debian linux-source-6.12 package (cache key input).
 linux_source_version() {
 	dpkg-query -W -f='${Version}' linux-source-6.12 2>/dev/null ||

@@ -47,11 +47,7 @@ key=$(cache_key "rev $BUILD_REV" "source $dsc" "$("$clang" --version | head -1)"
 out=$NTRACE_CACHE/profile-rt/$key
 lib=$out/libclang_rt.profile-riscv64.a
 
-run() {	# DIR CMD...: output to the build log; on failure show it
-	local dir=$1; shift
-	(cd "$dir" && "$@") >>"$out/build.log" 2>&1 ||
-		{ tail -30 "$out/build.log" >&2; die "failed: $* (log: $out/build.log)"; }
-}
+run() { run_logged "$out/build.log" "$@"; }	# DIR CMD...
 
 build() {
 	[ -f "$out/.ntrace-built" ] && return 0

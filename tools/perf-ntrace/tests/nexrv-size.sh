@@ -19,21 +19,13 @@
 # ground-truth programs of $NTRACE_GT_DIR (tests/gt). A table of bytes and
 # bits per instruction goes to stdout as TAP comments ("make bench" shows it).
 #
-# NexRv is found as in tests/nexrv.sh (NTRACE_NEXRV, or NTRACE_NEXRV_SRC: a
-# refcode/c directory with NexRv.exe built); without it the test is skipped.
+# NexRv is found as in tests/nexrv.sh (nexrv_find: scripts/nexrv.sh,
+# NTRACE_NEXRV or NTRACE_NEXRV_SRC); without it the test is skipped.
 set -u
 . "$(dirname "$0")/../../../scripts/lib.sh"
 SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD
 
-NEXRV=${NTRACE_NEXRV:-}
-NXSRC=${NTRACE_NEXRV_SRC:-}
-if [ -z "$NEXRV" ] && [ -n "$NXSRC" ] && [ -x "$NXSRC/NexRv.exe" ]; then
-	NEXRV=$NXSRC/NexRv.exe
-fi
-if [ -z "$NEXRV" ] || [ ! -x "$NEXRV" ]; then
-	skip "nexrv-size" "set NTRACE_NEXRV to a NexRv executable, or NTRACE_NEXRV_SRC to its refcode/c with NexRv.exe built"
-	exit 0
-fi
+nexrv_find || { skip "nexrv-size" "$NEXRV_WHY"; exit 0; }
 [ -x "$BUILD/tools/gt-tool" ] || { skip "nexrv-size" "gt-tool not built (make test-tools)"; exit 0; }
 TAP_PREFIX="nexrv-size: "
 scratch WORK "$BUILD/nexrv-size" || exit 1

@@ -20,24 +20,16 @@
 #    U-ADDR (NexRv repeats the target, the decoders repeat the fields);
 #  - NexRv's decoder on an implicit-return trace of a program that calls
 #    deeper than its 32-entry return stack, whose wrap-around is off by one.
-# This test does not build NexRv: NTRACE_NEXRV names its executable, or
-# NTRACE_NEXRV_SRC a refcode/c directory in which NexRv's own makefile has
-# built NexRv.exe (the directory also gives the t1 example). Without one
-# the test is skipped.
+# NexRv comes from scripts/nexrv.sh (the public repository at a pinned
+# commit, built once), or NTRACE_NEXRV names an executable, or
+# NTRACE_NEXRV_SRC a refcode/c directory with NexRv.exe built (it also
+# gives the t1 example). Without one (offline) the test is skipped.
 set -u
 . "$(dirname "$0")/../../../scripts/lib.sh"
 SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD
 CC=${CROSS_COMPILE}gcc
 
-NEXRV=${NTRACE_NEXRV:-}
-NXSRC=${NTRACE_NEXRV_SRC:-}
-if [ -z "$NEXRV" ] && [ -n "$NXSRC" ] && [ -x "$NXSRC/NexRv.exe" ]; then
-	NEXRV=$NXSRC/NexRv.exe
-fi
-if [ -z "$NEXRV" ] || [ ! -x "$NEXRV" ]; then
-	skip "nexrv" "set NTRACE_NEXRV to a NexRv executable, or NTRACE_NEXRV_SRC to its refcode/c with NexRv.exe built"
-	exit 0
-fi
+nexrv_find || { skip "nexrv" "$NEXRV_WHY"; exit 0; }
 [ -x "$BUILD/tools/gt-tool" ] || { skip "nexrv" "gt-tool not built (make test-tools)"; exit 0; }
 TAP_PREFIX="nexrv: "
 scratch WORK "$BUILD/nexrv" || exit 1

@@ -2,8 +2,11 @@
 /*
  * libFuzzer target for the codec + flow decoder on a synthetic program
  * image (branches, calls, returns, indirect and sequential jumps, ECALL,
- * MRET). Input: byte 0 picks the encoder configuration (the round-trip
- * table), byte 1 decoder options, the rest is the N-Trace byte stream.
+ * MRET), placed twice: for RV64 at 0x10000, and for RV32 at 0xffffe000,
+ * where addresses have bit 31 set (XLEN-32 address fields and wrap). Input:
+ * byte 0 picks the encoder configuration (the round-trip table) and the
+ * XLEN (byte 0 / the table's size, odd: RV32), byte 1 decoder options, the
+ * rest is the N-Trace byte stream.
  * Checks besides the sanitizers: every decoded instruction lies in the
  * image, and decoding the stream split in two chunks gives the same flow;
  * and the parallel decoder (ntrace/pardec.h, two threads, pieces of 64 to
@@ -23,13 +26,19 @@
 #include "ntrace/ingress_build.h"
 #include "../roundtrip/rt_configs.h"
 
-#define BASE 0x10000u
 #define SIZE 4096u
 
 static uint8_t code[SIZE];
-static uint64_t starts[SIZE / 2];
+static uint32_t starts[SIZE / 2];	/* instruction offsets in code */
 static size_t nstarts;
-static struct ntrace_images *img;
+
+/* The same code for each XLEN: where it runs, and its image set. */
+static struct space {
+	uint64_t base;
+	unsigned int xlen;
+	struct ntrace_images *img;
+} spaces[2] = { { 0x10000, 64, NULL }, { 0xffffe000u, 32, NULL } };
+static const struct space *cur;	/* the one this input decodes */
 
 static uint32_t rng = 1;
 
@@ -39,12 +48,12 @@ static uint32_t rnd(void)
 	return rng >> 8;
 }
 
-static void put(uint64_t a, uint32_t v, unsigned int len)
+static void put(uint32_t a, uint32_t v, unsigned int len)
 {
 	unsigned int i;
 
 	for (i = 0; i < len; i++)
-		code[a - BASE + i] = (uint8_t)(v >> (8 * i));
+		code[a + i] = (uint8_t)(v >> (8 * i));
 }
 
 static uint32_t btype(unsigned int f3, int32_t off)
@@ -63,24 +72,34 @@ static uint32_t jal(unsigned int rd, int32_t off)
 	       ((o >> 12) & 0xff) << 12 | rd << 7 | 0x6f;
 }
 
+/* c.jal on RV32, c.addiw a0 on RV64: the one encoding whose kind depends on XLEN */
+static uint32_t cjal(int32_t off)
+{
+	uint32_t o = (uint32_t)off;
+
+	return 1u << 13 | ((o >> 11) & 1) << 12 | ((o >> 4) & 1) << 11 | ((o >> 8) & 3) << 9 |
+	       ((o >> 10) & 1) << 8 | ((o >> 6) & 1) << 7 | ((o >> 7) & 1) << 6 |
+	       ((o >> 1) & 7) << 3 | ((o >> 5) & 1) << 2 | 1;
+}
+
 /* Lay out instruction sizes first, then fill encodings whose targets are
  * instruction starts. */
 static void build_image(void)
 {
 	uint8_t kind[SIZE / 2];
-	uint64_t a;
+	uint32_t a;
 	size_t i;
 
 	rng = 7;
-	for (a = BASE; a + 8 <= BASE + SIZE;) {
+	for (a = 0; a + 8 <= SIZE;) {
 		unsigned int k = rnd() % 16;
 
 		kind[nstarts] = (uint8_t)k;
 		starts[nstarts++] = a;
-		a += k == 1 || k == 6 || k == 7 ? 2 : k == 14 ? 8 : 4;
+		a += k == 1 || k == 6 || k == 7 || k == 11 ? 2 : k == 14 ? 8 : 4;
 	}
 	for (i = 0; i < nstarts; i++) {
-		uint64_t pc = starts[i], t = starts[rnd() % nstarts];
+		uint32_t pc = starts[i], t = starts[rnd() % nstarts];
 		int32_t off = (int32_t)(t - pc);
 
 		switch (kind[i]) {
@@ -93,6 +112,9 @@ static void build_image(void)
 		case 8: put(pc, 0x00058067, 4); break;			/* jalr x0, 0(a1) */
 		case 9: put(pc, 0x00000073, 4); break;			/* ecall */
 		case 10: put(pc, 0x30200073, 4); break;			/* mret */
+		case 11:	/* c.jal (RV32) within reach, else c.add */
+			put(pc, off >= -2048 && off < 2048 ? cjal(off) : 0x952e, 2);
+			break;
 		case 14:						/* auipc a5; jalr x0, off(a5) */
 			off = (int32_t)(t - pc) & 0x7ff;
 			put(pc, 0x00000797, 4);
@@ -101,9 +123,14 @@ static void build_image(void)
 		default: put(pc, 0x00b50533, 4); break;			/* add */
 		}
 	}
-	img = ntrace_images_new(NULL);
-	if (ntrace_images_add_mem(img, "fuzz-image", code, SIZE, BASE))
-		abort();
+	for (i = 0; i < 2; i++) {
+		struct space *sp = &spaces[i];
+		struct ntrace_isa_cfg isa = { .xlen = (uint8_t)sp->xlen, .ext = NTRACE_ISA_C };
+
+		sp->img = ntrace_images_new(&isa);
+		if (!sp->img || ntrace_images_add_mem(sp->img, "fuzz-image", code, SIZE, sp->base))
+			abort();
+	}
 }
 
 /* ---- seed corpus: random executions through the encoder ---- */
@@ -124,18 +151,18 @@ static int to_mem(void *ctx, const struct ntrace_msg *m)
 	return 0;
 }
 
-static void run_program(struct ntrace_insn_vec *out, unsigned int steps)
+static void run_program(const struct space *s, struct ntrace_insn_vec *out, unsigned int steps)
 {
 	struct ntrace_ingress_opts io = { .priv = NTRACE_PRIV_M };
 	struct ntrace_builder *b = ntrace_builder_new(&io, ntrace_insn_vec_push, out);
-	uint64_t stack[64], pc = starts[rnd() % nstarts];
+	uint64_t stack[64], pc = s->base + starts[rnd() % nstarts];
 	unsigned int sp = 0, i;
 
 	for (i = 0; i < steps; i++) {
 		struct ntrace_idec id;
 		uint64_t next;
 
-		if (ntrace_images_decode(img, pc, &id) || id.kind == NTRACE_IK_INVALID)
+		if (ntrace_images_decode(s->img, pc, &id) || id.kind == NTRACE_IK_INVALID)
 			break;
 		if (id.kind == NTRACE_IK_TRAP) {	/* ecall: trap, resume after it */
 			ntrace_builder_trap(b, pc, 11, 0, 1, NTRACE_PRIV_M);
@@ -160,21 +187,21 @@ static void run_program(struct ntrace_insn_vec *out, unsigned int steps)
 			} else if (id.reg == 15) {	/* auipc a5 before it */
 				uint32_t bits;
 
-				ntrace_images_insn_bits(img, pc, &bits);
+				ntrace_images_insn_bits(s->img, pc, &bits);
 				next = (pc - 4 + (uint64_t)(int64_t)((int32_t)bits >> 20)) & ~1ull;
 			} else {
 				if (id.itype == NTRACE_ITYPE_IND_CALL && sp < 64)
 					stack[sp++] = next;
-				next = starts[rnd() % nstarts];
+				next = s->base + starts[rnd() % nstarts];
 			}
 			break;
 		case NTRACE_IK_TRAP_RETURN:
-			next = starts[rnd() % nstarts];
+			next = s->base + starts[rnd() % nstarts];
 			break;
 		default:
 			break;
 		}
-		pc = next;
+		pc = s->xlen == 32 ? (uint32_t)next : next;
 	}
 	ntrace_builder_finish(b);
 	ntrace_builder_free(b);
@@ -182,13 +209,14 @@ static void run_program(struct ntrace_insn_vec *out, unsigned int steps)
 
 static void write_seeds(const char *dir)
 {
-	unsigned int s, c;
+	unsigned int s, c, x;
 
-	for (s = 0; s < 6; s++) {
+	for (s = 0; s < 12; s++) {
 		struct ntrace_insn_vec v = { 0 };
 
+		x = s & 1;	/* RV64, RV32 */
 		rng = 1000 + s;
-		run_program(&v, 300 + 400 * s);
+		run_program(&spaces[x], &v, 300 + 200 * s);
 		for (c = 0; c < RT_NCONFIGS; c++) {
 			static struct enc_mem o;
 			struct ntrace_enc_cfg cfg;
@@ -198,14 +226,16 @@ static void write_seeds(const char *dir)
 
 			ntrace_enc_cfg_default(&cfg);
 			rt_configs[c].apply(&cfg);
+			cfg.codec.xlen = (uint8_t)spaces[x].xlen;
 			o.n = 2;
-			o.buf[0] = (uint8_t)c;
+			o.buf[0] = (uint8_t)(c + x * RT_NCONFIGS);
 			o.buf[1] = (uint8_t)s;
 			o.codec = &cfg.codec;
 			if (ntrace_encoder_init(&e, &cfg, to_mem, &o, NULL) ||
 			    ntrace_encoder_put(&e, v.v, v.n) || ntrace_encoder_finish(&e))
 				continue;
-			snprintf(path, sizeof(path), "%s/seed-%u-%s", dir, s, rt_configs[c].name);
+			snprintf(path, sizeof(path), "%s/seed-%u-rv%u-%s", dir, s, spaces[x].xlen,
+				 rt_configs[c].name);
 			f = fopen(path, "wb");
 			if (f) {
 				fwrite(o.buf, 1, o.n, f);
@@ -229,7 +259,7 @@ static int pcs(void *ctx, const uint64_t *p, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		if (p[i] < BASE || p[i] >= BASE + SIZE || (p[i] & 1))
+		if (p[i] < cur->base || p[i] >= cur->base + SIZE || (p[i] & 1))
 			abort();	/* decoded an instruction outside the image */
 		z->hash = (z->hash ^ p[i]) * 0x100000001b3ull;
 		z->count++;
@@ -264,7 +294,7 @@ static void decode(const struct ntrace_dec_cfg *cfg, const uint8_t *d, size_t n,
 	struct ntrace_dec_ops ops = { runs, event };
 
 	memset(z, 0, sizeof(*z));
-	z->d = ntrace_decoder_new(cfg, img, &ops, z, NULL);
+	z->d = ntrace_decoder_new(cfg, cur->img, &ops, z, NULL);
 	if (!z->d)
 		abort();
 	ntrace_decoder_feed(z->d, d, cut);
@@ -341,8 +371,8 @@ static void par_check(const struct ntrace_dec_cfg *cfg, const uint8_t *data, siz
 	text_open(&o2);
 	text_open(&e1);
 	text_open(&e2);
-	sk = ntrace_sink_new(fmt, o1.f, NULL, img);
-	d = ntrace_decoder_new(cfg, img, &ops, sk, NULL);
+	sk = ntrace_sink_new(fmt, o1.f, NULL, cur->img);
+	d = ntrace_decoder_new(cfg, cur->img, &ops, sk, NULL);
 	if (!sk || !d)
 		abort();
 	ntrace_sink_set_decoder(sk, d);
@@ -352,7 +382,7 @@ static void par_check(const struct ntrace_dec_cfg *cfg, const uint8_t *data, siz
 		struct ntrace_decoder *de;
 		struct ntrace_dec_ops eo = { NULL, ev_line };
 
-		de = ntrace_decoder_new(cfg, img, &eo, e1.f, NULL);
+		de = ntrace_decoder_new(cfg, cur->img, &eo, e1.f, NULL);
 		if (!de)
 			abort();
 		ntrace_decoder_feed(de, data, size);
@@ -370,7 +400,7 @@ static void par_check(const struct ntrace_dec_cfg *cfg, const uint8_t *data, siz
 	pc.piece_bytes = piece;
 	pc.fmt = fmt;
 	pc.out_limit = 4096;	/* the threads wait for the writer often */
-	p = ntrace_pardec_new(cfg, img, &pc, o2.f, ev_line, e2.f, NULL);
+	p = ntrace_pardec_new(cfg, cur->img, &pc, o2.f, ev_line, e2.f, NULL);
 	if (!p)
 		abort();
 	r2 = ntrace_pardec_feed(p, data, size / 2);
@@ -397,6 +427,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ntrace_dec_cfg_default(&cfg);
 	ntrace_enc_cfg_default(&cfg.enc);	/* as the seeds were encoded */
 	rt_configs[data[0] % RT_NCONFIGS].apply(&cfg.enc);
+	cur = &spaces[data[0] / RT_NCONFIGS & 1];
+	cfg.enc.codec.xlen = (uint8_t)cur->xlen;
 	cfg.enc.icnt_bits = 16;		/* bound the work one message can ask for */
 	cfg.merge_not_taken = data[1] & 1;
 	if (cfg.enc.codec.src_bits && (data[1] & 2))

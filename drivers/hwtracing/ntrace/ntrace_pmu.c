@@ -22,7 +22,7 @@
 #include "ntrace.h"
 
 static unsigned int drain_us = 4000;
-module_param(drain_us, uint, 0444);
+module_param(drain_us, uint, 0644);
 MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buffer, us (100..1000000), for a sink of 256 KiB or more; shorter for a smaller sink");
 
 /* The sink size drain_us is meant for: smaller sinks fill sooner. */
@@ -30,14 +30,15 @@ MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buff
 #define DRAIN_MIN_US		100u
 
 /*
- * The drain period of cpu: drain_us for a sink of DRAIN_REF_SIZE or more,
+ * The drain period of cpu: drain_us (writable: the next period takes a
+ * new value) for a sink of DRAIN_REF_SIZE or more,
  * in proportion for a smaller one (a 64 KiB SRAM sink: a quarter), so
  * that a sink of any size gets as far from full at the same trace rate.
  */
 static ktime_t drain_period(int cpu)
 {
 	struct ntrace_sink *sink = ntrace_path_sink(cpu);
-	u64 us = drain_us;
+	u64 us = clamp(READ_ONCE(drain_us), DRAIN_MIN_US, 1000000u);
 
 	if (sink && sink->buf_size < DRAIN_REF_SIZE)
 		us = max_t(u64, us * sink->buf_size / DRAIN_REF_SIZE,
@@ -564,7 +565,6 @@ int ntrace_pmu_register(void)
 {
 	int err;
 
-	drain_us = clamp(drain_us, DRAIN_MIN_US, 1000000u);
 	ntrace_cpus_init();
 	ntrace_pmu = (struct pmu) {
 		.module = THIS_MODULE,

@@ -5,13 +5,14 @@
  *  - caps/sink_mode says "sram" and caps/buffer_size is the SRAM's size,
  *    the size the PMU's topology file gives the sink;
  *  - overflow: with drain_us at its maximum (1 s) the trace of a busy loop
- *    outgrows the SRAM before the only drain. The sink stops on wrap, so
- *    the AUX area gets the first buffer_size bytes, in one record flagged
- *    PERF_AUX_FLAG_PARTIAL (the driver's flag for trace the sink lost; not
- *    TRUNCATED: the AUX area has room), which starts with a sync message
- *    and frames as N-Trace up to its last whole message; only a last
- *    message cut by the stop may follow it, shorter than any message can
- *    be; every sync address lies in this program. The same loop with the
+ *    outgrows the SRAM between drains (the task's context switches still
+ *    drain). The sink stops on wrap, so each such drain gives the first
+ *    buffer_size bytes, in a record flagged PERF_AUX_FLAG_PARTIAL (the
+ *    driver's flag for trace the sink lost; not TRUNCATED: the AUX area
+ *    has room), which starts with a sync message and frames as N-Trace up
+ *    to its last whole message; only a last message cut by the stop may
+ *    follow, shorter than any message can be; every sync address lies in
+ *    this program. The same loop with the
  *    default drain period loses nothing (the exact decode of SRAM
  *    recordings is scripts/perf-e2e-sram.sh's).
  * Skips without the PMU or when the sinks are not in SRAM mode.
@@ -100,11 +101,9 @@ static void test_overflow(long sram_size)
 {
 	static struct nt_rec rec;
 	struct perf_event_attr attr;
-	struct nt_frame_stats st = { 0 };
-	char old[32] = "";
-	unsigned int i, partial = 0, truncated = 0, lossy_i = 0;
-	size_t whole = 0, len = 0;
-	const uint8_t *p = NULL;
+	char old[32] = "", why[160] = "";
+	unsigned int i, partial = 0, truncated = 0, full = 0, bad = 0, out = 0;
+	unsigned long msgs = 0, syncs = 0;
 	int err;
 
 	err = read_param(DRAIN_PARAM, old, sizeof(old));
@@ -123,32 +122,43 @@ static void test_overflow(long sram_size)
 		ksft_test_result_skip("overflow: no data\n");
 		return;
 	}
+	/* every record the sink filled: the first SRAM-full, then loss */
 	for (i = 0; i < rec.nr_aux; i++) {
+		const uint8_t *p = rec.data + rec.aux[i].off;
+		size_t len = rec.aux[i].len, whole;
+		struct nt_frame_stats st;
+
 		if (rec.aux[i].flags & PERF_AUX_FLAG_TRUNCATED)
 			truncated++;
-		if (rec.aux[i].flags & PERF_AUX_FLAG_PARTIAL) {
-			partial++;
-			lossy_i = i;
-		}
-	}
-	if (partial == 1) {
-		p = rec.data + rec.aux[lossy_i].off;
-		len = rec.aux[lossy_i].len;
+		if (!(rec.aux[i].flags & PERF_AUX_FLAG_PARTIAL))
+			continue;
+		partial++;
+		full += len == (size_t)sram_size;
 		whole = whole_msgs_end(p, len);
 		nt_frame_check(p, whole, nt_src_bits(attr.config), &st);
+		msgs += st.msgs;
+		syncs += st.sync_msgs;
+		if (st.bad || !nt_tcode_is_sync(st.first_tcode) ||
+		    len - whole >= MAX_MSG) {
+			if (!bad++)
+				snprintf(why, sizeof(why), "record %u: %lu bad (%.80s), first TCODE %d, %zu cut bytes",
+					 i, st.bad, st.why, st.first_tcode,
+					 len - whole);
+		}
+		if (st.sync_msgs &&
+		    (st.addr_min < (uintptr_t)__executable_start ||
+		     st.addr_max >= (uintptr_t)etext))
+			out++;
 	}
-	ksft_test_result(partial == 1 && !truncated && len == (size_t)sram_size,
-			 "overflow: one record flagged PARTIAL (%u), none TRUNCATED (%u), holding the SRAM's %ld bytes (%zu)\n",
-			 partial, truncated, sram_size, len);
-	ksft_test_result(p && st.msgs > 1000 && !st.bad &&
-			 nt_tcode_is_sync(st.first_tcode) && len - whole < MAX_MSG,
-			 "overflow: the record starts with a sync, %lu whole messages frame (%lu bad: %s), %zu bytes of a last message cut by the stop\n",
-			 st.msgs, st.bad, st.bad ? st.why : "ok", len - whole);
-	ksft_test_result(p && st.sync_msgs > 10 &&
-			 st.addr_min >= (uintptr_t)__executable_start &&
-			 st.addr_max < (uintptr_t)etext,
-			 "overflow: every one of %lu sync addresses lies in this program's text\n",
-			 st.sync_msgs);
+	ksft_test_result(partial && partial == full && !truncated,
+			 "overflow: %u records flagged PARTIAL, %u of them holding exactly the SRAM's %ld bytes, none TRUNCATED (%u)\n",
+			 partial, full, sram_size, truncated);
+	ksft_test_result(partial && msgs > 1000 && !bad,
+			 "overflow: each starts with a sync, %lu whole messages frame, only a last message cut by the stop follows (%s)\n",
+			 msgs, bad ? why : "ok");
+	ksft_test_result(partial && syncs > 10 && !out,
+			 "overflow: all %lu sync addresses lie in this program's text (%u records outside)\n",
+			 syncs, out);
 	nt_rec_free(&rec);
 }
 

@@ -435,21 +435,23 @@ struct all_shared {
 	struct rec_check c[64];
 };
 
-/* Child of test_all_cpus() on its CPU, its event enabled. */
+struct all_child {
+	struct all_shared *sh;
+	int cpu;
+};
+
+/*
+ * Child of test_all_cpus() on its CPU, its event enabled: busy (never
+ * asleep, so its event is most likely running at the unbind) until then.
+ * No libc call: sched_getcpu() and usleep() may run in the vDSO.
+ */
 static void all_work(void *arg)
 {
-	struct all_shared *sh = arg;
-	unsigned int n = 0;
-	int cpu = sched_getcpu();
+	struct all_child *ch = arg;
 
-	if (cpu >= 0 && cpu < 64)
-		sh->ready[cpu] = 1;
-	while (!sh->phase) {
-		if (n++ < 25)
-			spin_before(20000);
-		else
-			usleep(1000);
-	}
+	ch->sh->ready[ch->cpu] = 1;
+	while (!ch->sh->phase)
+		spin_before(20000);
 	spin_after(600000);
 }
 
@@ -484,11 +486,12 @@ static void test_all_cpus(const char *drv, const char *dev,
 		pids[cpu] = fork();
 		if (pids[cpu] == 0) {
 			static struct nt_rec rec;
+			struct all_child ch = { .sh = sh, .cpu = cpu };
 			int e;
 
 			cpu_pin(cpu);
 			/* per task: a per-CPU event would see other processes */
-			e = nt_record(&attr, -1, 256, all_work, sh, &rec);
+			e = nt_record(&attr, -1, 256, all_work, &ch, &rec);
 			check_rec(&rec, e, &sh->c[cpu]);
 			_exit(0);
 		}
@@ -526,8 +529,13 @@ static void test_all_cpus(const char *drv, const char *dev,
 	ksft_test_result(!err && n >= 2 && (cpumask_bits() & want) == 0,
 			 "unbind %s %s while events trace its %d CPUs (%#llx) at once succeeds (%s)\n",
 			 drv, dev, n, want, err ? strerror(-err) : "ok");
-	ksft_test_result(good == n && ended == n,
-			 "%s unbound under %d events: %d traces frame and end flushed, %d events end with an empty TRUNCATED record\n",
+	/*
+	 * Only an event running at the unbind is ended (empty TRUNCATED
+	 * record); one whose task was not running then stays open but is
+	 * never scheduled again (->add() fails, ENOENT): "nothing after".
+	 */
+	ksft_test_result(good == n,
+			 "%s unbound under %d events: %d traces frame and end flushed, %d events (those running then) end with an empty TRUNCATED record\n",
 			 drv, n, good, ended);
 	ksft_test_result(after == 0,
 			 "%s unbound under %d events: nothing traced after the unbind (%d records in the code after it)\n",

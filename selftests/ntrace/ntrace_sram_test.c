@@ -81,10 +81,13 @@ static long topology_sram_size(void)
 
 	if (!f)
 		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "sink ", 5) && strstr(line, " mode=sram ") &&
-		    (p = strstr(line, " size=")))
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "sink ", 5) || !strstr(line, " mode=sram "))
+			continue;
+		p = strstr(line, " size=");
+		if (p)
 			size = strtol(p + 6, NULL, 10);
+	}
 	fclose(f);
 	return size;
 }

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "console.h"
+#include "kmod.h"
 #include "kmsg_relay.h"
 #include "modules.h"
 #include "selftests.h"
@@ -67,14 +68,18 @@ static int list_modules(struct module_file *mods, int kunit)
 
 static int load_one(struct module_file *m)
 {
-	char path[512];
+	char path[512], params[4096];
 	int fd, ret;
 
+	/* "ntrace.sram=1" on the command line, as modprobe would pass it */
+	ret = kmod_cmdline_params(m->name, params, sizeof(params));
+	if (ret)
+		return ret;
 	snprintf(path, sizeof(path), "%s/%s", MODULE_DIR, m->file);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	ret = syscall(SYS_finit_module, fd, "", 0);
+	ret = syscall(SYS_finit_module, fd, params, 0);
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;

@@ -80,8 +80,10 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 # (Documentation/admin-guide/perf/riscv-ctr.rst).
 # ctr has one hart so that its sampling tests are reliable (see quirks);
 # ctr-smp2 covers CTR across CPU hotplug.
-# topo, sram: the model's topology (plugin topo=, gen-dt.sh -t) and SRAM
-topo=hart sram=
+# topo, sram: the model's topology (plugin topo=, gen-dt.sh -t) and SRAM;
+# kargs: module parameters for the configuration (the guest's init and
+# kmod_load() pass "ntrace.X=Y" on to the module, as modprobe does)
+topo=hart sram= kargs=
 case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
@@ -92,7 +94,7 @@ ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ntrace-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel ;;
 ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
 ntrace-funnel2-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel2 ;;
-ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 ;;
+ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 kargs=ntrace.sram=1 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
 *) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram or ntrace-ctr)" ;;
 esac
@@ -144,6 +146,7 @@ cmdline="console=ttyS0 loglevel=2 panic=-1 rdinit=/init ntguest.mode=$mode ntgue
 if [ "$smp" -gt 1 ] && [[ " ${qemu_extra[*]} " != *thread=single* ]]; then
 	cmdline+=" ntguest.quirks=mttcg-lost-overflow"
 fi
+[ -n "$kargs" ] && cmdline+=" $kargs"
 [ -n "$append" ] && cmdline+=" $append"
 
 machine=(-M virt -m "$mem")

@@ -38,13 +38,50 @@ static int open_module(const char *name)
 	return fd >= 0 ? fd : -ENOENT;
 }
 
+int kmod_cmdline_params(const char *name, char *buf, size_t size)
+{
+	char line[4096], mod[256], *w, *save;
+	size_t len = 0, n;
+	FILE *f;
+
+	buf[0] = '\0';
+	snprintf(mod, sizeof(mod), "%s", name);
+	normalize(mod);
+	n = strlen(mod);
+	f = fopen("/proc/cmdline", "r");
+	if (!f)
+		return -errno;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	for (w = strtok_r(line, " \n", &save); w; w = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(w, mod, n) || w[n] != '.' || !w[n + 1])
+			continue;
+		if (len + strlen(w + n + 1) + 2 > size)
+			return -E2BIG;
+		len += sprintf(buf + len, "%s%s", len ? " " : "", w + n + 1);
+	}
+	return 0;
+}
+
 int kmod_load(const char *name, const char *params)
 {
-	int fd = open_module(name), ret;
+	char all[4096];
+	int fd, ret;
 
+	/* the kernel command line's, then the caller's (which win) */
+	ret = kmod_cmdline_params(name, all, sizeof(all));
+	if (ret)
+		return ret;
+	if (params && *params &&
+	    strlen(all) + strlen(params) + 2 > sizeof(all))
+		return -E2BIG;
+	if (params && *params)
+		sprintf(all + strlen(all), "%s%s", *all ? " " : "", params);
+	fd = open_module(name);
 	if (fd < 0)
 		return fd;
-	ret = syscall(SYS_finit_module, fd, params ? params : "", 0);
+	ret = syscall(SYS_finit_module, fd, all, 0);
 	ret = ret ? -errno : 0;
 	close(fd);
 	return ret;

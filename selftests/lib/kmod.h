@@ -9,10 +9,20 @@
 #define NTRACE_SELFTEST_KMOD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define KMOD_DIR "/lib/modules/ntrace"
 
-/* finit_module() of KMOD_DIR/<name>.ko (name with '_' or '-'). */
+/*
+ * The "<name>.<param>=<value>" words of the kernel command line as the
+ * module parameter string "<param>=<value> ..." in buf: what modprobe
+ * passes to a module it loads. 0 or -errno (-E2BIG: buf too small).
+ */
+int kmod_cmdline_params(const char *name, char *buf, size_t size);
+/*
+ * finit_module() of KMOD_DIR/<name>.ko (name with '_' or '-') with the
+ * command line's parameters for it (kmod_cmdline_params()), then params.
+ */
 int kmod_load(const char *name, const char *params);
 /* delete_module(), non-blocking: -EWOULDBLOCK/-EBUSY while in use. */
 int kmod_unload(const char *name);

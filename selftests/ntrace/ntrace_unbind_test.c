@@ -8,10 +8,17 @@
  *    cpumask and caps, and recording works again; the same for a sink;
  *  - while this task is traced on that CPU: the unbind succeeds, the trace
  *    recorded before it reaches the AUX area and ends flushed (last
- *    message a ProgTraceCorrelation), nothing is traced after it (no sync
+ *    message a ProgTraceCorrelation), then the event ends as CoreSight's
+ *    do when their path goes: an empty AUX record flagged TRUNCATED (perf
+ *    disables the event on it); nothing is traced after it (no sync
  *    address in code that runs only after the unbind), and after binding
  *    again the same kind of recording works; once for the encoder and once
- *    for the sink, whose bounce buffer is freed by the unbind;
+ *    for the sink, whose bounce buffer is freed by the unbind (on funnel
+ *    topologies: the shared sink), once for a funnel;
+ *  - funnel topologies: events on every CPU behind a funnel (then the
+ *    shared sink; a traced task pinned to each CPU) trace at once while
+ *    the funnel (sink) is unbound: every event's trace ends flushed and
+ *    then TRUNCATED, nothing after;
  *  - with two CPUs, the same with a per-CPU event on the component's CPU
  *    while the unbind runs on another CPU (the driver stops the trace on
  *    the traced CPU through a cross-CPU call);
@@ -21,6 +28,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -152,6 +160,7 @@ struct rec_check {
 	unsigned long msgs, bad, syncs;
 	unsigned int after;	/* records with a sync address in spin_after() */
 	bool in_text;		/* every sync address in this program */
+	bool ended;		/* the last record is empty and TRUNCATED */
 	int last_tcode;		/* of the last non-empty record */
 	char why[128];
 };
@@ -172,7 +181,14 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 		return;
 	c->nr_aux = rec->nr_aux;
 	for (i = 0; i < rec->nr_aux; i++) {
-		c->truncated += !!(rec->aux[i].flags & PERF_AUX_FLAG_TRUNCATED);
+		bool trunc = rec->aux[i].flags & PERF_AUX_FLAG_TRUNCATED;
+
+		/* the event's end after an unbind: the last, empty record */
+		if (i == rec->nr_aux - 1 && trunc && !rec->aux[i].len) {
+			c->ended = true;
+			continue;
+		}
+		c->truncated += trunc;
 		if (!rec->aux[i].len)
 			continue;
 		nt_frame_check(rec->data + rec->aux[i].off, rec->aux[i].len,
@@ -313,9 +329,11 @@ static void test_tracing(const char *drv, const char *dev, int cpu,
 			 "unbind %s %s while this task is traced on CPU %d succeeds (%s)\n",
 			 drv, dev, cpu, err ? strerror(-err) :
 			 w.err ? strerror(-w.err) : "ok");
-	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION,
-			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed: %u records, %lu messages, last TCODE %d (%s)\n",
-			 drv, c.nr_aux, c.msgs, c.last_tcode, c.why);
+	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION &&
+			 c.ended,
+			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d (%s)\n",
+			 drv, c.ended ? "yes" : "no", c.nr_aux, c.msgs,
+			 c.last_tcode, c.why);
 	ksft_test_result(!c.err && !c.after,
 			 "%s unbound while tracing: nothing traced after the unbind (%u records in the code after it)\n",
 			 drv, c.after);
@@ -399,13 +417,136 @@ static void test_remote(const char *drv, const char *dev, int cpu,
 			 "unbind %s %s from CPU %d while a per-CPU event traces CPU %d succeeds (%s)\n",
 			 drv, dev, w.other, cpu, err ? strerror(-err) :
 			 w.err ? strerror(-w.err) : "ok");
-	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION,
-			 "%s unbound from another CPU: the trace before it frames and ends flushed: %u records, %lu messages, last TCODE %d (%s)\n",
-			 drv, c.nr_aux, c.msgs, c.last_tcode, c.why);
+	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION &&
+			 c.ended,
+			 "%s unbound from another CPU: the trace before it frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d (%s)\n",
+			 drv, c.ended ? "yes" : "no", c.nr_aux, c.msgs,
+			 c.last_tcode, c.why);
 	ksft_test_result(!c.err && !c.after,
 			 "%s unbound from another CPU: nothing traced after the unbind (%u records in the code after it)\n",
 			 drv, c.after);
 	drv_write(drv, "bind", dev);
+}
+
+/* Shared between the parent and the children of test_all_cpus(). */
+struct all_shared {
+	volatile int phase;		/* 1: unbound */
+	volatile int ready[64];		/* the child's event traces */
+	struct rec_check c[64];
+};
+
+struct all_child {
+	struct all_shared *sh;
+	int cpu;
+};
+
+/*
+ * Child of test_all_cpus() on its CPU, its event enabled: busy (never
+ * asleep, so its event is most likely running at the unbind) until then.
+ * No libc call: sched_getcpu() and usleep() may run in the vDSO.
+ */
+static void all_work(void *arg)
+{
+	struct all_child *ch = arg;
+
+	ch->sh->ready[ch->cpu] = 1;
+	while (!ch->sh->phase)
+		spin_before(20000);
+	spin_after(600000);
+}
+
+/*
+ * An event on every CPU whose path goes through dev at once (a task
+ * pinned to each CPU, traced), while dev is unbound from CPU 0: every
+ * event gets its trace up to the unbind, flushed, then ends; none traces
+ * after it.
+ */
+static void test_all_cpus(const char *drv, const char *dev,
+			  unsigned long long all)
+{
+	unsigned long long want = path_cpus_of(dev), m;
+	struct perf_event_attr attr;
+	struct all_shared *sh;
+	pid_t pids[64] = { 0 };
+	int cpu, err = 0, n = 0, good = 0, ended = 0, after = 0, waited;
+	struct rec_check c;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED) {
+		for (int i = 0; i < 4; i++)
+			ksft_test_result_fail("%s %s: no shared memory\n", drv, dev);
+		return;
+	}
+	memset(sh, 0, sizeof(*sh));
+	nt_attr(&attr, nt_pmu_type(), 0);
+	for (cpu = 0; cpu < 64; cpu++) {
+		if (!(want & (1ull << cpu)))
+			continue;
+		pids[cpu] = fork();
+		if (pids[cpu] == 0) {
+			static struct nt_rec rec;
+			struct all_child ch = { .sh = sh, .cpu = cpu };
+			int e;
+
+			cpu_pin(cpu);
+			/* per task: a per-CPU event would see other processes */
+			e = nt_record(&attr, -1, 256, all_work, &ch, &rec);
+			check_rec(&rec, e, &sh->c[cpu]);
+			_exit(0);
+		}
+		n++;
+	}
+	cpu_pin(0);
+	/* every event traces (10 s at most), then some more trace */
+	for (waited = 0; waited < 10000; waited += 10) {
+		int r = 0;
+
+		for (cpu = 0; cpu < 64; cpu++)
+			r += (want & (1ull << cpu)) && sh->ready[cpu];
+		if (r == n)
+			break;
+		usleep(10000);
+	}
+	usleep(100000);
+	err = drv_write(drv, "unbind", dev);
+	sh->phase = 1;
+	for (cpu = 0; cpu < 64; cpu++)
+		if (pids[cpu] > 0)
+			waitpid(pids[cpu], NULL, 0);
+	for (cpu = 0; cpu < 64; cpu++) {
+		if (!(want & (1ull << cpu)))
+			continue;
+		c = sh->c[cpu];
+		ksft_print_msg("CPU %d: %u records, %lu messages, %u truncated, %lu bad, %s text, last TCODE %d, %u after (%s)\n",
+			       cpu, c.nr_aux, c.msgs, c.truncated, c.bad,
+			       c.in_text ? "in" : "not in", c.last_tcode,
+			       c.after, c.why);
+		good += rec_good(&c) && c.last_tcode == TCODE_CORRELATION;
+		ended += sh->c[cpu].ended;
+		after += sh->c[cpu].after;
+	}
+	ksft_test_result(!err && n >= 2 && (cpumask_bits() & want) == 0,
+			 "unbind %s %s while events trace its %d CPUs (%#llx) at once succeeds (%s)\n",
+			 drv, dev, n, want, err ? strerror(-err) : "ok");
+	/*
+	 * Only an event running at the unbind is ended (empty TRUNCATED
+	 * record); one whose task was not running then stays open but is
+	 * never scheduled again (->add() fails, ENOENT): "nothing after".
+	 */
+	ksft_test_result(good == n,
+			 "%s unbound under %d events: %d traces frame and end flushed, %d events (those running then) end with an empty TRUNCATED record\n",
+			 drv, n, good, ended);
+	ksft_test_result(after == 0,
+			 "%s unbound under %d events: nothing traced after the unbind (%d records in the code after it)\n",
+			 drv, n, after);
+	err = drv_write(drv, "bind", dev);
+	m = cpumask_bits();
+	record_plain(&c);
+	ksft_test_result(!err && m == all && rec_good(&c),
+			 "bind %s again: cpumask %#llx, recording works: %lu messages (%s)\n",
+			 drv, m, c.msgs, err ? strerror(-err) : c.why);
+	munmap(sh, sizeof(*sh));
 }
 
 /* Bind every device that was bound at the start and is not any more. */
@@ -436,7 +577,7 @@ int main(void)
 			       ne, ns, all);
 	nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
 	kmsg = kmsg_open();
-	ksft_set_plan(31);
+	ksft_set_plan(39);
 
 	/* the last ones: on two harts, CPU 1's (the test runs on CPU 0) */
 	cpu_e = test_idle(ENCODER, encs[ne - 1], all, impl);
@@ -470,6 +611,17 @@ int main(void)
 	} else {
 		for (int i = 0; i < 8; i++)
 			ksft_test_result_skip("funnel unbind: no funnel\n");
+	}
+
+	/* several events at once on a funnel and on the shared sink */
+	if (nf > 0 && (path_cpus_of(funs[nf - 1]) & (path_cpus_of(funs[nf - 1]) - 1))) {
+		test_all_cpus(FUNNEL, funs[nf - 1], all);
+		rebind_all(FUNNEL, funs, nf);
+		test_all_cpus(SINK, sinks[ns - 1], all);
+		rebind_all(SINK, sinks, ns);
+	} else {
+		for (int i = 0; i < 8; i++)
+			ksft_test_result_skip("unbind under events on every CPU: needs a funnel with two CPUs\n");
 	}
 
 	if (cpu_e >= 0 && cpu_s >= 0 && (all & (all - 1))) {

@@ -9,6 +9,7 @@
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/list.h>
+#include <linux/ntrace_tci.h>
 #include <linux/of.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -31,7 +32,10 @@ struct ntrace_funnel {
 	void __iomem *base;
 	u32 impl;			/* trFunnelImpl */
 	u32 inputs;			/* bits of trFunnelDisInput that exist */
-	unsigned int users;		/* sources tracing through it; sink lock */
+	/* under the sink's lock: */
+	u32 disabled;			/* trFunnelDisInput: inputs not in use */
+	unsigned int users;		/* sources tracing through it */
+	unsigned int input_users[TCI_FUNNEL_MAX_INPUTS]; /* each input */
 	struct list_head node;
 };
 
@@ -50,7 +54,11 @@ struct ntrace_sink {
 	bool sram;			/* SRAM mode: read through trRamData */
 	bool stop_on_wrap;		/* trRamStopOnWrap works */
 	u64 min_addr, max_addr;		/* legal trRamStart/Limit range */
-	void *buf;			/* bounce buffer the sink writes */
+	/*
+	 * SMEM: the bounce buffer the sink writes, at buf_phys. SRAM: the
+	 * SRAM is at 0 (buf_phys) and buf a copy for ntrace_sink_fetch().
+	 */
+	void *buf;
 	phys_addr_t buf_phys;
 	size_t buf_size;
 	struct list_head node;
@@ -70,6 +78,14 @@ struct ntrace_drain {
 	size_t len;
 	size_t head;			/* offset of the oldest byte */
 	bool wrapped;			/* sink stopped or wrapped: data lost */
+};
+
+/* Reading the trace of a disabled sink in buffer order, from any offset. */
+struct ntrace_sink_reader {
+	struct ntrace_sink *sink;
+	size_t pos;			/* offset of the next byte */
+	u32 word;			/* SRAM: unused bytes of the last word */
+	unsigned int have;
 };
 
 /* ntrace_tci.c: what every TCI component shares */
@@ -93,13 +109,17 @@ int ntrace_encoder_disable(struct ntrace_encoder *te,
 extern struct platform_driver ntrace_sink_driver;
 int ntrace_sink_enable(struct ntrace_sink *sink);
 int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d);
+void ntrace_sink_read_start(struct ntrace_sink_reader *r,
+			    struct ntrace_sink *sink, size_t from);
+void ntrace_sink_read(struct ntrace_sink_reader *r, u8 *dst, size_t len);
+void ntrace_sink_fetch(struct ntrace_sink *sink, const struct ntrace_drain *d);
 const char *ntrace_sink_mode_name(const struct ntrace_sink *sink);
 
 /* ntrace_funnel.c */
 extern struct platform_driver ntrace_funnel_driver;
-int ntrace_funnel_enable(struct ntrace_funnel *f, u32 disabled);
+int ntrace_funnel_attach(struct ntrace_funnel *f, unsigned int input);
 int ntrace_funnel_flush(struct ntrace_funnel *f);
-int ntrace_funnel_disable(struct ntrace_funnel *f);
+int ntrace_funnel_detach(struct ntrace_funnel *f, unsigned int input);
 
 /* ntrace_path.c: component registry and per-CPU paths */
 void ntrace_register_funnel(struct ntrace_funnel *f);
@@ -117,6 +137,7 @@ struct ntrace_sink *ntrace_path_sink(int cpu);
 const struct cpumask *ntrace_path_cpus(void);
 const struct ntrace_caps *ntrace_path_caps(void);
 size_t ntrace_path_buf_size(void);
+const char *ntrace_path_sink_mode(void);
 bool ntrace_path_src_required(void);
 
 /* ntrace_shared.c: sinks shared through funnels */

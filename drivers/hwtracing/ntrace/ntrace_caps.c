@@ -2,7 +2,8 @@
 /*
  * ntrace: sysfs of the PMU device (/sys/bus/event_source/devices/ntrace):
  * format/ (the config bit layout of include/uapi/linux/ntrace.h), caps/
- * (what discovery found, one value per file, common to every traced CPU)
+ * (what discovery found, one value per file, common to every traced CPU;
+ * sink_mode is a word, not a number)
  * cpumask (the CPUs with an encoder -> sink path) and topology (each
  * CPU's path through funnels to its sink; the sinks and funnels).
  */
@@ -46,7 +47,7 @@ static struct attribute *ntrace_format_attrs[] = {
 	&format_attr_src.attr, NULL,
 };
 
-/* caps/: each file prints one number (decimal; bit sets in hex). */
+/* caps/: each file prints one number (decimal; bit sets in hex), but sink_mode. */
 enum ntrace_cap {
 	CAP_TE_IMPL, CAP_VERSION, CAP_PROTOCOL, CAP_BTM, CAP_HTM,
 	CAP_IRET, CAP_IRET_MODES, CAP_REPHIST, CAP_SEQJUMP, CAP_ALLJUMPS,
@@ -55,7 +56,7 @@ enum ntrace_cap {
 	CAP_NR_COMPARATORS, CAP_PRIV_FILTER, CAP_TS_MODE, CAP_TS_WIDTH,
 	CAP_TS_PRESCALE_MAX, CAP_TS_RATE_HZ, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
 	CAP_BCNT_BITS, CAP_RETURN_DEPTH, CAP_RETURN_ADDR_BITS, CAP_ITYPE_BITS,
-	CAP_VA_BITS, CAP_BUFFER_SIZE, CAP_SRC_REQUIRED,
+	CAP_VA_BITS, CAP_BUFFER_SIZE, CAP_SRC_REQUIRED, CAP_SINK_MODE,
 };
 
 struct ntrace_cap_attr {
@@ -147,6 +148,8 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(page, "%zu\n", ntrace_path_buf_size());
 	case CAP_SRC_REQUIRED:
 		return sysfs_emit(page, "%d\n", ntrace_path_src_required());
+	case CAP_SINK_MODE:
+		return sysfs_emit(page, "%s\n", ntrace_path_sink_mode());
 	}
 	return -EINVAL;
 }
@@ -190,6 +193,7 @@ NTRACE_CAP(itype_bits, CAP_ITYPE_BITS);
 NTRACE_CAP(va_bits, CAP_VA_BITS);
 NTRACE_CAP(buffer_size, CAP_BUFFER_SIZE);
 NTRACE_CAP(src_required, CAP_SRC_REQUIRED);
+NTRACE_CAP(sink_mode, CAP_SINK_MODE);
 
 static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_te_impl.attr.attr, &cap_attr_version.attr.attr,
@@ -209,7 +213,8 @@ static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_return_depth.attr.attr,
 	&cap_attr_return_addr_bits.attr.attr, &cap_attr_itype_bits.attr.attr,
 	&cap_attr_va_bits.attr.attr, &cap_attr_buffer_size.attr.attr,
-	&cap_attr_src_required.attr.attr, NULL,
+	&cap_attr_src_required.attr.attr, &cap_attr_sink_mode.attr.attr,
+	NULL,
 };
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,

@@ -3,8 +3,9 @@
  * ntrace: the trace funnel component. A funnel merges the messages of its
  * inputs (graph in-ports port@N: input N, bit N of trFunnelDisInput) into
  * its output, a RAM sink or another funnel. Probe does the TCI reset
- * handshake and checks trFunnelImpl; enabling and disabling are done by
- * the shared sink code with the sink's lock held (ntrace_shared.c).
+ * handshake and checks trFunnelImpl; attaching and detaching sources
+ * (which enables and disables inputs and the funnel) is done by the
+ * shared sink code with the sink's lock held (ntrace_shared.c).
  */
 #include <linux/iopoll.h>
 #include <linux/mod_devicetable.h>
@@ -14,14 +15,29 @@
 
 #include "ntrace.h"
 
-/* trFunnelDisInput = disabled, trFunnelEnable = 1 and wait until it reads 1. */
-int ntrace_funnel_enable(struct ntrace_funnel *f, u32 disabled)
+/* trFunnelEnable = 1 and wait until it reads 1. */
+static int funnel_enable(struct ntrace_funnel *f)
 {
 	void __iomem *ctl = f->base + TCI_CONTROL;
 
-	writel(disabled & f->inputs, f->base + TCI_FUNNEL_DIS_INPUT);
 	writel(TCI_ACTIVE | TCI_ENABLE, ctl);
 	return ntrace_tci_wait(ctl, TCI_ENABLE, TCI_ENABLE);
+}
+
+/*
+ * A source starts sending through input: enable that input (the others
+ * stay disabled unless a source uses them, so an encoder that is not part
+ * of a session cannot fill the sink), and the funnel if it was off.
+ * trFunnelDisInput may change while the funnel is enabled.
+ */
+int ntrace_funnel_attach(struct ntrace_funnel *f, unsigned int input)
+{
+	if (!f->input_users[input]++)
+		f->disabled &= ~BIT(input);
+	writel(f->disabled, f->base + TCI_FUNNEL_DIS_INPUT);
+	if (f->users++)
+		return 0;
+	return funnel_enable(f);
 }
 
 /* Wait until the funnel holds no message (trFunnelEmpty). */
@@ -30,9 +46,20 @@ int ntrace_funnel_flush(struct ntrace_funnel *f)
 	return ntrace_tci_wait(f->base + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
 }
 
-/* trFunnelEnable 1 -> 0, then wait for trFunnelEmpty. */
-int ntrace_funnel_disable(struct ntrace_funnel *f)
+/*
+ * The source that entered through input stops (its encoder is disabled
+ * and flushed): disable the input once no source uses it, and the funnel
+ * (trFunnelEnable 1 -> 0, then trFunnelEmpty) after its last source.
+ */
+int ntrace_funnel_detach(struct ntrace_funnel *f, unsigned int input)
 {
+	if (WARN_ON_ONCE(!f->users || !f->input_users[input]))
+		return -EINVAL;
+	if (!--f->input_users[input])
+		f->disabled |= BIT(input);
+	writel(f->disabled, f->base + TCI_FUNNEL_DIS_INPUT);
+	if (--f->users)
+		return 0;
 	writel(TCI_ACTIVE, f->base + TCI_CONTROL);
 	return ntrace_funnel_flush(f);
 }
@@ -49,11 +76,13 @@ static int funnel_discover(struct ntrace_funnel *f)
 	/* WARL: the inputs that exist read back as 1 */
 	writel(TCI_FUNNEL_DIS_INPUT_MASK, dis);
 	f->inputs = readl(dis) & TCI_FUNNEL_DIS_INPUT_MASK;
-	writel(0, dis);
 	if (!f->inputs) {
-		dev_err(f->dev, "funnel has no input (trFunnelDisInput reads 0)\n");
-		return -ENODEV;
+		/* optional register: every input always enabled */
+		dev_info(f->dev, "no trFunnelDisInput: inputs cannot be disabled\n");
+		f->inputs = TCI_FUNNEL_DIS_INPUT_MASK;
 	}
+	/* no input enabled until a source uses it (ntrace_funnel_attach()) */
+	f->disabled = f->inputs;
 	return 0;
 }
 

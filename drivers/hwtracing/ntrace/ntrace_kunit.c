@@ -2,8 +2,9 @@
 /*
  * KUnit tests of the ntrace PMU's pure functions: perf config checking
  * against discovered capabilities (errno and register values), the
- * timestamp rate, and the AUXTRACE_INFO header and per-CPU record (layout
- * and contents).
+ * timestamp rate, the AUXTRACE_INFO header and per-CPU record (layout
+ * and contents), and the splitting of a shared sink's bytes into whole
+ * messages per source.
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
@@ -323,6 +324,302 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ci.ts_rate_hz, 0);
 }
 
+/*
+ * ntrace_split_msgs(): N-Trace bytes of several sources (SRC field) into
+ * whole messages. The expected bytes are built by msg_enc below, an
+ * encoder of the specification's framing written for this test ("MDO and
+ * MSEO", "MSEO Sequences": fields LSB first in the 6 MDO bits of each
+ * byte, a fixed field runs on into the next field's bits, the last byte
+ * of a variable field has MSEO 01, of a message 11; 0xFF is idle) and by
+ * the specification's own example message.
+ */
+#define NT_TCODE_DIRECT_BRANCH		3
+#define NT_TCODE_PROG_TRACE_SYNC	9
+#define NT_TCODE_INDIRECT_BRANCH_HIST	28
+
+struct msg_enc {
+	u8 buf[32];
+	size_t len;
+	u32 acc;		/* bits not yet in a byte */
+	unsigned int bits;
+};
+
+static void enc_flush(struct msg_enc *e, unsigned int mseo)
+{
+	e->buf[e->len++] = (e->acc & 0x3f) << 2 | mseo;
+	e->acc >>= 6;
+	e->bits = e->bits > 6 ? e->bits - 6 : 0;
+}
+
+static void enc_bits(struct msg_enc *e, u32 val, unsigned int width)
+{
+	unsigned int i;
+
+	for (i = 0; i < width; i++) {
+		e->acc |= ((val >> i) & 1) << e->bits;
+		if (++e->bits == 6)
+			enc_flush(e, 0);
+	}
+}
+
+/* A message starts with its TCODE, then SRC (src_bits wide) if any. */
+static void enc_start(struct msg_enc *e, unsigned int tcode,
+		      unsigned int src_bits, u32 src)
+{
+	memset(e, 0, sizeof(*e));
+	enc_bits(e, tcode, 6);
+	enc_bits(e, src, src_bits);
+}
+
+/* A variable field of the value's significant bits (at least one). */
+static void enc_var(struct msg_enc *e, u64 val, bool last)
+{
+	unsigned int mseo = last ? 3 : 1;
+
+	do {
+		enc_bits(e, val & 1, 1);
+		val >>= 1;
+	} while (val);
+	if (e->bits)
+		enc_flush(e, mseo);
+	else
+		e->buf[e->len - 1] |= mseo;
+}
+
+/* DirectBranch: TCODE, SRC, I-CNT */
+static void enc_direct(struct msg_enc *e, unsigned int src_bits, u32 src,
+		       u32 icnt)
+{
+	enc_start(e, NT_TCODE_DIRECT_BRANCH, src_bits, src);
+	enc_var(e, icnt, true);
+}
+
+/* ProgTraceSync: TCODE, SRC, SYNC[4], I-CNT, F-ADDR */
+static void enc_sync(struct msg_enc *e, unsigned int src_bits, u32 src,
+		     u32 icnt, u64 faddr)
+{
+	enc_start(e, NT_TCODE_PROG_TRACE_SYNC, src_bits, src);
+	enc_bits(e, 5, 4);
+	enc_var(e, icnt, false);
+	enc_var(e, faddr, true);
+}
+
+struct split_out {
+	unsigned int n;
+	unsigned int src[16];
+	const u8 *msg[16];
+	size_t size[16];
+};
+
+static void split_collect(void *ctx, unsigned int src, const u8 *msg,
+			  size_t size)
+{
+	struct split_out *o = ctx;
+
+	if (o->n < ARRAY_SIZE(o->src)) {
+		o->src[o->n] = src;
+		o->msg[o->n] = msg;
+		o->size[o->n] = size;
+	}
+	o->n++;
+}
+
+/* A stream of encoded messages with idle bytes where asked. */
+struct stream {
+	u8 buf[256];
+	size_t len;
+	size_t off[16];		/* where each message starts */
+	size_t size[16];
+	unsigned int n;
+};
+
+static void put_idle(struct stream *s, unsigned int n)
+{
+	memset(s->buf + s->len, 0xff, n);
+	s->len += n;
+}
+
+static void put_msg(struct stream *s, const struct msg_enc *e)
+{
+	s->off[s->n] = s->len;
+	s->size[s->n++] = e->len;
+	memcpy(s->buf + s->len, e->buf, e->len);
+	s->len += e->len;
+}
+
+static void ntrace_split_spec_example_test(struct kunit *test)
+{
+	/* "MDO and MSEO Encoding Example": idle, IndirectBranchHist, idle */
+	static const u8 ex[] = { 0xff, 0x70, 0xd0, 0x1d, 0x1d, 0xf8, 0xff, 0xff };
+	struct split_out o = { };
+	struct msg_enc e;
+
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(ex, sizeof(ex), 0, false,
+						split_collect, &o), 0);
+	KUNIT_ASSERT_EQ(test, o.n, 1);
+	KUNIT_EXPECT_EQ(test, o.src[0], 0);
+	KUNIT_EXPECT_PTR_EQ(test, o.msg[0], ex + 1);
+	KUNIT_EXPECT_EQ(test, o.size[0], 6);
+
+	/* the encoder of this test makes the same bytes from the fields */
+	enc_start(&e, NT_TCODE_INDIRECT_BRANCH_HIST, 0, 0);
+	enc_bits(&e, 0, 2);		/* B-TYPE */
+	enc_var(&e, 0x7d, false);	/* I-CNT */
+	enc_var(&e, 0x7, false);	/* U-ADDR */
+	enc_bits(&e, 0xffe, 12);	/* HIST, the last field */
+	e.buf[e.len - 1] |= 3;
+	KUNIT_ASSERT_EQ(test, e.len, 6);
+	KUNIT_EXPECT_MEMEQ(test, e.buf, ex + 1, 6);
+}
+
+/* Messages of three sources, idle bytes between some: each whole, in order. */
+static void ntrace_split_sources_test(struct kunit *test)
+{
+	static const u32 srcs[] = { 9, 10, 9, 11, 10, 9 };
+	struct stream s = { };
+	struct split_out o = { };
+	struct msg_enc e;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
+		if (i % 2)
+			enc_sync(&e, 4, srcs[i], 100 * i + 1,
+				 0x10000ull * (i + 1) + 0x1234);
+		else
+			enc_direct(&e, 4, srcs[i], 1 << (3 * i));
+		put_msg(&s, &e);
+		put_idle(&s, i % 3);
+	}
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf, s.len, 4, false,
+						split_collect, &o), 0);
+	KUNIT_ASSERT_EQ(test, o.n, ARRAY_SIZE(srcs));
+	for (i = 0; i < ARRAY_SIZE(srcs); i++) {
+		KUNIT_EXPECT_EQ(test, o.src[i], srcs[i]);
+		KUNIT_EXPECT_PTR_EQ(test, o.msg[i], s.buf + s.off[i]);
+		KUNIT_EXPECT_EQ(test, o.size[i], s.size[i]);
+	}
+}
+
+/* SRC fields 0..12 bits wide, also ending inside the TCODE's next bytes. */
+static void ntrace_split_src_bits_test(struct kunit *test)
+{
+	unsigned int w;
+
+	for (w = 0; w <= TCI_TE_SRC_BITS_MAX; w++) {
+		u32 src = 0xabc & (BIT(w) - 1);
+		struct split_out o = { };
+		struct stream s = { };
+		struct msg_enc e;
+
+		enc_sync(&e, w, src, 0x3f, 0x80001234);
+		put_msg(&s, &e);
+		enc_direct(&e, w, src ^ (BIT(w) - 1), 0);
+		put_msg(&s, &e);
+		KUNIT_EXPECT_EQ_MSG(test, ntrace_split_msgs(s.buf, s.len, w,
+							    false, split_collect,
+							    &o), 0,
+				    "src_bits %u", w);
+		KUNIT_ASSERT_EQ_MSG(test, o.n, 2, "src_bits %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, o.src[0], src, "src_bits %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, o.src[1], src ^ (BIT(w) - 1),
+				    "src_bits %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, o.size[0], s.size[0], "src_bits %u", w);
+		KUNIT_EXPECT_EQ_MSG(test, o.size[1], s.size[1], "src_bits %u", w);
+	}
+}
+
+/*
+ * A sink that wrapped: the buffer starts inside a message (wait) and ends
+ * inside another. Both are dropped, the whole ones between are kept.
+ */
+static void ntrace_split_cut_test(struct kunit *test)
+{
+	struct split_out o = { };
+	struct stream s = { };
+	struct msg_enc e;
+	size_t from, to;
+	unsigned int i;
+
+	for (i = 0; i < 4; i++) {
+		enc_sync(&e, 6, 40 + i, 7 * i, 0x2000 + i);
+		put_msg(&s, &e);
+	}
+	from = s.off[0] + 2;			/* inside message 0 */
+	to = s.off[3] + s.size[3] - 1;		/* its end byte missing */
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf + from, to - from, 6,
+						true, split_collect, &o),
+			(s.size[0] - 2) + (s.size[3] - 1));
+	KUNIT_ASSERT_EQ(test, o.n, 2);
+	KUNIT_EXPECT_EQ(test, o.src[0], 41);
+	KUNIT_EXPECT_PTR_EQ(test, o.msg[0], s.buf + s.off[1]);
+	KUNIT_EXPECT_EQ(test, o.src[1], 42);
+	KUNIT_EXPECT_EQ(test, o.size[1], s.size[2]);
+
+	/* cut right after its first byte: a TCODE alone */
+	o.n = 0;
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf, s.off[1] + 1, 6, false,
+						split_collect, &o), 1);
+	KUNIT_EXPECT_EQ(test, o.n, 1);
+	/* wait with the buffer at a boundary: the first message is lost */
+	o.n = 0;
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf, s.len, 6, true,
+						split_collect, &o), s.size[0]);
+	KUNIT_EXPECT_EQ(test, o.n, 3);
+}
+
+/* Malformed input: dropped up to the next end of message, no more. */
+static void ntrace_split_malformed_test(struct kunit *test)
+{
+	struct split_out o = { };
+	struct stream s = { };
+	struct msg_enc e;
+	size_t bad_from, bad_len;
+
+	/* only idle bytes */
+	put_idle(&s, 9);
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf, s.len, 4, false,
+						split_collect, &o), 0);
+	KUNIT_EXPECT_EQ(test, o.n, 0);
+
+	/* a reserved MSEO (10) inside a message, then a good message */
+	s.len = 0;
+	s.n = 0;
+	enc_sync(&e, 4, 3, 0x155, 0x40);
+	e.buf[2] = (e.buf[2] & ~3) | 2;
+	put_msg(&s, &e);
+	enc_direct(&e, 4, 5, 0x21);
+	put_msg(&s, &e);
+	/* a message shorter than its SRC field (12 bits: two bytes after TCODE) */
+	bad_from = s.len;
+	s.buf[s.len++] = NT_TCODE_DIRECT_BRANCH << 2;
+	s.buf[s.len++] = 0x2a << 2 | 3;
+	bad_len = s.len - bad_from;
+	/* a first byte that is not a message start (MSEO 01) */
+	s.buf[s.len++] = 0x10 << 2 | 1;
+	s.buf[s.len++] = 0x11 << 2 | 3;
+	enc_direct(&e, 4, 6, 0x3);
+	put_msg(&s, &e);
+
+	o.n = 0;
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf, s.len, 4, false,
+						split_collect, &o),
+			s.size[0] + 2);
+	KUNIT_ASSERT_EQ(test, o.n, 3);
+	KUNIT_EXPECT_EQ(test, o.src[0], 5);
+	KUNIT_EXPECT_PTR_EQ(test, o.msg[0], s.buf + s.off[1]);
+	/* with 4 SRC bits the short message is whole: SRC 0x2a & 0xf */
+	KUNIT_EXPECT_EQ(test, o.src[1], 0xa);
+	KUNIT_EXPECT_EQ(test, o.size[1], bad_len);
+	KUNIT_EXPECT_EQ(test, o.src[2], 6);
+
+	o.n = 0;
+	KUNIT_EXPECT_EQ(test, ntrace_split_msgs(s.buf + bad_from,
+						s.len - bad_from, 12, false,
+						split_collect, &o),
+			bad_len + 2 + s.size[2]);
+	KUNIT_EXPECT_EQ(test, o.n, 0);
+}
+
 static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_defaults_test),
 	KUNIT_CASE(ntrace_options_test),
@@ -331,6 +628,11 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_intersect_test),
 	KUNIT_CASE(ntrace_info_layout_test),
 	KUNIT_CASE(ntrace_info_pack_test),
+	KUNIT_CASE(ntrace_split_spec_example_test),
+	KUNIT_CASE(ntrace_split_sources_test),
+	KUNIT_CASE(ntrace_split_src_bits_test),
+	KUNIT_CASE(ntrace_split_cut_test),
+	KUNIT_CASE(ntrace_split_malformed_test),
 	{ }
 };
 
@@ -341,5 +643,5 @@ static struct kunit_suite ntrace_suite = {
 
 kunit_test_suite(ntrace_suite);
 
-MODULE_DESCRIPTION("KUnit tests of the ntrace PMU configuration and AUXTRACE_INFO");
+MODULE_DESCRIPTION("KUnit tests of the ntrace PMU configuration, AUXTRACE_INFO and message splitting");
 MODULE_LICENSE("GPL");

@@ -32,6 +32,8 @@ static DEFINE_PER_CPU(struct ntrace_path, next_paths);
 static struct cpumask path_cpus, next_cpus;
 static struct ntrace_caps path_caps, next_caps;
 static size_t path_buf_size;
+/* the modes of the sinks in use: "smem", "sram" or "mixed" */
+static const char *path_sink_mode = "smem";
 /* some CPU's path goes through a funnel: its messages carry SRC */
 static bool path_src_required;
 /* the PMU is registered: events may use the paths */
@@ -269,6 +271,7 @@ static int paths_pair(void)
 static int paths_rebuild(void)
 {
 	struct ntrace_path *old, *next;
+	const char *sink_mode = NULL;
 	size_t buf_size = 0;
 	bool src_required = false;
 	int cpu, n;
@@ -280,9 +283,13 @@ static int paths_rebuild(void)
 		next = per_cpu_ptr(&next_paths, cpu);
 		if (next->nr_funnels)
 			src_required = true;
-		if (next->sink)
+		if (next->sink) {
+			const char *m = ntrace_sink_mode_name(next->sink);
+
 			buf_size = buf_size ? min(buf_size, next->sink->buf_size) :
 				   next->sink->buf_size;
+			sink_mode = !sink_mode || !strcmp(sink_mode, m) ? m : "mixed";
+		}
 		if (!memcmp(old, next, sizeof(*old)))
 			continue;
 		/*
@@ -297,6 +304,7 @@ static int paths_rebuild(void)
 	cpumask_copy(&path_cpus, &next_cpus);
 	path_caps = next_caps;
 	path_buf_size = buf_size;
+	path_sink_mode = sink_mode ?: "smem";
 	path_src_required = src_required;
 	return n;
 }
@@ -408,6 +416,11 @@ const struct ntrace_caps *ntrace_path_caps(void)
 size_t ntrace_path_buf_size(void)
 {
 	return path_buf_size;
+}
+
+const char *ntrace_path_sink_mode(void)
+{
+	return path_sink_mode;
 }
 
 bool ntrace_path_src_required(void)

@@ -22,8 +22,29 @@
 #include "ntrace.h"
 
 static unsigned int drain_us = 4000;
-module_param(drain_us, uint, 0444);
-MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buffer, us (100..1000000)");
+module_param(drain_us, uint, 0644);
+MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buffer, us (100..1000000), for a sink of 256 KiB or more; shorter for a smaller sink");
+
+/* The sink size drain_us is meant for: smaller sinks fill sooner. */
+#define DRAIN_REF_SIZE		SZ_256K
+#define DRAIN_MIN_US		100u
+
+/*
+ * The drain period of cpu: drain_us (writable: the next period takes a
+ * new value) for a sink of DRAIN_REF_SIZE or more,
+ * in proportion for a smaller one (a 64 KiB SRAM sink: a quarter), so
+ * that a sink of any size gets as far from full at the same trace rate.
+ */
+static ktime_t drain_period(int cpu)
+{
+	struct ntrace_sink *sink = ntrace_path_sink(cpu);
+	u64 us = clamp(READ_ONCE(drain_us), DRAIN_MIN_US, 1000000u);
+
+	if (sink && sink->buf_size < DRAIN_REF_SIZE)
+		us = max_t(u64, us * sink->buf_size / DRAIN_REF_SIZE,
+			   DRAIN_MIN_US);
+	return ns_to_ktime(us * NSEC_PER_USEC);
+}
 
 static bool switch_drain = true;
 module_param(switch_drain, bool, 0644);
@@ -104,6 +125,23 @@ static void aux_write(struct ntrace_aux *aux, unsigned long head,
 		       src, n);
 		head += n;
 		src += n;
+		len -= n;
+	}
+}
+
+/* Copy len bytes of the sink's buffer from r into the AUX ring at head. */
+static void aux_write_sink(struct ntrace_aux *aux, unsigned long head,
+			   struct ntrace_sink_reader *r, size_t len)
+{
+	size_t size = (size_t)aux->nr_pages << PAGE_SHIFT;
+
+	while (len) {
+		size_t off = head & (size - 1);
+		size_t n = min(len, PAGE_SIZE - offset_in_page(off));
+
+		ntrace_sink_read(r, aux->pages[off >> PAGE_SHIFT] +
+				 offset_in_page(off), n);
+		head += n;
 		len -= n;
 	}
 }
@@ -194,13 +232,17 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
 	}
 	len -= skip;
-	/* The sink's ring starts at d.head: copy up to its end, then wrap. */
+	/*
+	 * The sink's ring starts at d.head. Only what goes into the AUX area
+	 * is read: with interrupts off, an SRAM sink costs a register read
+	 * per word (at most the SRAM's size, less when the AUX area is).
+	 */
 	if (len) {
-		size_t from = (d.head + skip) % sink->buf_size;
-		size_t first = min(len, sink->buf_size - from);
+		struct ntrace_sink_reader r;
 
-		aux_write(aux, h->head, sink->buf + from, first);
-		aux_write(aux, h->head + first, sink->buf, len - first);
+		ntrace_sink_read_start(&r, sink,
+				       (d.head + skip) % sink->buf_size);
+		aux_write_sink(aux, h->head, &r, len);
 	}
 	if (overflow || d.wrapped || err)
 		perf_aux_output_flag(h, PERF_AUX_FLAG_PARTIAL);
@@ -266,7 +308,7 @@ static enum hrtimer_restart ntrace_timer(struct hrtimer *t)
 
 	if (!nc->active || !event || !ntrace_cut(nc, event))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, ns_to_ktime((u64)drain_us * NSEC_PER_USEC));
+	hrtimer_forward_now(t, drain_period(smp_processor_id()));
 	return HRTIMER_RESTART;
 }
 
@@ -318,14 +360,32 @@ static int ntrace_switch_counter(struct perf_event *event,
 	return 0;
 }
 
+/*
+ * The event's path is gone (a component unbound): end the event the way
+ * CoreSight ends one whose path fails, with an empty AUX record flagged
+ * PERF_AUX_FLAG_TRUNCATED, on which perf disables the event and wakes its
+ * reader (perf record reports the lost AUX data).
+ */
+static void ntrace_path_lost(struct ntrace_cpu *nc, struct perf_event *event)
+{
+	if (!perf_aux_output_begin(&nc->handle, event))
+		return;
+	perf_aux_output_flag(&nc->handle, PERF_AUX_FLAG_TRUNCATED);
+	perf_aux_output_end(&nc->handle, 0);
+}
+
 static void ntrace_pmu_start(struct perf_event *event, int flags)
 {
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
 	int cpu = smp_processor_id();
 
 	/* the path went away (unbind) after ->add() */
-	if (!ntrace_path_encoder(cpu) ||
-	    !perf_aux_output_begin(&nc->handle, event)) {
+	if (!ntrace_path_encoder(cpu)) {
+		ntrace_path_lost(nc, event);
+		event->hw.state |= PERF_HES_STOPPED;
+		return;
+	}
+	if (!perf_aux_output_begin(&nc->handle, event)) {
 		event->hw.state |= PERF_HES_STOPPED;
 		return;
 	}
@@ -334,7 +394,7 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	/* new or remapped address filters -> ntrace_addr_filters_sync() */
 	perf_event_addr_filters_sync(event);
 	ntrace_hw_start(nc, cpu, event->pmu_private);
-	hrtimer_start(&nc->timer, ns_to_ktime((u64)drain_us * NSEC_PER_USEC),
+	hrtimer_start(&nc->timer, drain_period(cpu),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
@@ -352,13 +412,19 @@ static void ntrace_pmu_stop(struct perf_event *event, int flags)
 	event->hw.state |= PERF_HES_STOPPED;
 }
 
-/* This CPU's path is going away (unbind): end its trace. IRQs off. */
+/*
+ * This CPU's path is going away (unbind): the trace so far goes into the
+ * AUX area, then the event ends (ntrace_path_lost()). IRQs off.
+ */
 void ntrace_pmu_stop_local(void)
 {
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
+	struct perf_event *event = nc->event;
 
-	if (nc->event)
-		ntrace_pmu_stop(nc->event, 0);
+	if (!event)
+		return;
+	ntrace_pmu_stop(event, 0);
+	ntrace_path_lost(nc, event);
 }
 
 static int ntrace_pmu_add(struct perf_event *event, int flags)
@@ -499,7 +565,6 @@ int ntrace_pmu_register(void)
 {
 	int err;
 
-	drain_us = clamp(drain_us, 100u, 1000000u);
 	ntrace_cpus_init();
 	ntrace_pmu = (struct pmu) {
 		.module = THIS_MODULE,

@@ -5,11 +5,13 @@
  * A shared sink belongs to no CPU. Every CPU whose encoder feeds it joins
  * (ntrace_shared_start()) and leaves (ntrace_shared_stop()) under the
  * sink's raw spinlock; sink->active holds the CPUs that trace into it and
- * each funnel counts the sources that go through it (funnel->users). The
- * first source enables the sink, every source enables the funnels of its
- * path that are off (the one nearest the sink first), then its encoder;
- * the last source through a funnel disables it, the last one of the sink
- * leaves it disabled.
+ * each funnel counts the sources that go through it and through each of
+ * its inputs. The first source enables the sink, every source enables
+ * its input of each funnel of its path and the funnels that are off (the
+ * one nearest the sink first), then its encoder; an input no source uses
+ * is disabled (trFunnelDisInput), so encoders outside the session (a
+ * debugger's, say) cannot write into the sink; the last source through a
+ * funnel disables it, the last one of the sink leaves it disabled.
  *
  * Draining (any source leaving, also to cut an AUX record) stops every
  * source's encoder (trTeEnable 0, then trTeEmpty), waits for the funnels'
@@ -127,6 +129,7 @@ static void shared_drain(struct ntrace_sink *sink)
 			per_cpu_ptr(&srcs, cpu)->lost = true;
 	if (!d.len || !src_bits)
 		return;
+	ntrace_sink_fetch(sink, &d);	/* SRAM: into sink->buf */
 	/* the oldest byte is at d.head: a message may straddle the end */
 	ntrace_split_msgs(sink->buf + d.head, d.len - d.head, src_bits,
 			  d.head != 0, stage_msg, &ctx);
@@ -185,7 +188,7 @@ int ntrace_shared_start(int cpu, const struct ntrace_path *path,
 	for (i = path->nr_funnels - 1; i >= 0; i--) {
 		struct ntrace_funnel *f = path->funnel[i];
 
-		if (!f->users++ && ntrace_funnel_enable(f, 0))
+		if (ntrace_funnel_attach(f, path->input[i]))
 			dev_warn_ratelimited(f->dev, "does not enable\n");
 	}
 	ntrace_encoder_enable(path->te, prog);
@@ -216,8 +219,7 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 		for (i = 0; i < s->path.nr_funnels; i++) {
 			struct ntrace_funnel *f = s->path.funnel[i];
 
-			if (!WARN_ON_ONCE(!f->users) && !--f->users &&
-			    ntrace_funnel_disable(f))
+			if (ntrace_funnel_detach(f, s->path.input[i]))
 				dev_warn_ratelimited(f->dev, "does not flush\n");
 		}
 		shared_restart(sink);

@@ -1,10 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ntrace: the RAM sink component in SMEM mode. The sink writes a
- * physically contiguous range, so each sink owns a bounce buffer of
- * contiguous pages allocated at probe; the PMU copies what the sink wrote
- * into the perf AUX buffer when it drains (see
- * Documentation/admin-guide/perf/ntrace.rst, "Buffers").
+ * ntrace: the RAM sink component, in one of its two modes (trRamMode):
+ *  - SMEM: the sink writes a physically contiguous range of system memory,
+ *    so each sink owns a bounce buffer of contiguous pages allocated at
+ *    probe; the PMU copies what the sink wrote into the perf AUX buffer
+ *    when it drains;
+ *  - SRAM: the sink writes its own memory, read back one 32-bit word per
+ *    trRamData read from where trRamRP points (trRamRP advances by itself
+ *    and wraps at trRamLimit). The PMU reads only the bytes that go into
+ *    the AUX buffer, straight into it (ntrace_sink_read()).
+ * See Documentation/admin-guide/perf/ntrace.rst, "Buffers".
  */
 #include <linux/gfp.h>
 #include <linux/mm.h>
@@ -12,6 +17,8 @@
 #include <linux/module.h>
 #include <linux/ntrace_tci.h>
 #include <linux/platform_device.h>
+#include <linux/slab.h>
+#include <linux/unaligned.h>
 
 #include "ntrace.h"
 
@@ -19,7 +26,12 @@ static unsigned int buf_kb = 256;
 module_param(buf_kb, uint, 0444);
 MODULE_PARM_DESC(buf_kb, "RAM sink bounce buffer per CPU, KiB (16..4096)");
 
-#define RAM_CTL		(TCI_ACTIVE | TCI_RAM_MODE_SMEM)
+static bool use_sram;
+module_param_named(sram, use_sram, bool, 0444);
+MODULE_PARM_DESC(sram, "use SRAM mode on RAM sinks that have both SRAM and SMEM mode (default: SMEM)");
+
+/* SRAM sizes the driver takes: a word at least, 4 GiB at most (Low half) */
+#define SRAM_MIN	SZ_1K
 
 static u64 read64(void __iomem *lo)
 {
@@ -32,11 +44,22 @@ static void write64(void __iomem *lo, u64 v)
 	writel(lower_32_bits(v), lo);
 }
 
+/* trRamControl with Active and the sink's mode */
+static u32 ram_ctl(const struct ntrace_sink *sink)
+{
+	return TCI_ACTIVE | (sink->sram ? 0 : TCI_RAM_MODE_SMEM);
+}
+
 static void sink_free_buf(void *data)
 {
 	struct ntrace_sink *sink = data;
 
 	free_pages((unsigned long)sink->buf, get_order(sink->buf_size));
+}
+
+static void sink_free_copy(void *data)
+{
+	kvfree(data);
 }
 
 /* Largest contiguous buffer we can get, from buf_kb down to 16 KiB. */
@@ -62,36 +85,16 @@ static int sink_alloc_buf(struct ntrace_sink *sink)
 	return devm_add_action_or_reset(sink->dev, sink_free_buf, sink);
 }
 
-static int sink_discover(struct ntrace_sink *sink)
+/*
+ * SMEM mode: a bounce buffer the sink may write, between the lowest and
+ * highest address it takes (min_addr, max_addr).
+ */
+static int smem_setup(struct ntrace_sink *sink)
 {
 	struct device *dev = sink->dev;
 	void __iomem *b = sink->base;
 	u64 limit;
 	int err;
-
-	sink->impl = readl(b + TCI_IMPL);
-	err = ntrace_tci_check_impl(dev, sink->impl, TCI_COMP_RAM_SINK,
-				    "RAM sink");
-	if (err)
-		return err;
-	if (!(sink->impl & TCI_RAM_HAS_SMEM)) {
-		dev_err(dev, "RAM sink has no system memory mode (trRamImpl %#010x)\n",
-			sink->impl);
-		return -ENODEV;
-	}
-	writel(RAM_CTL, b + TCI_CONTROL);
-	if (!(readl(b + TCI_CONTROL) & TCI_RAM_MODE_SMEM)) {
-		dev_err(dev, "RAM sink refuses SMEM mode\n");
-		return -ENODEV;
-	}
-	writel(RAM_CTL | TCI_RAM_STOP_ON_WRAP, b + TCI_CONTROL);
-	sink->stop_on_wrap = readl(b + TCI_CONTROL) & TCI_RAM_STOP_ON_WRAP;
-
-	/* WARL: the lowest and highest address the sink can write. */
-	write64(b + TCI_RAM_START_LOW, 0);
-	sink->min_addr = read64(b + TCI_RAM_START_LOW);
-	write64(b + TCI_RAM_LIMIT_LOW, ~0ull);
-	sink->max_addr = read64(b + TCI_RAM_LIMIT_LOW);
 
 	err = sink_alloc_buf(sink);
 	if (err)
@@ -115,9 +118,84 @@ static int sink_discover(struct ntrace_sink *sink)
 	return 0;
 }
 
+/*
+ * SRAM mode: trRamStart is fixed at 0 and the highest trRamLimit is the
+ * SRAM's last word (its size). The trace is read through trRamData, which
+ * needs a settable trRamRP (the spec's test: set it to trRamLimit). The
+ * buffer positions the PMU sees are SRAM offsets (buf_phys 0); sink->buf
+ * is a copy for sinks shared through funnels, whose whole content is
+ * split by source (ntrace_sink_fetch()).
+ */
+static int sram_setup(struct ntrace_sink *sink)
+{
+	struct device *dev = sink->dev;
+	void __iomem *b = sink->base;
+	u64 last = sink->max_addr;
+
+	if (sink->min_addr || last < SRAM_MIN - 4 || last > U32_MAX) {
+		dev_err(dev, "SRAM range %#llx..%#llx unusable\n",
+			sink->min_addr, last);
+		return -ENODEV;
+	}
+	write64(b + TCI_RAM_LIMIT_LOW, last);
+	write64(b + TCI_RAM_RP_LOW, last);
+	if (read64(b + TCI_RAM_RP_LOW) != last) {
+		dev_err(dev, "SRAM sink without a settable trRamRP: its trace cannot be read\n");
+		return -ENODEV;
+	}
+	write64(b + TCI_RAM_RP_LOW, 0);
+	write64(b + TCI_RAM_WP_LOW, 0);
+	sink->buf_phys = 0;
+	sink->buf_size = last + 4;
+	sink->buf = kvzalloc(sink->buf_size, GFP_KERNEL);
+	if (!sink->buf)
+		return -ENOMEM;
+	return devm_add_action_or_reset(dev, sink_free_copy, sink->buf);
+}
+
+static int sink_discover(struct ntrace_sink *sink)
+{
+	struct device *dev = sink->dev;
+	void __iomem *b = sink->base;
+	bool has_sram, has_smem;
+	int err;
+
+	sink->impl = readl(b + TCI_IMPL);
+	err = ntrace_tci_check_impl(dev, sink->impl, TCI_COMP_RAM_SINK,
+				    "RAM sink");
+	if (err)
+		return err;
+	has_sram = sink->impl & TCI_RAM_HAS_SRAM;
+	has_smem = sink->impl & TCI_RAM_HAS_SMEM;
+	if (!has_sram && !has_smem) {
+		dev_err(dev, "RAM sink has neither SRAM nor SMEM mode (trRamImpl %#010x)\n",
+			sink->impl);
+		return -ENODEV;
+	}
+	sink->sram = has_sram && (use_sram || !has_smem);
+	/* the mode first: the other registers depend on it */
+	writel(ram_ctl(sink), b + TCI_CONTROL);
+	if ((readl(b + TCI_CONTROL) & TCI_RAM_MODE_SMEM) !=
+	    (ram_ctl(sink) & TCI_RAM_MODE_SMEM)) {
+		dev_err(dev, "RAM sink refuses %s mode\n",
+			ntrace_sink_mode_name(sink));
+		return -ENODEV;
+	}
+	writel(ram_ctl(sink) | TCI_RAM_STOP_ON_WRAP, b + TCI_CONTROL);
+	sink->stop_on_wrap = readl(b + TCI_CONTROL) & TCI_RAM_STOP_ON_WRAP;
+
+	/* WARL: the lowest and highest address the sink can write. */
+	write64(b + TCI_RAM_START_LOW, 0);
+	sink->min_addr = read64(b + TCI_RAM_START_LOW);
+	write64(b + TCI_RAM_LIMIT_LOW, ~0ull);
+	sink->max_addr = read64(b + TCI_RAM_LIMIT_LOW);
+
+	return sink->sram ? sram_setup(sink) : smem_setup(sink);
+}
+
 static u32 sink_ctl(struct ntrace_sink *sink)
 {
-	return RAM_CTL | (sink->stop_on_wrap ? TCI_RAM_STOP_ON_WRAP : 0);
+	return ram_ctl(sink) | (sink->stop_on_wrap ? TCI_RAM_STOP_ON_WRAP : 0);
 }
 
 /* Start writing at the start of the buffer (the sink is off and empty). */
@@ -161,6 +239,81 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 		d->len = sink->buf_size;
 	}
 	return err;
+}
+
+void ntrace_sink_read_start(struct ntrace_sink_reader *r,
+			    struct ntrace_sink *sink, size_t from)
+{
+	unsigned int skip = from & 3;
+
+	r->sink = sink;
+	r->pos = from;
+	r->have = 0;
+	if (!sink->sram)
+		return;
+	/* the sink is disabled and empty: trRamRP is writable */
+	write64(sink->base + TCI_RAM_RP_LOW, from - skip);
+	if (skip) {
+		r->word = readl(sink->base + TCI_RAM_DATA) >> (8 * skip);
+		r->have = 4 - skip;
+	}
+}
+
+/* SRAM: len bytes from trRamData; a word read is never read again. */
+static void sram_read(struct ntrace_sink_reader *r, u8 *dst, size_t len)
+{
+	void __iomem *data = r->sink->base + TCI_RAM_DATA;
+
+	r->pos += len;
+	for (; len && r->have; len--, r->have--, r->word >>= 8)
+		*dst++ = r->word;
+	/*
+	 * One 32-bit read per word. Relaxed: the reads go to one device,
+	 * in order after the trRamRP write (a readl with a barrier), and
+	 * the data only reaches memory through the CPU's own stores.
+	 */
+	for (; len >= 4; len -= 4, dst += 4)
+		put_unaligned_le32(readl_relaxed(data), dst);
+	if (!len)
+		return;
+	r->word = readl_relaxed(data);
+	r->have = 4;
+	for (; len; len--, r->have--, r->word >>= 8)
+		*dst++ = r->word;
+}
+
+void ntrace_sink_read(struct ntrace_sink_reader *r, u8 *dst, size_t len)
+{
+	struct ntrace_sink *sink = r->sink;
+
+	if (sink->sram) {
+		/* trRamRP wraps from trRamLimit to 0 by itself */
+		sram_read(r, dst, len);
+		r->pos %= sink->buf_size;
+		return;
+	}
+	while (len) {
+		size_t n = min(len, sink->buf_size - r->pos);
+
+		memcpy(dst, sink->buf + r->pos, n);
+		dst += n;
+		len -= n;
+		r->pos = (r->pos + n) % sink->buf_size;
+	}
+}
+
+/*
+ * After ntrace_sink_disable(): make sink->buf hold the d->len bytes of
+ * trace at their buffer offsets, as SMEM mode has them already.
+ */
+void ntrace_sink_fetch(struct ntrace_sink *sink, const struct ntrace_drain *d)
+{
+	struct ntrace_sink_reader r;
+
+	if (!sink->sram || !d->len)
+		return;
+	ntrace_sink_read_start(&r, sink, 0);
+	sram_read(&r, sink->buf, d->len);
 }
 
 const char *ntrace_sink_mode_name(const struct ntrace_sink *sink)

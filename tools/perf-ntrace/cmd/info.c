@@ -136,7 +136,8 @@ static const struct cap caps[] = {
 	{ "return_addr_bits", "return address bits kept (implicit return mode 2)" },
 	{ "itype_bits", "ingress itype width" },
 	{ "va_bits", "virtual address bits of the kernel's MMU mode" },
-	{ "buffer_size", "bytes of each sink's bounce buffer" },
+	{ "buffer_size", "bytes of each sink's buffer (SMEM bounce buffer or SRAM)" },
+	{ "sink_mode", "RAM sink mode: smem, sram (read through trRamData) or mixed" },
 };
 
 #define NCAPS (sizeof(caps) / sizeof(caps[0]))

@@ -12,7 +12,7 @@
 
 #include "dec_internal.h"
 
-int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep)
+int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep)
 {
 	struct dec_hist *h;
 	unsigned int n;
@@ -22,12 +22,6 @@ int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, ui
 	n = 63 - (unsigned int)__builtin_clzll(hist);
 	if (!n || !rep)
 		return 0;	/* empty history, or repeated zero times */
-	if (!s->hq_len && rep == 1 && s->hn + n <= 64) {
-		/* the common case: straight into the ready word, as a refill would */
-		s->hw |= (hist & ((1ull << n) - 1)) << (64 - s->hn - n);
-		s->hn += n;
-		return 0;
-	}
 	if (s->hq_len == s->hq_cap) {
 		uint32_t cap = s->hq_cap ? s->hq_cap * 2 : 64, i;
 		struct dec_hist *nq;

@@ -38,6 +38,10 @@ for w in mixed loops; do
 	fi
 	NTRACE_GT_DIR=$d "$TOP/build/perf-ntrace/bench/dec_bench" | sed -n 1,4p
 done
+# The same decoder against NexRv's (the task group's reference code) on
+# one stream, the largest trace, in a configuration both know.
+echo "# decoder against NexRv (scripts/nexrv-dec-bench.sh)"
+bash scripts/nexrv-dec-bench.sh mixed
 # Trace size against NexRv, the task group's reference code, on its
 # riscv-tests benchmarks and our ground truth: bytes per program and bits
 # per instruction (NexRv from scripts/nexrv.sh; skipped when offline).

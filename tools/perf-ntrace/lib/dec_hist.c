@@ -12,7 +12,7 @@
 
 #include "dec_internal.h"
 
-int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep)
+int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep)
 {
 	struct dec_hist *h;
 	unsigned int n;

@@ -147,7 +147,27 @@ uint64_t dec_block_prev(struct ntrace_decoder *d, const struct dec_blk *b);
 void dec_release_all(struct ntrace_decoder *d);
 
 /* dec_hist.c */
-int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);
+int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);
+
+/*
+ * Add a HIST field (with its stop bit) used rep times. The common case,
+ * nothing queued and room in the ready word, puts the bits where a refill
+ * would; anything else goes through the backlog.
+ */
+static inline int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist,
+				uint64_t rep)
+{
+	if (hist > 1 && rep == 1 && !s->hq_len) {
+		unsigned int n = 63 - (unsigned int)__builtin_clzll(hist);
+
+		if (s->hn + n <= 64) {
+			s->hw |= (hist & ((1ull << n) - 1)) << (64 - s->hn - n);
+			s->hn += n;
+			return 0;
+		}
+	}
+	return dec_hist_queue(d, s, hist, rep);
+}
 void dec_hist_refill(struct dec_src *s);
 
 /* Next HIST bit (first branch first), or -1 when none is queued. */
@@ -187,11 +207,68 @@ void dec_state_free(struct dec_state *st);
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
-void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, uint64_t to,
-		   unsigned int kind, unsigned int flags);
 int dec_flush(struct ntrace_decoder *d);
-void dec_end_block(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
-		   uint64_t next, unsigned int kind, unsigned int flags);
+
+/* Runs: inline, they are built once or twice per message (dec_walk.c's fast loop has its own copy). */
+static inline void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start,
+				uint32_t ninsn, uint64_t last, uint64_t to, unsigned int kind,
+				unsigned int flags)
+{
+	struct ntrace_dec_run *r;
+
+	if (__builtin_expect(d->nruns == DEC_RUNBUF, 0))
+		dec_flush(d);
+	r = &d->runs[d->nruns++];
+	r->start = start;
+	r->last = last;
+	r->to = to;
+	r->tstamp = s->ts;
+	r->ninsn = ninsn;
+	r->kind = (uint8_t)kind;
+	r->flags = (uint8_t)flags;
+	r->priv = s->priv;
+	r->pad = 0;
+	r->src = s->id;
+	r->pad2 = 0;
+	r->pad3 = 0;
+	d->st.insns += ninsn;
+	d->st.runs++;
+}
+
+static inline void dec_run_add(struct dec_src *s, uint64_t start, uint32_t n, uint64_t last)
+{
+	if (!n)
+		return;
+	if (!s->run_open) {
+		s->run_open = true;
+		s->run_start = start;
+		s->run_ninsn = 0;
+	}
+	s->run_ninsn += n;
+	s->run_last = last;
+}
+
+/* Close the open run (or make an empty one at last) with a transfer. */
+static inline void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last,
+				 uint64_t to, unsigned int kind, unsigned int flags)
+{
+	if (s->run_open) {
+		dec_emit_run(d, s, s->run_start, s->run_ninsn, s->run_last, to, kind, flags);
+		s->run_open = false;
+	} else {
+		dec_emit_run(d, s, last, 0, last, to, kind, flags);
+	}
+}
+
+/* Take the whole block b, ending the run with a transfer to next. */
+static inline void dec_end_block(struct ntrace_decoder *d, struct dec_src *s,
+				 const struct dec_blk *b, uint64_t next, unsigned int kind,
+				 unsigned int flags)
+{
+	dec_run_add(s, s->pc, b->ninsn, b->last);
+	dec_run_close(d, s, b->last, next, kind, flags);
+	s->pc = next;
+}
 /* Report a decode error (an ERROR event); returns NTRACE_EBADINPUT. */
 int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -23,62 +23,6 @@ int dec_flush(struct ntrace_decoder *d)
 	return d->stopped;
 }
 
-static inline void emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start,
-			    uint32_t ninsn, uint64_t last, uint64_t to, unsigned int kind,
-			    unsigned int flags)
-{
-	struct ntrace_dec_run *r;
-
-	if (__builtin_expect(d->nruns == DEC_RUNBUF, 0))
-		dec_flush(d);
-	r = &d->runs[d->nruns++];
-	r->start = start;
-	r->last = last;
-	r->to = to;
-	r->tstamp = s->ts;
-	r->ninsn = ninsn;
-	r->kind = (uint8_t)kind;
-	r->flags = (uint8_t)flags;
-	r->priv = s->priv;
-	r->pad = 0;
-	r->src = s->id;
-	r->pad2 = 0;
-	r->pad3 = 0;
-	d->st.insns += ninsn;
-	d->st.runs++;
-}
-
-static inline void run_add(struct dec_src *s, uint64_t start, uint32_t n, uint64_t last)
-{
-	if (!n)
-		return;
-	if (!s->run_open) {
-		s->run_open = true;
-		s->run_start = start;
-		s->run_ninsn = 0;
-	}
-	s->run_ninsn += n;
-	s->run_last = last;
-}
-
-/* Close the open run (or make an empty one at last) with a transfer. */
-static inline void run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last,
-			     uint64_t to, unsigned int kind, unsigned int flags)
-{
-	if (s->run_open) {
-		emit_run(d, s, s->run_start, s->run_ninsn, s->run_last, to, kind, flags);
-		s->run_open = false;
-	} else {
-		emit_run(d, s, last, 0, last, to, kind, flags);
-	}
-}
-
-void dec_run_close(struct ntrace_decoder *d, struct dec_src *s, uint64_t last, uint64_t to,
-		   unsigned int kind, unsigned int flags)
-{
-	run_close(d, s, last, to, kind, flags);
-}
-
 int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,
 	      const char *text)
 {
@@ -349,20 +293,11 @@ int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_b
 	}
 }
 
-/* Take the whole block b, ending the run with a transfer to next. */
-void dec_end_block(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
-		   uint64_t next, unsigned int kind, unsigned int flags)
-{
-	run_add(s, s->pc, b->ninsn, b->last);
-	dec_run_close(d, s, b->last, next, kind, flags);
-	s->pc = next;
-}
-
 /* Close or extend the run after passing the end of b. */
 static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 			      uint64_t next, unsigned int kind, unsigned int flags)
 {
-	run_add(s, s->pc, b->ninsn, b->last);
+	dec_run_add(s, s->pc, b->ninsn, b->last);
 	if (kind == NTRACE_DK_FALL || (kind == NTRACE_DK_NOT_TAKEN && d->merge))
 		;
 	else
@@ -517,16 +452,16 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 				int bit = s->htm ? dec_hist_pop(s) : 0;
 
 				if (__builtin_expect(bit >= 0, 1)) {
-					run_add(s, s->pc, b->ninsn, b->last);
+					dec_run_add(s, s->pc, b->ninsn, b->last);
 					s->icnt = r - b->nhalf;
 					if (bit) {
 						d->st.taken++;
-						run_close(d, s, b->last, b->target, NTRACE_DK_TAKEN, 0);
+						dec_run_close(d, s, b->last, b->target, NTRACE_DK_TAKEN, 0);
 						s->pc = b->target;
 					} else {
 						next = b->last + 2 * (uint64_t)b->lhalf;
 						if (!d->merge)
-							run_close(d, s, b->last, next,
+							dec_run_close(d, s, b->last, next,
 								  NTRACE_DK_NOT_TAKEN, 0);
 						s->pc = next;
 					}
@@ -581,7 +516,7 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 					  " half-words from 0x%" PRIx64 ")", r, s->pc);
 				return W_ERROR;
 			}
-			run_add(s, s->pc, n, last);
+			dec_run_add(s, s->pc, n, last);
 			s->pc += 2 * r;
 			s->icnt = 0;
 			return final ? W_DONE : W_PAUSE;

@@ -4,7 +4,8 @@
  * bytes outside messages, a message whose end is missing, over-long fields,
  * wrong field counts, all-zero memory and random bytes. Each case checks the
  * error record (code, offset, size) and that parsing resumes at the next
- * message with the right offset.
+ * message with the right offset. The parser's fast path for messages of
+ * up to 8 bytes must give the same records as its byte-by-byte path.
  */
 #include <string.h>
 
@@ -226,6 +227,70 @@ static void random_bytes(void)
 	       " %zu errors)", total + k, good, errs);
 }
 
+/* Parsed one byte at a time: the parser's byte-by-byte path only. */
+static size_t parse_bytewise(const struct ntrace_codec_cfg *cfg, const uint8_t *b, size_t n,
+			     struct ntrace_msg *out, size_t cap)
+{
+	struct ntrace_parser p;
+	size_t k = 0, pos, used;
+
+	ntrace_parser_init(&p, cfg, 0);
+	for (pos = 0; pos < n && k < cap; pos++)
+		k += ntrace_parse(&p, b + pos, 1, out + k, cap - k, &used);
+	if (k + 2 <= cap)
+		k += ntrace_parse_finish(&p, out + k);
+	return k;
+}
+
+/*
+ * Streams that look like messages (mostly MSEO 00, field and message ends,
+ * now and then a reserved MSEO or an idle byte; standard and other
+ * TCODEs), under codec settings that change the header: parsed in one
+ * piece (fast path where a message fits in 8 bytes) and byte by byte.
+ */
+static void fast_path_same(void)
+{
+	static uint8_t b[1 << 18];
+	static struct ntrace_msg x[1 << 17], y[1 << 17];
+	unsigned int c, diff = 0, cfgs = 0;
+	size_t i, kx = 0, ky = 0, total = 0;
+
+	for (c = 0; c < 48; c++) {
+		struct ntrace_codec_cfg cfg = { .src_bits = (uint8_t)(c % 13), .tstamp = c & 1,
+						.ext_addr_msb = (c >> 1) & 1,
+						.xlen = c & 4 ? 32 : 64,
+						.max_msg_bytes = c % 7 == 3 ? 6 : 0 };
+		bool start = true;
+
+		for (i = 0; i < sizeof(b); i++) {
+			unsigned int r, mseo;
+
+			rng ^= rng << 13;
+			rng ^= rng >> 7;
+			rng ^= rng << 17;
+			r = (unsigned int)rng;
+			if (start) {	/* a TCODE: mostly standard ones */
+				b[i] = (uint8_t)((r & 8 ? (r >> 8) % 36 : (r >> 8) & 63) << 2);
+				if ((r & 0xF0) == 0)
+					b[i] = NTRACE_IDLE_BYTE;
+				start = b[i] == NTRACE_IDLE_BYTE;
+				continue;
+			}
+			mseo = (r & 0xFF) < 150 ? 0 : (r & 0xFF) < 200 ? 1 : (r & 0xFF) < 252 ? 3 : 2;
+			b[i] = (uint8_t)((r >> 8) << 2 | mseo);
+			start = mseo == 3;
+		}
+		kx = parse(&cfg, b, sizeof(b), x, sizeof(x) / sizeof(x[0]));
+		ky = parse_bytewise(&cfg, b, sizeof(b), y, sizeof(y) / sizeof(y[0]));
+		cfgs++;
+		total += kx;
+		if (kx != ky || memcmp(x, y, kx * sizeof(x[0])))
+			diff++;
+	}
+	tap_ok(!diff, "fast path and byte-by-byte path agree: %u codec settings, %zu records"
+	       " (%u differ)", cfgs, total, diff);
+}
+
 int main(void)
 {
 	truncated();
@@ -236,5 +301,6 @@ int main(void)
 	field_count();
 	zeros_and_wrap();
 	random_bytes();
+	fast_path_same();
 	return tap_done();
 }

@@ -20,8 +20,8 @@ pcs=$D/$w/$w.pcs elf=$D/$w/$w.elf info=$D/$w/$w.pcinfo
 OURS="--mode htm --implicit-return full --return-depth 8 --repeated-history --htm-ib-no-hist"
 
 [ -s "$pcs" ] || { echo "# nexrv-dec-bench: no $pcs (run scripts/bench.sh)"; exit 0; }
-if ! NEXRV=$(bash "$NTRACE_SRC/tests/nexrv/nexrv-exe.sh"); then
-	echo "# nexrv-dec-bench: skipped, no NexRv (tests/nexrv/nexrv-exe.sh)"
+if ! nexrv_find; then
+	echo "# nexrv-dec-bench: skipped, $NEXRV_WHY"
 	exit 0
 fi
 scratch W

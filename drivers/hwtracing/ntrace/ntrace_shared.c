@@ -20,6 +20,10 @@
  * AUX area, so every CPU's AUX records hold its own messages only, in
  * order, none twice. Loss (an encoder's trTeInstStallOrOverflow, a wrapped
  * sink, a full staging buffer) is flagged on the CPUs that lost data.
+ * Loss only ever cuts a CPU's staged trace short: once its staging buffer
+ * is full, nothing more is staged until the CPU's own drain empties it, so
+ * the kept messages are a gap-free prefix (a smaller later message must not
+ * slip in behind a dropped one: the decoder could not see the hole).
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -37,6 +41,7 @@ struct ntrace_src {
 	size_t size;
 	size_t len;
 	bool lost;
+	bool full;			/* stage nothing until emitted */
 };
 
 static DEFINE_PER_CPU(struct ntrace_src, srcs);
@@ -82,7 +87,10 @@ static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 	if (src >= nr_cpu_ids || !cpumask_test_cpu(src, c->cpus))
 		return;		/* not a source of this sink's session */
 	s = per_cpu_ptr(&srcs, src);
+	if (s->full)
+		return;
 	if (s->len + n > s->size) {
+		s->full = true;
 		s->lost = true;
 		return;
 	}
@@ -225,5 +233,6 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 	emit(ctx, s->stage, s->len, s->lost);
 	s->len = 0;
 	s->lost = false;
+	s->full = false;
 	raw_spin_unlock_irqrestore(&sink->lock, flags);
 }

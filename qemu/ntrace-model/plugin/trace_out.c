@@ -57,8 +57,14 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 			"%s message; dropped\n", o->h->idx, ntrace_tcode_name(msg->tcode));
 		return 0;
 	}
-	if (route_push(o->h, buf, n) < 0)
-		o->h->te.overflow = true;	/* trTeInstStallOrOverflow */
+	/*
+	 * trTeInstStallOrOverflow, visible at once: a driver sharing the sink
+	 * reads it while this encoder runs (hart lock held here)
+	 */
+	if (route_push(o->h, buf, n) < 0 && !o->h->te.overflow) {
+		o->h->te.overflow = true;
+		te_publish(o->h);
+	}
 	return 0;
 }
 

@@ -254,23 +254,6 @@ perf_cpus() {
 		tr -d '[]:' <"$1" | awk -v c=$c '$2 == c { sub(/^0+/, "", $4); print "0x" $4 }' >"$2.cpu$c"
 	done
 }
-# flow_ok DECODED TRUTH: a program's main..exit against QEMU's. With a
-# sink per hart it must be equal. On a shared sink every drain stops all
-# encoders of the sink for a moment (ntrace_shared.c): the other CPUs'
-# flows have gaps there (each marked in the trace by a stop and a restart
-# sync message), so it must be an ordered part of QEMU's, and the part
-# traced is printed. (Truth 2 above stays exact: the harts' logs hold what
-# the encoders saw.)
-flow_rel="=" launcher_end="0 1"
-[ $config = ntrace-smp2 ] || flow_rel="(with gaps where other CPUs drained the shared sink) within" launcher_end="0 ?"
-flow_ok() {
-	if [ $config = ntrace-smp2 ]; then
-		cmp -s "$1" "$2"
-	else
-		cmp -s "$1" "$2" || subseq "$1" "$2" || return 1
-		echo "# $(basename "$1"): $(wc -l <"$1") of $(wc -l <"$2") instructions of main..exit traced"
-	fi
-}
 # subseq A B: A's lines are an ordered subsequence of B's, and fewer
 subseq() { awk 'BEGIN { j = 0 } NR == FNR { a[n++] = $0; next } j < n && $0 == a[j] { j++ } { m++ } END { exit !(j == n && n < m) }' "$1" "$2"; }
 # counts PREFIX: line counts of PREFIX.cpu0 .. PREFIX.cpuN-1 ("A + B ...")
@@ -347,8 +330,8 @@ for data in $datas; do
 				awk -v p="$pid" '$1 == p { sub(/^0+/, "", $4); print "0x" $4 }' >"$tmp/$data.$n.perf"
 			seg "$n" "$tmp/$data.$n.perf" >"$tmp/$data.$n.perfseg"
 			seg "$n" "$tmp/truth.$n" >"$tmp/truth.$n.seg"
-			if [ -s "$tmp/$data.$n.perfseg" ] && flow_ok "$tmp/$data.$n.perfseg" "$tmp/truth.$n.seg"; then
-				ok "$what: perf script, pid $pid ($n): main..exit ($(wc -l <"$tmp/$data.$n.perfseg") instructions) $flow_rel QEMU's ground truth"
+			if [ -s "$tmp/$data.$n.perfseg" ] && cmp -s "$tmp/$data.$n.perfseg" "$tmp/truth.$n.seg"; then
+				ok "$what: perf script, pid $pid ($n): main..exit ($(wc -l <"$tmp/$data.$n.perfseg") instructions) = QEMU's ground truth"
 			else
 				not_ok "$what: perf script, pid $pid ($n): main..exit $(wc -l <"$tmp/$data.$n.perfseg") instructions vs $(wc -l <"$tmp/truth.$n.seg") of QEMU's: $(head -c 200 "$tmp/$data.perf.err")"
 			fi
@@ -370,12 +353,12 @@ for data in $datas; do
 		recs=$(awk -v p="$pid" '$2 == p { print $1 " " $4 }' "$tmp/$data.tpc" | sort -u | wc -l)
 		cnt=$(wc -l <"$tmp/$data.$n.pc")
 		if [ $dst -eq 0 ] && [ ! -s "$tmp/$data.$n.err" ] && [ -s "$tmp/truth.$n.seg" ] &&
-		   [[ "$(echo "$pre" | cut -d' ' -f2,3)" == $launcher_end ]] &&
+		   [ "$(echo "$pre" | cut -d' ' -f2,3)" = "0 1" ] &&
 		   [ "$(grep -c -x "$st0" "$tmp/$data.$n.all")" = 1 ] &&
-		   flow_ok "$tmp/$data.$n.seg" "$tmp/truth.$n.seg" &&
+		   cmp -s "$tmp/$data.$n.seg" "$tmp/truth.$n.seg" &&
 		   [ "$(head -1 "$tmp/$data.$n.pc")" = "$(sym "$n" _start)" ] &&
 		   grep -qx "$(sym "$n" _exit)" <(tail -5 "$tmp/$data.$n.pc"); then
-			ok "$what: pid $pid ($n, ${progs[$i]}): ${pre%% *} instructions of the forked launcher$([ $config = ntrace-smp2 ] && echo ' ending in __execve'), then $cnt of the program from _start to _exit in $recs AUX records; main..exit ($(wc -l <"$tmp/$data.$n.seg")) $flow_rel QEMU's ground truth"
+			ok "$what: pid $pid ($n, ${progs[$i]}): ${pre%% *} instructions of the forked launcher ending in __execve, then $cnt of the program from _start to _exit in $recs AUX records; main..exit ($(wc -l <"$tmp/$data.$n.seg")) = QEMU's ground truth"
 		else
 			not_ok "$what: pid $pid ($n): exit $dst, launcher part '$pre' (instructions, outside the launcher, ends in __execve), $cnt instructions, main..exit $(wc -l <"$tmp/$data.$n.seg") vs $(wc -l <"$tmp/truth.$n.seg"), first $(head -1 "$tmp/$data.$n.pc") (_start $(sym "$n" _start)): $(head -c 200 "$tmp/$data.$n.err")"
 		fi

@@ -88,7 +88,6 @@ void ntrace_encoder_enable(struct ntrace_encoder *te,
 			   const struct ntrace_prog *prog);
 int ntrace_encoder_disable(struct ntrace_encoder *te,
 			   const struct ntrace_prog *prog, bool *overflow);
-bool ntrace_encoder_overflowed(struct ntrace_encoder *te);
 
 /* ntrace_sink.c */
 extern struct platform_driver ntrace_sink_driver;

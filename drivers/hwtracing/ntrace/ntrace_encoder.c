@@ -304,15 +304,6 @@ int ntrace_encoder_disable(struct ntrace_encoder *te,
 	return err;
 }
 
-/*
- * The encoder dropped messages since it was enabled (trTeInstStallOrOverflow,
- * read while it runs, from any CPU).
- */
-bool ntrace_encoder_overflowed(struct ntrace_encoder *te)
-{
-	return readl(te->base + TCI_CONTROL) & TCI_TE_INST_STALL_OR_OVF;
-}
-
 static int te_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;

@@ -25,14 +25,17 @@
  * AUX area, so every CPU's AUX records hold its own messages only, in
  * order, none twice.
  *
- * Loss is flagged on the CPUs that lost data, and only ever cuts a CPU's
- * staged trace short: a source that dropped messages (the sink was off
- * for the copy, or full: trTeInstStallOrOverflow, read live) or whose
- * staging buffer is full stages nothing more until its own drain
- * restarts its encoder (with a synchronisation message) and empties the
- * buffer. A smaller later message slipping in behind a dropped one would
- * leave a hole the decoder cannot see. A wrapped (not stop-on-wrap) sink
- * lost the oldest bytes of any source: all of them are flagged.
+ * Loss is flagged on the CPUs that lost data. An encoder that dropped
+ * messages (the sink off for a copy, or full) reports it in its own
+ * stream, as N-Trace requires: an Error message, then a synchronisation
+ * message; its CPU's drain finds trTeInstStallOrOverflow and flags the
+ * record. Loss the encoder cannot see only ever cuts a CPU's staged trace
+ * short: once its staging buffer is full, or the sink could not be
+ * restarted, nothing more is staged for it until its own drain restarts
+ * its encoder (with a synchronisation message) and empties the buffer (a
+ * smaller later message slipping in behind a dropped one would leave a
+ * hole no decoder can see). A wrapped (not stop-on-wrap) sink lost the
+ * oldest bytes of any source: all of them are flagged.
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -167,13 +170,6 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 		for_each_cpu(c, &sink->active)
 			if (c != cpu)
 				shared_block(per_cpu_ptr(&srcs, c));
-	}
-	/* a source that dropped a message: its later ones follow a hole */
-	for_each_cpu(c, &sink->active) {
-		struct ntrace_src *o = per_cpu_ptr(&srcs, c);
-
-		if (c != cpu && ntrace_encoder_overflowed(o->path.te))
-			shared_block(o);
 	}
 	if (d.wrapped && !sink->stop_on_wrap)
 		for_each_cpu(c, &sink->active)

@@ -76,4 +76,4 @@ for run in ${NTRACE_BENCH_RUNS:-tp sw tpf2 tpf4 swf}; do
 	{ echo "out| bench boot $run $(config_of $run)"; cat "$out/$run.console"; } >>"$out/all.console"
 done
 
-sed -n 's/^out| bench //p' "$out/all.console" | awk -f "$NTRACE_TOP/scripts/ntrace-bench.awk"
+sed -n 's/^out| bench //p' "$out/all.console" | tr -d '\r' | awk -f "$NTRACE_TOP/scripts/ntrace-bench.awk"

@@ -104,7 +104,7 @@ struct comp_ref {
 };
 
 /* Bytes of whole messages a funnel holds while its sink does not capture. */
-#define MODEL_HELD_BYTES	4096
+#define MODEL_HELD_BYTES	65536
 
 /*
  * RAM sink. Its lock also guards every funnel whose output leads to it;

@@ -40,7 +40,8 @@ void ram_flush(struct ramsink *r)
  * A whole message that reached the sink through a funnel while the sink is
  * active but not capturing: the funnel holds it, up to MODEL_HELD_BYTES in
  * all (hardware funnels have FIFOs that absorb a short stop of their
- * output). Returns 0, or -1 when there is no room: it is dropped.
+ * output; the size allows for a host descheduling the vCPU that stopped
+ * the sink). Returns 0, or -1 when there is no room: it is dropped.
  */
 int ram_hold(struct ramsink *r, const uint8_t *buf, size_t n)
 {

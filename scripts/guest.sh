@@ -8,8 +8,9 @@
 #                         ntrace, ntrace-smp2 (1 or 2 harts with the
 #                         N-Trace QEMU model: builds its plugin and DT,
 #                         guest RAM in a file in /dev/shm; a sink per
-#                         hart), ntrace-funnel-smp2, ntrace-funnel-smp4
-#                         (every hart through one funnel into one sink),
+#                         hart), ntrace-funnel, ntrace-funnel-smp2,
+#                         ntrace-funnel-smp4 (1, 2, 4 harts, every hart
+#                         through one funnel into one sink),
 #                         ntrace-funnel2-smp4 (two cluster funnels into
 #                         a top funnel), ntrace-sram (1 hart, the sink
 #                         with 64 KiB of SRAM)
@@ -91,12 +92,13 @@ ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true sm
 ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
 ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
 ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
+ntrace-funnel) cpu=rv64,sscofpmf=true smp=1 topo=funnel ;;
 ntrace-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel ;;
 ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
 ntrace-funnel2-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel2 ;;
 ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 kargs=ntrace.sram=1 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram or ntrace-ctr)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram or ntrace-ctr)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G

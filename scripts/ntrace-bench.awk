@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 # The table of scripts/ntrace-bench.sh from the guest's "bench" lines
 # (tools/ntrace-bench/ntrace_bench.c): "throughput", "tp" rows, "reload",
-# "switch", each with KEY=VALUE fields.
+# "switch", each with KEY=VALUE fields; "boot RUN CONFIG" (ntrace-bench.sh)
+# starts each boot's lines.
 function v(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 function summary() {
 	if (!rows) return
@@ -9,9 +10,13 @@ function summary() {
 	else printf "  loss at every load\n"
 	rows = 0
 }
+$1 == "boot" { summary(); sink = "" }
 $1 == "reload" { sink = $2 }
 $1 == "throughput" { summary()
-	printf "trace throughput (%s): %s instructions per run, AUX area %s KiB (perf record default), 4 ms drain:\n", sink ? sink : "default sink, 256 KiB", v("insns"), v("aux_kib")
+	harts = v("harts") ? v("harts") : 1
+	shared = ""
+	if (v("sink") == "shared") shared = ", shared by " harts " harts tracing at once, one event each"
+	printf "trace throughput (%s%s): %s instructions per run, AUX area %s KiB (perf record default), 4 ms drain:\n", (sink ? sink : "default sink, 256 KiB"), shared, v("insns"), v("aux_kib")
 	printf "  %-12s %9s %9s %8s %12s %11s %8s %s\n", "insn/branch", "trace MB", "B/insn", "MB/s", "MIPS traced", "MIPS plain", "records", "trunc/partial/coll/lost"
 	best = 0; knee = ""; insns = v("insns") }
 $1 == "tp" { loss = v("truncated") + v("partial") + v("collision") + v("lost"); rows++
@@ -20,7 +25,8 @@ $1 == "tp" { loss = v("truncated") + v("partial") + v("collision") + v("lost"); 
 	if (!loss && v("mbps") + 0 > best) { best = v("mbps") + 0; bestm = v("mips") + 0 }
 	if (loss && knee == "") knee = v("insn_per_branch") }
 $1 == "switch" { summary()
-	printf "driver time per context switch (pipe ping-pong on CPU 0, %s round trips, QEMU -icount, best of 3):\n", v("rounds")
+	kind = v("sink") == "shared" ? "shared sink through a funnel" : "sink per hart"
+	printf "driver time per context switch (pipe ping-pong on CPU 0, %s round trips, QEMU -icount, best of 3; %s, %s CPUs):\n", v("rounds"), kind, (v("cpus") ? v("cpus") : 1)
 	printf "  %-36s %9s guest insns/switch (%s switches)\n", "no ntrace event (baseline)", v("insn_per_switch_plain"), v("switches_plain")
 	printf "  %-36s %9s guest insns/switch (%s switches, %s AUX records, %s lost/truncated)\n", "ntrace//u event on one of the two", v("insn_per_switch_traced"), v("switches_traced"), v("aux_records"), v("aux_lost_or_truncated")
 	printf "  %-36s %9s guest insns per switch, %s per stop+start of the traced task\n", "driver", v("driver_insn_per_switch"), v("driver_insn_per_stop_start") }

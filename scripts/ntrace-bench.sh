@@ -14,10 +14,18 @@
 #  - the driver's cost per context switch: kernel instructions per switch of
 #    a pipe ping-pong on one CPU, with no ntrace event (baseline) and with
 #    an ntrace//u event on both processes.
+#  - the same on a sink shared through funnels: throughput with 2 and 4
+#    harts tracing at once (ntrace-funnel-smp2, ntrace-funnel-smp4; one
+#    loop per hart, each with its own event), and the cost per context
+#    switch of the shared-sink path against a sink per hart, on one hart
+#    (ntrace-funnel against ntrace: QEMU's -icount, needed to count
+#    instructions, runs the vCPUs in one thread, where the model's plugin
+#    gets wrong vCPU indexes with more than one hart).
 # Usage: scripts/ntrace-bench.sh [--kernel guest|debug] [--insns N] [--rounds N]
 #                               [--ipb "18 10 6 4 3 2"]  (instructions per branch)
-# NTRACE_BENCH_RUNS="tp sw" selects the boots (tp: throughput, sw: switches).
-# Prints a table; the raw lines stay in build/ntrace-bench/{tp,sw}.console.
+# NTRACE_BENCH_RUNS="tp sw tpf2 tpf4 swf" selects the boots (tp:
+# throughput, sw: switches; f: shared sink, 2 and 4: harts).
+# Prints a table; the raw lines stay in build/ntrace-bench/RUN.console.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -40,21 +48,32 @@ commands() {
 	tp) echo "/usr/bin/ntrace_bench throughput -n $insns $ipb"
 	    echo "/usr/bin/ntrace_bench reload buf_kb=64"
 	    echo "/usr/bin/ntrace_bench throughput -n $insns $ipb" ;;
-	sw) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
+	sw | swf) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
+	tpf2 | tpf4) echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb" ;;
+	esac
+}
+# the boot configuration of a run
+config_of() {
+	case $1 in
+	tp | sw) echo ntrace ;;
+	swf) echo ntrace-funnel ;;
+	tpf2) echo ntrace-funnel-smp2 ;;
+	tpf4) echo ntrace-funnel-smp4 ;;
 	esac
 }
 rm -f "$out/all.console"
-for run in ${NTRACE_BENCH_RUNS:-tp sw}; do
+for run in ${NTRACE_BENCH_RUNS:-tp sw tpf2 tpf4 swf}; do
 	qemu=()
-	[ $run = tp ] || qemu=(-- -icount shift=0)
+	[[ $run == tp* ]] || qemu=(-- -icount shift=0)
 	st=0
-	guest_run "$out/$run" ntrace --kernel "$kernel" \
+	guest_run "$out/$run" "$(config_of $run)" --kernel "$kernel" \
 		--add "$NTRACE_TOP/build/guest-progs/ntrace_bench=/usr/bin/ntrace_bench" \
 		--timeout 600 --console "$out/$run.console" "${qemu[@]}" >"$out/$run.log" \
 		< <(commands $run) || st=$?
 	[ $st != 2 ] || die "initramfs build failed"
 	[ $st = 0 ] || { cat "$out/$run.log" >&2; die "the guest run failed (console: $out/$run.console)"; }
-	cat "$out/$run.console" >>"$out/all.console"
+	# a boot's lines start with its name (the table's reload label ends)
+	{ echo "out| bench boot $run $(config_of $run)"; cat "$out/$run.console"; } >>"$out/all.console"
 done
 
-sed -n 's/^out| bench //p' "$out/all.console" | awk -f "$NTRACE_TOP/scripts/ntrace-bench.awk"
+sed -n 's/^out| bench //p' "$out/all.console" | tr -d '\r' | awk -f "$NTRACE_TOP/scripts/ntrace-bench.awk"

@@ -3,7 +3,7 @@
  * Benchmarks of the ntrace driver, run in the riscv64 guest on the N-Trace
  * QEMU model (scripts/ntrace-bench.sh). Static, no perf tool needed.
  *
- *   ntrace_bench throughput N... [-n INSNS] [-a AUX_KIB]
+ *   ntrace_bench throughput N... [-n INSNS] [-a AUX_KIB] [-j HARTS]
  *     For each N (2, 3, 4, 6, 10 or 18): a child runs a loop with one
  *     taken branch every N instructions (N - 2 ALU instructions, addi,
  *     bnez; so a BTM message every N instructions), INSNS instructions in
@@ -13,6 +13,10 @@
  *     consumed while the child runs. Prints per K: trace bytes, MB/s of
  *     trace, instructions/s of the traced program (and untraced), AUX
  *     records, those flagged TRUNCATED/PARTIAL/COLLISION, lost records.
+ *     With -j HARTS, HARTS children run at once, child j pinned to CPU j,
+ *     each with its own event (on a sink shared through funnels, HARTS
+ *     encoders trace into it together); bytes and instructions are the
+ *     sums, the time is from the start to the last child's end.
  *
  *   ntrace_bench switch [-n ROUNDS] [-r REPS]
  *     Two processes pinned to CPU 0 bounce a byte through two pipes ROUNDS
@@ -61,13 +65,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static void pin0(void)
+static void pin(int cpu)
 {
 	cpu_set_t s;
 
 	CPU_ZERO(&s);
-	CPU_SET(0, &s);
+	CPU_SET(cpu, &s);
 	sched_setaffinity(0, sizeof(s), &s);
+}
+
+static void pin0(void)
+{
+	pin(0);
 }
 
 /* k ALU instructions, addi, taken bnez: one BTM message per iteration. */
@@ -105,7 +114,7 @@ static void (*loop_of(int k))(unsigned long)
 }
 
 struct result {
-	double secs;			/* the child's loop, wall clock */
+	double secs;			/* start to the last child's end, wall clock */
 	uint64_t bytes, records, truncated, partial, collision, lost;
 };
 
@@ -149,108 +158,152 @@ static void consume(struct perf_event_mmap_page *up, size_t data_size,
 			 __ATOMIC_RELEASE);
 }
 
+/* One traced child of run_traced(): its event and rings. */
+struct tracee {
+	pid_t pid;
+	int fd;
+	void *base, *aux;
+	struct perf_event_mmap_page *up;
+};
+
+static int open_tracee(struct tracee *t, size_t data_size, size_t aux_size)
+{
+	struct perf_event_attr a = { .size = sizeof(a) };
+
+	a.type = nt_pmu_type();
+	a.exclude_kernel = 1;
+	a.exclude_hv = 1;
+	a.disabled = 1;
+	t->fd = nt_open(&a, t->pid, -1);
+	if (t->fd < 0)
+		return -1;
+	t->base = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE,
+		       MAP_SHARED, t->fd, 0);
+	if (t->base == MAP_FAILED)
+		return -1;
+	t->up = t->base;
+	t->up->aux_offset = page + data_size;
+	t->up->aux_size = aux_size;
+	t->aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
+		      t->fd, t->up->aux_offset);
+	if (t->aux == MAP_FAILED)
+		return -1;
+	return ioctl(t->fd, PERF_EVENT_IOC_ENABLE, 0);
+}
+
+static void close_tracee(struct tracee *t, size_t data_size, size_t aux_size)
+{
+	if (t->aux && t->aux != MAP_FAILED)
+		munmap(t->aux, aux_size);
+	if (t->base && t->base != MAP_FAILED)
+		munmap(t->base, page + data_size);
+	if (t->fd >= 0)
+		close(t->fd);
+}
+
+#define MAX_HARTS 16
+
 /*
- * Run loop K for insns instructions in a child; trace it when aux_kib.
- * The child reports its loop time through a pipe.
+ * Run loop K for insns instructions in each of harts children (child j
+ * on CPU j); trace each with its own event when aux_kib. The children
+ * start together; r->secs runs from the start to the last child's end.
  */
 static int run_traced(int k, uint64_t insns, unsigned int aux_kib,
-		      struct result *r)
+		      int harts, struct result *r)
 {
 	size_t data_size = 64 * page, aux_size = (size_t)aux_kib * 1024;
-	struct perf_event_attr a = { .size = sizeof(a) };
-	struct perf_event_mmap_page *up = NULL;
-	int go[2], done[2], fd = -1, status;
-	void *base = MAP_FAILED, *aux = MAP_FAILED;
+	struct tracee t[MAX_HARTS];
 	void (*loop)(unsigned long) = loop_of(k);
-	pid_t pid;
+	int go[2], done[2], status, j, left;
+	double t0;
 	char c = 0;
 
 	memset(r, 0, sizeof(*r));
-	if (!loop || pipe(go) || pipe(done))
+	if (!loop || harts < 1 || harts > MAX_HARTS || pipe(go) || pipe(done))
 		return -EINVAL;
-	pid = fork();
-	if (pid == 0) {
-		double t0;
+	for (j = 0; j < harts; j++) {
+		t[j] = (struct tracee){ .fd = -1 };
+		t[j].pid = fork();
+		if (t[j].pid == 0) {
+			pin(j);
+			if (read(go[0], &c, 1) != 1)
+				_exit(1);
+			loop(insns / (k + 2));
+			if (write(done[1], &c, 1) != 1)
+				_exit(1);
+			_exit(0);
+		}
+		if (aux_kib && open_tracee(&t[j], data_size, aux_size))
+			goto fail;
+	}
+	t0 = now();
+	for (j = 0; j < harts; j++)
+		if (write(go[1], &c, 1) != 1)
+			goto fail;
+	for (left = harts; left;) {
+		struct pollfd p[MAX_HARTS + 1];
+		int n = 0;
 
-		pin0();
-		if (read(go[0], &c, 1) != 1)
-			_exit(1);
-		t0 = now();
-		loop(insns / (k + 2));
-		t0 = now() - t0;
-		if (write(done[1], &t0, sizeof(t0)) != sizeof(t0))
-			_exit(1);
-		_exit(0);
+		p[n++] = (struct pollfd){ .fd = done[0], .events = POLLIN };
+		for (j = 0; aux_kib && j < harts; j++)
+			p[n++] = (struct pollfd){ .fd = t[j].fd, .events = POLLIN };
+		poll(p, n, 100);
+		for (j = 0; aux_kib && j < harts; j++)
+			consume(t[j].up, data_size, r);
+		if ((p[0].revents & POLLIN) && read(done[0], &c, 1) == 1)
+			left--;
 	}
-	if (aux_kib) {
-		a.type = nt_pmu_type();
-		a.exclude_kernel = 1;
-		a.exclude_hv = 1;
-		a.disabled = 1;
-		fd = nt_open(&a, pid, -1);
-		if (fd < 0)
-			goto fail;
-		base = mmap(NULL, page + data_size, PROT_READ | PROT_WRITE,
-			    MAP_SHARED, fd, 0);
-		if (base == MAP_FAILED)
-			goto fail;
-		up = base;
-		up->aux_offset = page + data_size;
-		up->aux_size = aux_size;
-		aux = mmap(NULL, aux_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			   fd, up->aux_offset);
-		if (aux == MAP_FAILED)
-			goto fail;
-		if (ioctl(fd, PERF_EVENT_IOC_ENABLE, 0))
-			goto fail;
+	r->secs = now() - t0;
+	for (j = 0; j < harts; j++) {
+		waitpid(t[j].pid, &status, 0);
+		if (aux_kib)
+			consume(t[j].up, data_size, r);
+		close_tracee(&t[j], data_size, aux_size);
 	}
-	if (write(go[1], &c, 1) != 1)
-		goto fail;
-	for (;;) {
-		struct pollfd p[2] = { { .fd = fd, .events = POLLIN },
-				       { .fd = done[0], .events = POLLIN } };
-
-		poll(fd >= 0 ? p : p + 1, fd >= 0 ? 2 : 1, 100);
-		if (up)
-			consume(up, data_size, r);
-		if (p[1].revents & POLLIN)
-			break;
-	}
-	if (read(done[0], &r->secs, sizeof(r->secs)) != sizeof(r->secs))
-		goto fail;
-	waitpid(pid, &status, 0);
-	if (up)
-		consume(up, data_size, r);
-	if (aux != MAP_FAILED)
-		munmap(aux, aux_size);
-	if (base != MAP_FAILED)
-		munmap(base, page + data_size);
-	if (fd >= 0)
-		close(fd);
+	close(go[0]);
+	close(go[1]);
+	close(done[0]);
+	close(done[1]);
 	return 0;
 fail:
 	fprintf(stderr, "ntrace_bench: %s\n", strerror(errno));
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
+	for (j = 0; j < harts; j++) {
+		if (t[j].pid <= 0)
+			continue;
+		kill(t[j].pid, SIGKILL);
+		waitpid(t[j].pid, &status, 0);
+		close_tracee(&t[j], data_size, aux_size);
+	}
 	return -1;
 }
 
-static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_kib)
+/* "shared" when the encoders share a sink through funnels, else "per-hart" */
+static const char *sink_kind(void)
+{
+	char v[16] = "";
+
+	nt_read_sysfs("caps/src_required", v, sizeof(v));
+	return !strcmp(v, "1") ? "shared" : "per-hart";
+}
+
+static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_kib,
+		      int harts)
 {
 	int i;
 
-	printf("bench throughput insns=%llu aux_kib=%u\n",
-	       (unsigned long long)insns, aux_kib);
+	printf("bench throughput insns=%llu aux_kib=%u harts=%d sink=%s\n",
+	       (unsigned long long)insns * harts, aux_kib, harts, sink_kind());
 	for (i = 0; i < argc; i++) {
 		struct result plain, tr;
 		int k = atoi(argv[i]) - 2;
 
-		if (run_traced(k, insns, 0, &plain) || run_traced(k, insns, aux_kib, &tr))
+		if (run_traced(k, insns, 0, harts, &plain) ||
+		    run_traced(k, insns, aux_kib, harts, &tr))
 			return 1;
 		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu\n",
 		       k, k + 2, (unsigned long long)tr.bytes, tr.secs, plain.secs,
-		       tr.bytes / tr.secs / 1e6, insns / tr.secs / 1e6,
-		       insns / plain.secs / 1e6, (unsigned long long)tr.records,
+		       tr.bytes / tr.secs / 1e6, insns * harts / tr.secs / 1e6,
+		       insns * harts / plain.secs / 1e6, (unsigned long long)tr.records,
 		       (unsigned long long)tr.truncated,
 		       (unsigned long long)tr.partial,
 		       (unsigned long long)tr.collision,
@@ -403,8 +456,8 @@ static int switches(unsigned long rounds, int reps)
 				bad += b;
 			}
 		}
-	printf("bench switch rounds=%lu switches_plain=%llu switches_traced=%llu insn_per_switch_plain=%.0f insn_per_switch_traced=%.0f driver_insn_per_switch=%.0f driver_insn_per_stop_start=%.0f aux_records=%llu aux_lost_or_truncated=%llu\n",
-	       rounds, (unsigned long long)sw[0], (unsigned long long)sw[1],
+	printf("bench switch sink=%s cpus=%ld rounds=%lu switches_plain=%llu switches_traced=%llu insn_per_switch_plain=%.0f insn_per_switch_traced=%.0f driver_insn_per_switch=%.0f driver_insn_per_stop_start=%.0f aux_records=%llu aux_lost_or_truncated=%llu\n",
+	       sink_kind(), sysconf(_SC_NPROCESSORS_ONLN), rounds, (unsigned long long)sw[0], (unsigned long long)sw[1],
 	       (double)best[0] / sw[0], (double)best[1] / sw[1],
 	       (double)best[1] / sw[1] - (double)best[0] / sw[0],
 	       ((double)best[1] - (double)best[0]) / rounds,
@@ -435,25 +488,26 @@ int main(int argc, char **argv)
 {
 	uint64_t n = 0;
 	unsigned int aux_kib = 4096;
-	int opt, reps = 3;
+	int opt, reps = 3, harts = 1;
 
 	page = sysconf(_SC_PAGESIZE);
 	if (argc < 2 || (strcmp(argv[1], "reload") && nt_pmu_type() < 0)) {
-		fprintf(stderr, "usage: ntrace_bench throughput|switch [-n N] [-a AUX_KIB] [-r REPS] [K...] (needs the ntrace PMU)\n");
+		fprintf(stderr, "usage: ntrace_bench throughput|switch [-n N] [-a AUX_KIB] [-j HARTS] [-r REPS] [K...] (needs the ntrace PMU)\n");
 		return 2;
 	}
 	optind = 2;
-	while ((opt = getopt(argc, argv, "n:a:r:")) != -1) {
+	while ((opt = getopt(argc, argv, "n:a:r:j:")) != -1) {
 		switch (opt) {
 		case 'n': n = strtoull(optarg, NULL, 0); break;
 		case 'a': aux_kib = atoi(optarg); break;
 		case 'r': reps = atoi(optarg); break;
+		case 'j': harts = atoi(optarg); break;
 		default: return 2;
 		}
 	}
 	if (!strcmp(argv[1], "throughput"))
 		return throughput(argc - optind, argv + optind,
-				  n ? n : 100000000, aux_kib);
+				  n ? n : 100000000, aux_kib, harts);
 	if (!strcmp(argv[1], "reload"))
 		return reload(argc > 2 ? argv[2] : "");
 	if (!strcmp(argv[1], "switch"))

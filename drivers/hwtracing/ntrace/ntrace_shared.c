@@ -13,15 +13,31 @@
  * debugger's, say) cannot write into the sink; the last source through a
  * funnel disables it, the last one of the sink leaves it disabled.
  *
- * Draining (any source leaving, also to cut an AUX record) stops every
- * source's encoder (trTeEnable 0, then trTeEmpty), waits for the funnels'
- * trFunnelEmpty, disables the sink, splits what it holds into whole
- * messages and appends each to the staging buffer of the CPU its SRC field
- * names (trTeSrcID is the logical CPU), then restarts the sink and the
- * other sources. The leaving CPU's staging buffer then goes into its own
+ * Draining (a source leaving, also to cut an AUX record) is done by the
+ * leaving CPU and stops only its own encoder: it flushes that encoder and
+ * its funnels (trTeEmpty, trFunnelEmpty), disables the sink just long
+ * enough to copy what it holds into the CPU's snapshot buffer, and
+ * enables it again for the other sources, whose encoders never stop, so
+ * their streams have no gap. (Stopping every encoder of the sink at every
+ * drain left the other harts untraced meanwhile, and on the QEMU model a
+ * remote encoder stops only at its hart's next block: the waits timed
+ * out.) The copy is then split into whole messages, each appended to the
+ * staging buffer of the CPU its SRC field names (trTeSrcID is the
+ * logical CPU), and the leaving CPU's staging buffer goes into its own
  * AUX area, so every CPU's AUX records hold its own messages only, in
- * order, none twice. Loss (an encoder's trTeInstStallOrOverflow, a wrapped
- * sink, a full staging buffer) is flagged on the CPUs that lost data.
+ * order, none twice.
+ *
+ * Loss is flagged on the CPUs that lost data. An encoder that dropped
+ * messages (the sink off for a copy, or full) reports it in its own
+ * stream, as N-Trace requires: an Error message, then a synchronisation
+ * message; its CPU's drain finds trTeInstStallOrOverflow and flags the
+ * record. Loss the encoder cannot see only ever cuts a CPU's staged trace
+ * short: once its staging buffer is full, or the sink could not be
+ * restarted, nothing more is staged for it until its own drain restarts
+ * its encoder (with a synchronisation message) and empties the buffer (a
+ * smaller later message slipping in behind a dropped one would leave a
+ * hole no decoder can see). A wrapped (not stop-on-wrap) sink lost the
+ * oldest bytes of any source: all of them are flagged.
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -38,14 +54,18 @@ struct ntrace_src {
 	u8 *stage;			/* whole messages, in order */
 	size_t size;
 	size_t len;
+	u8 *snap;			/* the sink's bytes, as this CPU drains */
+	size_t snap_size;
 	bool lost;
+	bool full;			/* stage nothing until emitted */
 };
 
 static DEFINE_PER_CPU(struct ntrace_src, srcs);
 
 /*
- * A staging buffer for cpu of twice the sink's buffer (process context,
- * before the CPU's path goes through funnels). Kept until module unload.
+ * A staging buffer for cpu of twice the sink's buffer and a snapshot
+ * buffer of its size (process context, before the CPU's path goes
+ * through funnels). Kept until module unload.
  */
 int ntrace_shared_prepare(int cpu, size_t sink_size)
 {
@@ -53,10 +73,17 @@ int ntrace_shared_prepare(int cpu, size_t sink_size)
 
 	if (s->stage)
 		return 0;
+	s->snap = kvzalloc(sink_size, GFP_KERNEL);
 	s->stage = kvzalloc(2 * sink_size, GFP_KERNEL);
-	if (!s->stage)
+	if (!s->stage || !s->snap) {
+		kvfree(s->snap);
+		kvfree(s->stage);
+		s->snap = NULL;
+		s->stage = NULL;
 		return -ENOMEM;
+	}
 	s->size = 2 * sink_size;
+	s->snap_size = sink_size;
 	return 0;
 }
 
@@ -68,7 +95,9 @@ void ntrace_shared_free(void)
 		struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 
 		kvfree(s->stage);
+		kvfree(s->snap);
 		s->stage = NULL;
+		s->snap = NULL;
 	}
 }
 
@@ -84,7 +113,10 @@ static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 	if (src >= nr_cpu_ids || !cpumask_test_cpu(src, c->cpus))
 		return;		/* not a source of this sink's session */
 	s = per_cpu_ptr(&srcs, src);
+	if (s->full)
+		return;
 	if (s->len + n > s->size) {
+		s->full = true;
 		s->lost = true;
 		return;
 	}
@@ -92,71 +124,65 @@ static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 	s->len += n;
 }
 
+/* Stage nothing more of src's trace until its own drain. */
+static void shared_block(struct ntrace_src *src)
+{
+	src->lost = true;
+	src->full = true;
+}
+
 /*
- * Stop every source of sink, flush the funnels, disable the sink and move
- * its trace into the sources' staging buffers. Sink lock held.
+ * cpu leaves sink: stop its encoder, flush its funnels, copy what the sink
+ * holds into cpu's snapshot buffer (oldest byte first) with the sink off,
+ * then enable the sink again for the other sources and split the copy
+ * into the staging buffers. Sink lock held, on cpu.
  */
-static void shared_drain(struct ntrace_sink *sink)
+static void shared_drain(struct ntrace_sink *sink, int cpu)
 {
 	struct split_ctx ctx = { .cpus = &sink->active };
+	struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 	struct ntrace_drain d = { };
-	struct ntrace_src *s;
-	unsigned int i, src_bits = 0;
-	bool ovf;
-	int cpu, err = 0;
+	unsigned int i, src_bits;
+	size_t len;
+	bool ovf, others;
+	int c, err;
 
-	for_each_cpu(cpu, &sink->active) {
-		s = per_cpu_ptr(&srcs, cpu);
-		err |= ntrace_encoder_disable(s->path.te, &s->prog, &ovf);
-		if (ovf)
-			s->lost = true;
-		src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
-				     ntrace_prog_features(&s->prog,
-							  &s->path.te->caps,
-							  cpu));
-	}
-	for_each_cpu(cpu, &sink->active) {
-		s = per_cpu_ptr(&srcs, cpu);
-		for (i = 0; i < s->path.nr_funnels; i++)
-			err |= ntrace_funnel_flush(s->path.funnel[i]);
-	}
+	err = ntrace_encoder_disable(s->path.te, &s->prog, &ovf);
+	if (ovf)
+		s->lost = true;
+	for (i = 0; i < s->path.nr_funnels; i++)
+		err |= ntrace_funnel_flush(s->path.funnel[i]);
 	err |= ntrace_sink_disable(sink, &d);
 	if (err)
 		pr_warn_ratelimited("ntrace: %s: trace did not flush\n",
 				    dev_name(sink->dev));
-	if (d.wrapped && !sink->stop_on_wrap)
-		for_each_cpu(cpu, &sink->active)
-			per_cpu_ptr(&srcs, cpu)->lost = true;
-	if (!d.len || !src_bits)
-		return;
-	ntrace_sink_fetch(sink, &d);	/* SRAM: into sink->buf */
-	/* the oldest byte is at d.head: a message may straddle the end */
-	ntrace_split_msgs(sink->buf + d.head, d.len - d.head, src_bits,
-			  d.head != 0, stage_msg, &ctx);
-	if (d.head)
-		ntrace_split_msgs(sink->buf, d.head, src_bits, true,
-				  stage_msg, &ctx);
-}
-
-/* After shared_drain(): the sink and the sources in sink->active again. */
-static void shared_restart(struct ntrace_sink *sink)
-{
-	int cpu;
-
-	if (cpumask_empty(&sink->active))
-		return;
-	if (ntrace_sink_enable(sink)) {
-		pr_warn_ratelimited("ntrace: %s: sink busy, sources stopped\n",
+	len = d.len;
+	if (len > s->snap_size) {	/* another sink than the one it was sized for */
+		for_each_cpu(c, &sink->active)
+			shared_block(per_cpu_ptr(&srcs, c));
+		len = 0;
+	} else if (len) {
+		ntrace_sink_fetch(sink, &d);	/* SRAM: into sink->buf */
+		memcpy(s->snap, sink->buf + d.head, len - d.head);
+		memcpy(s->snap + len - d.head, sink->buf, d.head);
+	}
+	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
+	if (others && ntrace_sink_enable(sink)) {
+		pr_warn_ratelimited("ntrace: %s: sink busy, its sources' trace is lost\n",
 				    dev_name(sink->dev));
-		for_each_cpu(cpu, &sink->active)
-			per_cpu_ptr(&srcs, cpu)->lost = true;
-		return;
+		for_each_cpu(c, &sink->active)
+			if (c != cpu)
+				shared_block(per_cpu_ptr(&srcs, c));
 	}
-	for_each_cpu(cpu, &sink->active) {
-		struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
-
-		ntrace_encoder_enable(s->path.te, &s->prog);
-	}
+	if (d.wrapped && !sink->stop_on_wrap)
+		for_each_cpu(c, &sink->active)
+			shared_block(per_cpu_ptr(&srcs, c));
+	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
+			     ntrace_prog_features(&s->prog, &s->path.te->caps,
+						  cpu));
+	if (len && src_bits)
+		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
+				  stage_msg, &ctx);
 }
 
 /*
@@ -199,9 +225,10 @@ out:
 }
 
 /*
- * cpu stops tracing into sink (its last path's sink): drain the sink,
- * restart the other sources, and hand cpu's staged trace to
+ * cpu stops tracing into sink (its last path's sink): drain the sink
+ * and hand cpu's staged trace to
  * emit(ctx, buf, len, lost) with the lock held. Interrupts off, on cpu.
+ * The other sources go on tracing.
  */
 void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 			void (*emit)(void *ctx, const u8 *buf, size_t len,
@@ -214,7 +241,7 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 
 	raw_spin_lock_irqsave(&sink->lock, flags);
 	if (cpumask_test_cpu(cpu, &sink->active)) {
-		shared_drain(sink);
+		shared_drain(sink, cpu);
 		cpumask_clear_cpu(cpu, &sink->active);
 		for (i = 0; i < s->path.nr_funnels; i++) {
 			struct ntrace_funnel *f = s->path.funnel[i];
@@ -222,10 +249,10 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 			if (ntrace_funnel_detach(f, s->path.input[i]))
 				dev_warn_ratelimited(f->dev, "does not flush\n");
 		}
-		shared_restart(sink);
 	}
 	emit(ctx, s->stage, s->len, s->lost);
 	s->len = 0;
 	s->lost = false;
+	s->full = false;
 	raw_spin_unlock_irqrestore(&sink->lock, flags);
 }

@@ -103,6 +103,9 @@ struct comp_ref {
 	uint8_t port;		/* funnel input number (bit of trFunnelDisInput) */
 };
 
+/* Bytes of whole messages a funnel holds while its sink does not capture. */
+#define MODEL_HELD_BYTES	65536
+
 /*
  * RAM sink. Its lock also guards every funnel whose output leads to it;
  * lock order: M.lock, hart lock, sink lock.
@@ -121,6 +124,13 @@ struct ramsink {
 	volatile uint32_t *regs;	/* register page in guest RAM */
 	uint64_t phys;
 	uint64_t bytes;
+	/*
+	 * Messages that came through a funnel while the sink was active but
+	 * not capturing: they wait here (the funnel's output stage) and are
+	 * written when capturing resumes (sink_store.c, ram_hold()).
+	 */
+	uint8_t held[MODEL_HELD_BYTES];
+	size_t held_len;
 };
 
 /* Trace funnel: merges whole messages of its inputs into its output. */
@@ -288,6 +298,8 @@ bool ram_sram_mode(const struct ramsink *r);
 
 /* sink_store.c: the sink's data path (sink lock held) */
 int ram_push(struct ramsink *r, const uint8_t *buf, size_t n);
+int ram_hold(struct ramsink *r, const uint8_t *buf, size_t n);
+void ram_release(struct ramsink *r);
 void ram_flush(struct ramsink *r);
 uint32_t ram_sram_word(const struct ramsink *r, uint64_t addr);
 

@@ -8,9 +8,11 @@
  *  - release from reset (trFunnelActive 0->1) completes at the writer's
  *    next block boundary, as for the other components: trFunnelActive
  *    reads 0 until then and writes to the funnel are ignored;
- *  - the funnel holds no message: each one is forwarded whole when its
- *    encoder completes it (topology.c), so trFunnelEmpty always reads 1
- *    and disabling has nothing to flush;
+ *  - the funnel forwards each message whole when its encoder completes it
+ *    (topology.c); only while its sink is active but not capturing does it
+ *    hold messages, up to MODEL_HELD_BYTES, written first when the sink
+ *    captures again (regs_sink.c). trFunnelEmpty always reads 1: what it
+ *    holds waits for the sink, not for the funnel;
  *  - trFunnelDisInput is WARL: one bit per input the funnel has (writing
  *    0xFFFF reads back the mask of its inputs); release from reset sets it
  *    to 0. It may be written while the funnel is enabled and applies to the

@@ -36,7 +36,11 @@
  *    the sink pads that word with N-Trace idle bytes (0xFF) and writes it;
  *  - stop-on-wrap: the word written at trRamLimit wraps WP to trRamStart,
  *    sets trRamWrap and clears trRamEnable; later bytes are dropped and the
- *    encoder that sent them reports an overflow.
+ *    encoder that sent them reports an overflow;
+ *  - messages that come through a funnel while the sink is active but not
+ *    capturing wait in the funnel (up to MODEL_HELD_BYTES) and are written
+ *    first when trRamEnable is set again; beyond that they are dropped as
+ *    above. Directly attached encoders have no such stage.
  */
 #include <string.h>
 
@@ -104,6 +108,7 @@ void ram_reset(struct ramsink *r)
 	r->enable = false;
 	r->control = TCI_RAM_MODE_SMEM;
 	r->staged = 0;
+	r->held_len = 0;
 	/* Start/Limit/WP are Undef at reset: they keep their values */
 	if (was_sram)
 		mode_changed(r);
@@ -182,6 +187,8 @@ static void write_control(struct ramsink *r, uint32_t val, unsigned int vcpu)
 		ram_flush(r);
 	/* enabling changes none of Start/Limit/WP/RP */
 	r->enable = val & TCI_ENABLE;
+	if (r->enable)
+		ram_release(r);
 }
 
 void ram_write(struct ramsink *r, unsigned int off, uint32_t val, uint32_t mask,

@@ -37,6 +37,35 @@ void ram_flush(struct ramsink *r)
 }
 
 /*
+ * A whole message that reached the sink through a funnel while the sink is
+ * active but not capturing: the funnel holds it, up to MODEL_HELD_BYTES in
+ * all (hardware funnels have FIFOs that absorb a short stop of their
+ * output; the size allows for a host descheduling the vCPU that stopped
+ * the sink). Returns 0, or -1 when there is no room: it is dropped.
+ */
+int ram_hold(struct ramsink *r, const uint8_t *buf, size_t n)
+{
+	if (r->held_len + n > sizeof(r->held))
+		return -1;
+	memcpy(r->held + r->held_len, buf, n);
+	r->held_len += n;
+	return 0;
+}
+
+/*
+ * Capturing resumes: write what the funnel held first. (If the sink stops
+ * on wrap meanwhile, the rest is lost with no encoder to report it.)
+ */
+void ram_release(struct ramsink *r)
+{
+	size_t n = r->held_len;
+
+	r->held_len = 0;
+	if (n)
+		ram_push(r, r->held, n);
+}
+
+/*
  * Store trace bytes. Returns 0, or -1 when (some of) the bytes were
  * dropped because the sink is not capturing.
  */

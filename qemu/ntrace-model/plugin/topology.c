@@ -190,7 +190,12 @@ int route_push(struct hart *h, const uint8_t *buf, size_t n)
 		const struct funnel *f;
 
 		if (at.kind == COMP_SINK) {
-			ret = ram_push(r, buf, n);
+			/* a funnel holds what its sink does not take yet */
+			if (at.idx == r->idx && h->out.kind == COMP_FUNNEL &&
+			    r->active && !r->enable)
+				ret = ram_hold(r, buf, n);
+			else
+				ret = ram_push(r, buf, n);
 			if (!ret)
 				h->bytes += n;
 			break;

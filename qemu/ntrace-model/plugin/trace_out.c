@@ -22,6 +22,7 @@ struct trace_out {
 	struct ntrace_encoder enc;
 	struct hart *h;
 	bool running;
+	bool dropped;		/* a message did not reach the sink */
 };
 
 /* Options the model's encoder implements (trTeInstFeatures WARL mask). */
@@ -57,9 +58,27 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 			"%s message; dropped\n", o->h->idx, ntrace_tcode_name(msg->tcode));
 		return 0;
 	}
-	if (route_push(o->h, buf, n) < 0)
+	if (route_push(o->h, buf, n) < 0) {
 		o->h->te.overflow = true;	/* trTeInstStallOrOverflow */
+		o->dropped = true;
+	}
 	return 0;
+}
+
+/*
+ * A message was dropped (the path to the sink was off or the sink full):
+ * as the N-Trace Error message section requires, the encoder's next
+ * message is an Error (ETYPE 0, program trace lost) followed by a
+ * ProgTraceSync (SYNC 7), so that a decoder knows where trace is missing
+ * and resynchronises there. Called after the encoder returns, not from
+ * its output callback.
+ */
+static void overrun_check(struct trace_out *o)
+{
+	if (o->dropped) {
+		o->dropped = false;
+		ntrace_encoder_overrun(&o->enc, NTRACE_ECODE_PROGRAM_LOST);
+	}
 }
 
 /* The encoder's settings from its registers, as a decoder reads them. */
@@ -93,6 +112,7 @@ const char *trace_out_start(struct hart *h)
 		h->enc = o;
 	}
 	err = cfg_from_regs(h, &cfg);
+	o->dropped = false;
 	o->running = !err && !ntrace_encoder_init(&o->enc, &cfg, emit, o, &err);
 	return err;
 }
@@ -103,6 +123,7 @@ void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 
 	if (o && o->running) {
 		ntrace_encoder_put(&o->enc, r, n);
+		overrun_check(o);
 		h->ram_dirty = true;
 	}
 }
@@ -115,6 +136,7 @@ void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsign
 
 	if (o && o->running) {
 		ntrace_encoder_put_run(&o->enc, r, n, hw, a);
+		overrun_check(o);
 		h->ram_dirty = true;
 	}
 }
@@ -125,6 +147,7 @@ void trace_out_stop(struct hart *h)
 
 	if (o && o->running) {
 		ntrace_encoder_finish(&o->enc);
+		overrun_check(o);
 		h->ram_dirty = true;
 	}
 	if (o)

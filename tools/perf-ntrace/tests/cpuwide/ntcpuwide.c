@@ -4,7 +4,12 @@
  * guest has no shell).
  *   ntcpuwide spawn [-p CPU] PROG...   start every PROG at once (fork +
  *                                      exec, optionally all pinned to CPU),
- *                                      wait for all; exit 1 if one failed
+ *                                      wait for all; exit 1 if one failed.
+ *                                      PROG is PATH[,ARG...][@CPU]: its
+ *                                      arguments, the CPU it is pinned to
+ *   ntcpuwide burst N ITERS SLEEP_US   N times: a loop of ITERS iterations
+ *                                      (4 instructions, a taken branch
+ *                                      each), then sleep SLEEP_US
  *   ntcpuwide pingpong N [CPU]         N round trips over two pipes between
  *                                      two processes on one CPU (default 0);
  *                                      prints "pingpong N ROUNDS NS_PER_SWITCH"
@@ -48,10 +53,18 @@ static int spawn(int argc, char **argv)
 			return 1;
 		}
 		if (!p) {
-			char *args[] = { argv[i], NULL };
+			char *args[16], *at = strrchr(argv[i], '@');
+			int n = 0;
 
-			execv(argv[i], args);
-			perror(argv[i]);
+			if (at) {
+				*at = 0;
+				pin(atoi(at + 1));
+			}
+			for (args[n] = strtok(argv[i], ","); args[n] && n < 15;)
+				args[++n] = strtok(NULL, ",");
+			args[n] = NULL;
+			execv(args[0], args);
+			perror(args[0]);
 			_exit(127);
 		}
 	}
@@ -98,12 +111,40 @@ static int pingpong(long n, int cpu)
 	return 0;
 }
 
+/*
+ * Trace load for the shared-sink overflow test: bursts of a small loop
+ * (one taken branch every 4 instructions, so a message every iteration),
+ * each followed by a sleep, which is a context switch on this CPU.
+ */
+static int burst(long n, long iters, long sleep_us)
+{
+	unsigned long acc = 0;
+	long i;
+
+	for (i = 0; i < n; i++) {
+		unsigned long k = iters;
+
+		asm volatile("1:\n"
+			     "add %1, %1, %0\n"
+			     "xor %1, %1, %0\n"
+			     "addi %0, %0, -1\n"
+			     "bnez %0, 1b\n"
+			     : "+r"(k), "+r"(acc));
+		if (sleep_us)
+			usleep(sleep_us);
+	}
+	printf("burst %ld %ld %lu\n", n, iters, acc);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 2 && !strcmp(argv[1], "spawn"))
 		return spawn(argc - 2, argv + 2);
 	if (argc > 2 && !strcmp(argv[1], "pingpong"))
 		return pingpong(atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
-	fprintf(stderr, "usage: ntcpuwide spawn [-p CPU] PROG... | pingpong N [CPU]\n");
+	if (argc > 4 && !strcmp(argv[1], "burst"))
+		return burst(atol(argv[2]), atol(argv[3]), atol(argv[4]));
+	fprintf(stderr, "usage: ntcpuwide spawn [-p CPU] PROG... | pingpong N [CPU] | burst N ITERS SLEEP_US\n");
 	return 2;
 }

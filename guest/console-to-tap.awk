@@ -76,9 +76,45 @@ BEGIN { step = "boot"; failed = 0 }
 
 { sub(/\r$/, "") }
 
+# Linux 6.12's sched_cpu_dying() warns that a CPU going offline still has
+# tasks queued, then lists them. When the count exceeds the list and the
+# list holds only the CPU's migration thread, the queued task is one no
+# thread list reaches (an exiting task, seen after ntrace_cpus_test's
+# children exit on the CPU it takes offline): a scheduler matter, not the
+# drivers'. It is reported as a known failure (TODO), any other task as a
+# splat.
+function dying_line(msg,   m) {
+	if (msg == "Dying CPU not properly vacated!") {
+		dying = 1
+		dying_step = step
+		return 1
+	}
+	if (dying == 1 && is_splat(msg) && msg ~ / at kernel\/sched\/core\.c:[0-9]+ sched_cpu_dying/)
+		return 1
+	if (dying == 1 && match(msg, /^CPU[0-9]+ enqueued tasks \([0-9]+ total\):/)) {
+		m = msg
+		sub(/^CPU[0-9]+ enqueued tasks \(/, "", m)
+		dying_total = m + 0
+		dying_listed = 0
+		dying = 2
+		return 1
+	}
+	if (dying == 2 && msg ~ /^(\\x09|\t)?pid: [0-9]+, name: /) {
+		dying_listed++
+		if (msg !~ /name: migration\/[0-9]+$/)
+			dying_other = 1
+		return 1
+	}
+	if (dying == 2)
+		dying = 3	# the list ended
+	return 0
+}
+
 /^kmsg\| / {
 	msg = substr($0, 7)
 	sub(/^\[ *[0-9]+\.[0-9]+\] /, "", msg)
+	if (dying_line(msg))
+		next
 	if (is_splat(msg))
 		note_splat(msg)
 	kunit_line(msg)
@@ -174,6 +210,14 @@ BEGIN { step = "boot"; failed = 0 }
 }
 
 END {
+	if (dying && (dying_other || dying_listed >= dying_total)) {
+		if (splats++ == 0)
+			first_splat = "Dying CPU not properly vacated! (" dying_total \
+				      " queued, " dying_listed " listed) (during " dying_step ")"
+	} else if (dying)
+		emit(0, "kernel log: sched_cpu_dying: " dying_total " tasks queued, only " \
+		     dying_listed " (migration) listed (during " dying_step ")",
+		     "TODO Linux 6.12 scheduler warning at CPU offline")
 	if (splats)
 		emit(0, "kernel log clean: " splats " splat line(s), first: " first_splat, "")
 	else if (began)

@@ -17,11 +17,13 @@ configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=${NTRACE_GUEST_TIMEOUT:-300}; fi
 
 start=$SECONDS
-# The console parser first, on a recorded console with known results.
+# The console parser first, on recorded consoles with known results.
 TAP_PREFIX="guest: "
-check "console parser gives guest/testdata/sample.tap" eval \
-	'awk -v cfg=cfg -f "$NTRACE_TOP/guest/console-to-tap.awk" "$NTRACE_TOP/guest/testdata/sample.console" |
-	 diff -u "$NTRACE_TOP/guest/testdata/sample.tap" - >&2'
+for c in "$NTRACE_TOP"/guest/testdata/*.console; do
+	check "console parser gives guest/testdata/$(basename "$c" .console).tap" eval \
+		'awk -v cfg=cfg -f "$NTRACE_TOP/guest/console-to-tap.awk" "$c" |
+		 diff -u "${c%.console}.tap" - >&2'
+done
 if ! initrd=$(bash "$NTRACE_TOP/scripts/initramfs.sh" --kernel "$variant"); then
 	not_ok "build kernel, modules, selftests, perf and initramfs ($variant)"
 	exit 1

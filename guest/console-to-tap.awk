@@ -79,10 +79,9 @@ BEGIN { step = "boot"; failed = 0 }
 # Linux 6.12's sched_cpu_dying() warns that a CPU going offline still has
 # tasks queued, then lists them. When the count exceeds the list and the
 # list holds only the CPU's migration thread, the queued task is one no
-# thread list reaches (an exiting task, seen after ntrace_cpus_test's
-# children exit on the CPU it takes offline): a scheduler matter, not the
-# drivers'. It is reported as a known failure (TODO), any other task as a
-# splat.
+# thread list reaches (seen during ntrace_cpus_test's CPU offline on 4
+# harts; the cause, likely a scheduler matter, is not established). It is
+# reported as a known failure (TODO), any other listed task as a splat.
 function dying_line(msg,   m) {
 	if (msg == "Dying CPU not properly vacated!") {
 		dying = 1

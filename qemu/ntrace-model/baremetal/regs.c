@@ -304,7 +304,7 @@ static void regs_hart(unsigned int h)
 	sink_warl();
 }
 
-void hart_main(uint64_t hartid)
+void hart_main(unsigned long hartid)
 {
 	bm_hart_turn((unsigned int)hartid);
 }

@@ -7,16 +7,18 @@
  * comparing full addresses (mode 3) reports it. The landing pad jumps back
  * to the call site's successor, so the program goes on as usual.
  */
+#include "xlen.h"
+
 	.option norelax		/* fixed sizes: the .org below needs them */
 	.section .text.ret_probe, "ax"
 	.balign	65536
 	.globl	ret_probe
 ret_probe:
 	addi	sp, sp, -16
-	sd	ra, 0(sp)
+	REG_S	ra, 0(sp)
 	call	bump_ra
 ret_probe_back:			/* the return address bump_ra() is called with */
-	ld	ra, 0(sp)
+	REG_L	ra, 0(sp)
 	addi	sp, sp, 16
 	ret
 

@@ -176,6 +176,40 @@ static __attribute__((noinline)) int spin(int n)
 	return acc;
 }
 
+#if __riscv_xlen == 32
+/*
+ * RV32: U-mode runs user_work() through an alias of the program at the top
+ * of the address space. Sv32 megapages map both 0x80000000 and USER_ALIAS
+ * to the first 4 MiB of RAM, so the trace carries addresses whose upper
+ * bits are all ones (with trTeInstExtendAddrMSB their F-ADDR/U-ADDR fields
+ * depend on XLEN) and code that QEMU translates once for two addresses.
+ * The host decodes with the ELF at both places (tests/run.sh).
+ */
+#define USER_ALIAS	0xffc00000UL
+#define PTE_VRWXUAD	0xdfu
+static uint32_t user_pt[1024] __attribute__((aligned(4096)));
+
+static unsigned long user_satp(void)
+{
+	uint32_t pte = (uint32_t)(0x80000000UL >> 12) << 10 | PTE_VRWXUAD;
+
+	user_pt[0x80000000UL >> 22] = pte;
+	user_pt[USER_ALIAS >> 22] = pte;
+	/* MODE Sv32, ASID 5 (the model's context), the root table */
+	return 1UL << 31 | 5UL << SATP_ASID_SHIFT | (uintptr_t)user_pt >> 12;
+}
+
+#define USER_FN(f)	((int (*)(void))((uintptr_t)(f) - 0x80000000UL + USER_ALIAS))
+#else
+/* RV64: bare translation, ASID 5 (the model's context) */
+static unsigned long user_satp(void)
+{
+	return 5UL << SATP_ASID_SHIFT;
+}
+
+#define USER_FN(f)	(f)
+#endif
+
 /* Untraced work in the gap of the TOGGLE_* configurations. */
 static __attribute__((noinline)) int gap_work(int n)
 {
@@ -233,9 +267,12 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	probe(h);
 	acc += spin(300);	/* repeated branch history */
 	probe(h);
-	/* satp.ASID (bare mode) is the model's context: 5 while in U-mode */
-	__asm__ volatile("csrw satp, %0" : : "r"(5UL << SATP_ASID_SHIFT));
-	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
+	/* satp.ASID is the model's context: 5 while in U-mode */
+	__asm__ volatile("csrw satp, %0" : : "r"(user_satp()));
+#if __riscv_xlen == 32
+	__asm__ volatile("sfence.vma" : : : "memory");	/* the new page table */
+#endif
+	run_user(USER_FN(user_work));	/* U-mode part: privilege changes, ECALL from U */
 	__asm__ volatile("csrw satp, zero");
 	ret_probe();		/* a return 64 KiB past its call site */
 	probe(h);

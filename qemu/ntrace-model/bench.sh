@@ -9,13 +9,19 @@
 # in BTM and HTM. The instruction count comes from the model's own counter
 # (stats=on); time is the QEMU process's CPU time (user+sys), so other load
 # on the machine does not distort the figures. Each case runs REPS times
-# (default 3) and the best is kept.
-# usage: bench.sh
+# (default 3) and the best is kept. XLEN=32 runs the RV32 builds of the
+# programs on qemu-system-riscv32 (run-qemu.sh -x 32).
+# usage: [XLEN=32] bench.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 B=$top/build/ntrace-model
 reps=${REPS:-3}
+case ${XLEN:-64} in
+64) BMD=$B/baremetal ;;
+32) BMD=$B/baremetal-rv32 ;;
+*) echo "bench.sh: XLEN must be 64 or 32" >&2; exit 2 ;;
+esac
 make -s -C "$here" plugin baremetal >/dev/null
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -24,7 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 cpu_seconds() {
 	local elf=$1 best= t i; shift
 	for ((i = 0; i < reps; i++)); do
-		/usr/bin/time -f '%U %S' -o "$tmp/time" "$here/run-qemu.sh" "$@" -- \
+		/usr/bin/time -f '%U %S' -o "$tmp/time" "$here/run-qemu.sh" -x "${XLEN:-64}" "$@" -- \
 			-bios none -kernel "$elf" "${qextra[@]}" >"$tmp/out" 2>"$tmp/err"
 		grep -q 'bench done' "$tmp/out" || { cat "$tmp/out" "$tmp/err" >&2; exit 1; }
 		t=$(awk '{ print $1 + $2 }' "$tmp/time")
@@ -35,7 +41,7 @@ cpu_seconds() {
 
 # stats PROGRAM: "records bytes" of a traced run
 stats() {
-	"$here/run-qemu.sh" -p stats=on -- -bios none -kernel "$B/baremetal/$1.elf" \
+	"$here/run-qemu.sh" -x "${XLEN:-64}" -p stats=on -- -bios none -kernel "$BMD/$1.elf" \
 		>/dev/null 2>"$tmp/stats"
 	sed -nE 's/.*hart 0: ([0-9]+) instructions executed, ([0-9]+) records traced, ([0-9]+) trace bytes.*/\1 \2 \3/p' \
 		"$tmp/stats"
@@ -46,16 +52,16 @@ for w in loops mixed; do
 	read -r insns _ _ < <(stats $p)
 	[ -n "$insns" ] || { cat "$tmp/stats" >&2; exit 1; }
 	qextra=()
-	plain=$(cpu_seconds "$B/baremetal/$p.elf" -n)
+	plain=$(cpu_seconds "$BMD/$p.elf" -n)
 	qextra=(-plugin "$B/tbcall.so")
-	tbcall=$(cpu_seconds "$B/baremetal/$p.elf" -n)
+	tbcall=$(cpu_seconds "$BMD/$p.elf" -n)
 	blocks=$(sed -nE 's/^tbcall: [0-9]+ instructions in ([0-9]+) blocks.*/\1/p' "$tmp/err")
 	qextra=()
-	off=$(cpu_seconds "$B/baremetal/$p.elf")
-	btm=$(cpu_seconds "$B/baremetal/$p-btm.elf")
-	htm=$(cpu_seconds "$B/baremetal/$p-htm.elf")
-	btmts=$(cpu_seconds "$B/baremetal/$p-btm-ts.elf")
-	htmts=$(cpu_seconds "$B/baremetal/$p-htm-ts.elf")
+	off=$(cpu_seconds "$BMD/$p.elf")
+	btm=$(cpu_seconds "$BMD/$p-btm.elf")
+	htm=$(cpu_seconds "$BMD/$p-htm.elf")
+	btmts=$(cpu_seconds "$BMD/$p-btm-ts.elf")
+	htmts=$(cpu_seconds "$BMD/$p-htm-ts.elf")
 	read -r _ brec bbytes < <(stats $p-btm)
 	read -r _ hrec hbytes < <(stats $p-htm)
 	read -r _ btrec btbytes < <(stats $p-btm-ts)

@@ -71,6 +71,7 @@ static const struct {
 	{ "return_depth", "16" },
 	{ "return_addr_bits", "16" },
 	{ "itype_bits", "4" },
+	{ "xlen", "64" },		/* the guest is qemu-system-riscv64 */
 };
 
 static void format_string(uint64_t mask, char *buf, size_t size)

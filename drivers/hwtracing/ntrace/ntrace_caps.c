@@ -56,7 +56,7 @@ enum ntrace_cap {
 	CAP_NR_COMPARATORS, CAP_PRIV_FILTER, CAP_TS_MODE, CAP_TS_WIDTH,
 	CAP_TS_PRESCALE_MAX, CAP_TS_RATE_HZ, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
 	CAP_BCNT_BITS, CAP_RETURN_DEPTH, CAP_RETURN_ADDR_BITS, CAP_ITYPE_BITS,
-	CAP_VA_BITS, CAP_BUFFER_SIZE, CAP_SRC_REQUIRED, CAP_SINK_MODE,
+	CAP_VA_BITS, CAP_BUFFER_SIZE, CAP_SRC_REQUIRED, CAP_SINK_MODE, CAP_XLEN,
 };
 
 struct ntrace_cap_attr {
@@ -144,6 +144,9 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(page, "%u\n", c->itype_bits);
 	case CAP_VA_BITS:
 		return sysfs_emit(page, "%u\n", c->va_bits);
+	case CAP_XLEN:
+		/* the harts' XLEN, the kernel's: no TCI register shows it */
+		return sysfs_emit(page, "%u\n", BITS_PER_LONG);
 	case CAP_BUFFER_SIZE:
 		return sysfs_emit(page, "%zu\n", ntrace_path_buf_size());
 	case CAP_SRC_REQUIRED:
@@ -191,6 +194,7 @@ NTRACE_CAP(return_depth, CAP_RETURN_DEPTH);
 NTRACE_CAP(return_addr_bits, CAP_RETURN_ADDR_BITS);
 NTRACE_CAP(itype_bits, CAP_ITYPE_BITS);
 NTRACE_CAP(va_bits, CAP_VA_BITS);
+NTRACE_CAP(xlen, CAP_XLEN);
 NTRACE_CAP(buffer_size, CAP_BUFFER_SIZE);
 NTRACE_CAP(src_required, CAP_SRC_REQUIRED);
 NTRACE_CAP(sink_mode, CAP_SINK_MODE);
@@ -214,7 +218,7 @@ static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_return_addr_bits.attr.attr, &cap_attr_itype_bits.attr.attr,
 	&cap_attr_va_bits.attr.attr, &cap_attr_buffer_size.attr.attr,
 	&cap_attr_src_required.attr.attr, &cap_attr_sink_mode.attr.attr,
-	NULL,
+	&cap_attr_xlen.attr.attr, NULL,
 };
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,

@@ -298,7 +298,7 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 	}
 	out->options = opt;
 	out->itype_bits = caps->itype_bits;
-	out->xlen = 64;
+	out->xlen = BITS_PER_LONG;	/* the harts' XLEN: no register shows it */
 	out->va_bits = caps->va_bits;
 	out->sync_mode = FIELD_GET(TCI_TE_SYNC_MODE_MASK, te_control);
 	out->sync_max = FIELD_GET(TCI_TE_SYNC_MAX_MASK, te_control);

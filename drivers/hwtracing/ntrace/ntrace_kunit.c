@@ -307,7 +307,7 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ci.return_depth, 16);
 	KUNIT_EXPECT_EQ(test, ci.return_addr_bits, 16);
 	KUNIT_EXPECT_EQ(test, ci.itype_bits, 4);
-	KUNIT_EXPECT_EQ(test, ci.xlen, 64);
+	KUNIT_EXPECT_EQ(test, ci.xlen, IS_ENABLED(CONFIG_64BIT) ? 64 : 32);
 	KUNIT_EXPECT_EQ(test, ci.va_bits, 39);
 	KUNIT_EXPECT_EQ(test, ci.te_control, ctl);
 	KUNIT_EXPECT_EQ(test, ci.te_features, f);

@@ -21,21 +21,74 @@ static inline uint32_t rd32(uintptr_t a)
 	return v;
 }
 
-static inline uint64_t csr_mhartid(void)
+static inline unsigned long csr_mhartid(void)
 {
-	uint64_t v;
+	unsigned long v;
 
 	__asm__ volatile("csrr %0, mhartid" : "=r"(v));
 	return v;
 }
 
+/* mcause: the interrupt bit is the top bit of an XLEN-wide register */
+#define MCAUSE_INTERRUPT	(1UL << (__riscv_xlen - 1))
+/* satp.ASID: bits 59:44 (RV64), 30:22 (RV32) */
+#define SATP_ASID_SHIFT		(__riscv_xlen == 64 ? 44 : 22)
+
 /* The platform timer (ACLINT mtime) as the time CSR shows it. */
 static inline uint64_t rdtime(void)
 {
+#if __riscv_xlen == 64
 	uint64_t v;
 
 	__asm__ volatile("rdtime %0" : "=r"(v) : : "memory");
 	return v;
+#else
+	uint32_t hi, lo, hi2;
+
+	/* the two halves of one value: reread when the high half moved */
+	do {
+		__asm__ volatile("rdtimeh %0\n\trdtime %1\n\trdtimeh %2"
+				 : "=r"(hi), "=r"(lo), "=r"(hi2) : : "memory");
+	} while (hi != hi2);
+	return (uint64_t)hi << 32 | lo;
+#endif
+}
+
+/*
+ * ACLINT MTIMER of the virt machine: mtime and per-hart mtimecmp, 64-bit
+ * registers that RV32 accesses as two 32-bit halves.
+ */
+#define CLINT_MTIMECMP(h)	(0x02004000UL + 8 * (uintptr_t)(h))
+#define CLINT_MTIME		0x0200bff8UL
+
+static inline uint64_t mtime_read(void)
+{
+#if __riscv_xlen == 64
+	return *(volatile uint64_t *)CLINT_MTIME;
+#else
+	volatile uint32_t *t = (volatile uint32_t *)CLINT_MTIME;
+	uint32_t hi, lo;
+
+	do {
+		hi = t[1];
+		lo = t[0];
+	} while (t[1] != hi);
+	return (uint64_t)hi << 32 | lo;
+#endif
+}
+
+static inline void mtimecmp_write(unsigned long hart, uint64_t v)
+{
+#if __riscv_xlen == 64
+	*(volatile uint64_t *)CLINT_MTIMECMP(hart) = v;
+#else
+	volatile uint32_t *c = (volatile uint32_t *)CLINT_MTIMECMP(hart);
+
+	/* the privileged spec's sequence: no value in between is below both */
+	c[0] = ~0u;
+	c[1] = (uint32_t)(v >> 32);
+	c[0] = (uint32_t)v;
+#endif
 }
 
 void putch(char c);
@@ -61,5 +114,8 @@ void check_eq(uint64_t got, uint64_t want, const char *name);
 unsigned int bm_harts(void);
 void bm_each_hart(void (*fn)(unsigned int hart));
 void bm_hart_turn(unsigned int hart);
+
+/* Harts other than 0 call this (start.S; a weak one returns at once). */
+void hart_main(unsigned long hartid);
 
 #endif

@@ -280,7 +280,7 @@ static void report(unsigned int s)
 	putch('\n');
 }
 
-void hart_main(uint64_t hartid)
+void hart_main(unsigned long hartid)
 {
 	if (hartid >= bm_harts())
 		return;

@@ -58,7 +58,7 @@ static int trace_self(unsigned int h)
 	return 0;
 }
 
-void hart_main(uint64_t hartid)
+void hart_main(unsigned long hartid)
 {
 	if (hartid == 1) {
 		done1 = trace_self(1) == 0 ? 1 : -1;

@@ -21,7 +21,7 @@ static __attribute__((noinline)) unsigned int step(unsigned int x)
 	return x & 1 ? 3 * x + 1 : x / 2;
 }
 
-void hart_main(uint64_t hartid)
+void hart_main(unsigned long hartid)
 {
 	unsigned int x = 27;
 

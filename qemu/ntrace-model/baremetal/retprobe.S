@@ -5,18 +5,26 @@
  * encoder comparing only those (trTeInstImplicitReturnMode=2, the model's
  * 16-bit partial return addresses) takes the return as implicit, one
  * comparing full addresses (mode 3) reports it. The landing pad jumps back
- * to the call site's successor, so the program goes on as usual.
+ * to the call site's successor, so the program goes on as usual. On RV32
+ * the call is a C.JAL, which the trace encoder and decoder must know from
+ * the XLEN (the same bits are C.ADDIW on RV64).
  */
+#include "xlen.h"
+
 	.option norelax		/* fixed sizes: the .org below needs them */
 	.section .text.ret_probe, "ax"
 	.balign	65536
 	.globl	ret_probe
 ret_probe:
 	addi	sp, sp, -16
-	sd	ra, 0(sp)
+	REG_S	ra, 0(sp)
+#if __riscv_xlen == 32
+	c.jal	bump_ra		/* RV32 only: RV64 has C.ADDIW at this encoding */
+#else
 	call	bump_ra
+#endif
 ret_probe_back:			/* the return address bump_ra() is called with */
-	ld	ra, 0(sp)
+	REG_L	ra, 0(sp)
 	addi	sp, sp, 16
 	ret
 

@@ -191,7 +191,7 @@ static void sink_hart(unsigned int h)
 	pointers_while_enabled();
 }
 
-void hart_main(uint64_t hartid)
+void hart_main(unsigned long hartid)
 {
 	bm_hart_turn((unsigned int)hartid);
 }

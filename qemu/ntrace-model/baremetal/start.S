@@ -3,6 +3,8 @@
  * Entry of the bare-metal test programs (M-mode, -bios none). Hart 0 runs
  * main(); other harts park in WFI unless a program provides hart_main().
  */
+#include "xlen.h"
+
 	.section .text.start
 	.globl _start
 _start:
@@ -16,8 +18,8 @@ _start:
 	la	t1, __bss_start
 	la	t2, __bss_end
 1:	bgeu	t1, t2, 3f
-	sd	zero, 0(t1)
-	addi	t1, t1, 8
+	REG_S	zero, 0(t1)
+	addi	t1, t1, SZREG
 	j	1b
 3:	la	t1, boot_done	/* other harts may run now: .bss is clear */
 	li	t2, 1

@@ -39,8 +39,6 @@ extern char __start_ntfilt[], __stop_ntfilt[];
 
 #define BUF(h)		(0x80400000UL + (uintptr_t)(h) * 0x100000)
 #define BUF_SIZE	0x40000UL
-#define CLINT_MTIMECMP(h) (0x02004000UL + 8 * (uintptr_t)(h))
-#define CLINT_MTIME	0x0200bff8UL
 
 struct hart_result {
 	int done;		/* 1 finished, -1 failed early */
@@ -64,7 +62,13 @@ void user_resume(void);
 void ret_probe(void);
 uint64_t time_probe(void);
 
-/* rdtime at a fixed, known address: its ground-truth records are findable */
+/*
+ * rdtime at a fixed, known address: its ground-truth records are findable.
+ * RV32 reads the two halves around it (rdtimeh, rdtime, rdtimeh again, and
+ * once more if the high half moved): time_probe_insn is still the one
+ * rdtime whose value the program keeps.
+ */
+#if __riscv_xlen == 64
 __asm__(".text\n"
 	".globl time_probe, time_probe_insn\n"
 	".type time_probe, @function\n"
@@ -74,6 +78,20 @@ __asm__(".text\n"
 	"	rdtime a0\n"
 	"	ret\n"
 	".size time_probe, . - time_probe\n");
+#else
+__asm__(".text\n"
+	".globl time_probe, time_probe_insn\n"
+	".type time_probe, @function\n"
+	".balign 4\n"
+	"time_probe:\n"
+	"	rdtimeh a1\n"
+	"time_probe_insn:\n"
+	"	rdtime a0\n"
+	"	rdtimeh t0\n"
+	"	bne a1, t0, time_probe\n"
+	"	ret\n"
+	".size time_probe, . - time_probe\n");
+#endif
 
 static void probe(unsigned int h)
 {
@@ -86,11 +104,11 @@ static void probe(unsigned int h)
 
 static __attribute__((interrupt("machine"), aligned(4))) void trap_handler(void)
 {
-	uint64_t cause, epc, h = csr_mhartid();
+	unsigned long cause, epc, h = csr_mhartid();
 
 	__asm__ volatile("csrr %0, mcause" : "=r"(cause));
-	if (cause == (1ULL << 63 | 7)) {
-		*(volatile uint64_t *)CLINT_MTIMECMP(h) = ~0ULL;
+	if (cause == (MCAUSE_INTERRUPT | 7)) {
+		mtimecmp_write(h, ~0ULL);
 		res[h].ticks++;
 		return;
 	}
@@ -158,6 +176,40 @@ static __attribute__((noinline)) int spin(int n)
 	return acc;
 }
 
+#if __riscv_xlen == 32
+/*
+ * RV32: U-mode runs user_work() through an alias of the program at the top
+ * of the address space. Sv32 megapages map both 0x80000000 and USER_ALIAS
+ * to the first 4 MiB of RAM, so the trace carries addresses whose upper
+ * bits are all ones (with trTeInstExtendAddrMSB their F-ADDR/U-ADDR fields
+ * depend on XLEN) and code that QEMU translates once for two addresses.
+ * The host decodes with the ELF at both places (tests/run.sh).
+ */
+#define USER_ALIAS	0xffc00000UL
+#define PTE_VRWXUAD	0xdfu
+static uint32_t user_pt[1024] __attribute__((aligned(4096)));
+
+static unsigned long user_satp(void)
+{
+	uint32_t pte = (uint32_t)(0x80000000UL >> 12) << 10 | PTE_VRWXUAD;
+
+	user_pt[0x80000000UL >> 22] = pte;
+	user_pt[USER_ALIAS >> 22] = pte;
+	/* MODE Sv32, ASID 5 (the model's context), the root table */
+	return 1UL << 31 | 5UL << SATP_ASID_SHIFT | (uintptr_t)user_pt >> 12;
+}
+
+#define USER_FN(f)	((int (*)(void))((uintptr_t)(f) - 0x80000000UL + USER_ALIAS))
+#else
+/* RV64: bare translation, ASID 5 (the model's context) */
+static unsigned long user_satp(void)
+{
+	return 5UL << SATP_ASID_SHIFT;
+}
+
+#define USER_FN(f)	(f)
+#endif
+
 /* Untraced work in the gap of the TOGGLE_* configurations. */
 static __attribute__((noinline)) int gap_work(int n)
 {
@@ -215,9 +267,12 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	probe(h);
 	acc += spin(300);	/* repeated branch history */
 	probe(h);
-	/* satp.ASID (bare mode) is the model's context: 5 while in U-mode */
-	__asm__ volatile("csrw satp, %0" : : "r"(5UL << 44));
-	run_user(user_work);	/* U-mode part: privilege changes, ECALL from U */
+	/* satp.ASID is the model's context: 5 while in U-mode */
+	__asm__ volatile("csrw satp, %0" : : "r"(user_satp()));
+#if __riscv_xlen == 32
+	__asm__ volatile("sfence.vma" : : : "memory");	/* the new page table */
+#endif
+	run_user(USER_FN(user_work));	/* U-mode part: privilege changes, ECALL from U */
 	__asm__ volatile("csrw satp, zero");
 	ret_probe();		/* a return 64 KiB past its call site */
 	probe(h);
@@ -226,7 +281,7 @@ static __attribute__((noinline)) int workload(unsigned int h, uintptr_t te, uint
 	 * taken when mstatus.MIE is set, so at the same instruction on every
 	 * run and hart.
 	 */
-	*(volatile uint64_t *)CLINT_MTIMECMP(h) = *(volatile uint64_t *)CLINT_MTIME;
+	mtimecmp_write(h, mtime_read());
 	__asm__ volatile("csrs mie, %0" : : "r"(1UL << 7));
 	__asm__ volatile("csrs mstatus, %0" : : "r"(1UL << 3));
 	while (!res[h].ticks)
@@ -374,7 +429,7 @@ static void trace_hart(unsigned int h)
 	r->done = 1;
 }
 
-void hart_main(uint64_t hartid)
+void hart_main(unsigned long hartid)
 {
 	while (!cfg_ready)
 		;

@@ -4,24 +4,29 @@
  * memory to U-mode; fn returns to user_exit, whose ECALL traps to M-mode,
  * where the trap handler calls user_trap_return() to resume here.
  */
+#include "xlen.h"
+
+/* ra, s0-s11, rounded up to the 16-byte stack alignment */
+#define FRAME	((13 * SZREG + 15) & ~15)
+
 	.text
 	.globl	run_user
 	.align	2
 run_user:
-	addi	sp, sp, -112
-	sd	ra, 0(sp)
-	sd	s0, 8(sp)
-	sd	s1, 16(sp)
-	sd	s2, 24(sp)
-	sd	s3, 32(sp)
-	sd	s4, 40(sp)
-	sd	s5, 48(sp)
-	sd	s6, 56(sp)
-	sd	s7, 64(sp)
-	sd	s8, 72(sp)
-	sd	s9, 80(sp)
-	sd	s10, 88(sp)
-	sd	s11, 96(sp)
+	addi	sp, sp, -FRAME
+	REG_S	ra, 0*SZREG(sp)
+	REG_S	s0, 1*SZREG(sp)
+	REG_S	s1, 2*SZREG(sp)
+	REG_S	s2, 3*SZREG(sp)
+	REG_S	s3, 4*SZREG(sp)
+	REG_S	s4, 5*SZREG(sp)
+	REG_S	s5, 6*SZREG(sp)
+	REG_S	s6, 7*SZREG(sp)
+	REG_S	s7, 8*SZREG(sp)
+	REG_S	s8, 9*SZREG(sp)
+	REG_S	s9, 10*SZREG(sp)
+	REG_S	s10, 11*SZREG(sp)
+	REG_S	s11, 12*SZREG(sp)
 	csrw	mscratch, sp		/* per hart: where user_resume finds it */
 	li	t0, -1
 	csrw	pmpaddr0, t0
@@ -43,18 +48,18 @@ user_exit:
 	.align	2
 user_resume:
 	csrr	sp, mscratch
-	ld	ra, 0(sp)
-	ld	s0, 8(sp)
-	ld	s1, 16(sp)
-	ld	s2, 24(sp)
-	ld	s3, 32(sp)
-	ld	s4, 40(sp)
-	ld	s5, 48(sp)
-	ld	s6, 56(sp)
-	ld	s7, 64(sp)
-	ld	s8, 72(sp)
-	ld	s9, 80(sp)
-	ld	s10, 88(sp)
-	ld	s11, 96(sp)
-	addi	sp, sp, 112
+	REG_L	ra, 0*SZREG(sp)
+	REG_L	s0, 1*SZREG(sp)
+	REG_L	s1, 2*SZREG(sp)
+	REG_L	s2, 3*SZREG(sp)
+	REG_L	s3, 4*SZREG(sp)
+	REG_L	s4, 5*SZREG(sp)
+	REG_L	s5, 6*SZREG(sp)
+	REG_L	s6, 7*SZREG(sp)
+	REG_L	s7, 8*SZREG(sp)
+	REG_L	s8, 9*SZREG(sp)
+	REG_L	s9, 10*SZREG(sp)
+	REG_L	s10, 11*SZREG(sp)
+	REG_L	s11, 12*SZREG(sp)
+	addi	sp, sp, FRAME
 	ret

@@ -18,9 +18,13 @@
  *  - privilege: the gdbstub "priv" pseudo-register, read at trace start
  *    and after every trap and xRET;
  *  - context: satp.ASID, re-read after any CSR instruction naming satp;
- *  - timestamp: the gdbstub "time" CSR (the platform timer), read once per
- *    block boundary while records need it: every record of a block gets
- *    the time at which its last instruction had retired;
+ *  - timestamp: the gdbstub "time" CSR (the platform timer; on RV32 with
+ *    "timeh"), read once per block boundary while records need it: every
+ *    record of a block gets the time at which its last instruction had
+ *    retired;
+ *  - RV32 (qemu-system-riscv32): registers read 4 bytes; addresses the
+ *    model forms (jump targets, return addresses) wrap at 32 bits; xCAUSE
+ *    is kept in its RV64 form (interrupt bit 63) on both XLENs;
  *  - addresses: QEMU translates RISC-V code position-independently
  *    (CF_PCREL), so a block translated at one virtual address runs at every
  *    address that maps the same code page (shared libraries, the vDSO, a
@@ -41,7 +45,7 @@
 static struct {
 	struct qemu_plugin_register *gpr[32];
 	struct qemu_plugin_register *priv, *mepc, *sepc, *mcause, *scause;
-	struct qemu_plugin_register *mtval, *stval, *satp, *pc, *time;
+	struct qemu_plugin_register *mtval, *stval, *satp, *pc, *time, *timeh;
 } R;
 
 static const char *const gpr_names[32] = {
@@ -76,12 +80,13 @@ void ingress_vcpu_init(unsigned int vcpu)
 		if (!strcmp(n, "satp")) R.satp = d[i].handle;
 		if (!strcmp(n, "pc")) R.pc = d[i].handle;
 		if (!strcmp(n, "time")) R.time = d[i].handle;
+		if (!strcmp(n, "timeh")) R.timeh = d[i].handle;
 	}
 	g_array_free(regs, 1);
 	if (!R.priv || !R.mepc || !R.mcause || !R.gpr[1] || !R.pc)
 		fprintf(stderr, "ntrace-model: warning: QEMU exposes no priv/mepc/mcause "
 			"registers; privilege and trap causes will be wrong\n");
-	if (!R.time)
+	if (!R.time || (M.xlen == 32 && !R.timeh))
 		fprintf(stderr, "ntrace-model: warning: QEMU exposes no time CSR; "
 			"timestamps will read 0\n");
 }
@@ -117,12 +122,35 @@ uint8_t ingress_read_priv(void)
  */
 uint64_t ingress_read_time(void)
 {
-	return rd(R.time);
+	uint64_t hi, lo;
+
+	if (M.xlen == 64)
+		return rd(R.time);
+	/* RV32: timeh:time, read again when the high half moved in between */
+	hi = rd(R.timeh);
+	lo = rd(R.time);
+	if (rd(R.timeh) != hi) {
+		hi = rd(R.timeh);
+		lo = rd(R.time);
+	}
+	return hi << 32 | lo;
 }
 
 static uint64_t read_context(void)
 {
+	if (M.xlen == 32)
+		return (rd(R.satp) >> 22) & 0x1ff;	/* satp.ASID (RV32) */
 	return (rd(R.satp) >> 44) & 0xffff;	/* satp.ASID (RV64) */
+}
+
+/* xCAUSE in its RV64 form on every XLEN: the interrupt bit is bit 63. */
+static uint64_t read_cause(struct qemu_plugin_register *r)
+{
+	uint64_t c = rd(r);
+
+	if (M.xlen == 32 && (c >> 31))
+		c = (c & 0x7fffffff) | 1ull << 63;
+	return c;
 }
 
 /* ---- outcome of a finished block -------------------------------------- */
@@ -162,8 +190,8 @@ static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *
 	else if (ti->read_early)
 		ok = h->next_target_valid, *t = h->next_target;
 	else
-		*t = ((ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0) +
-		      (uint64_t)(int64_t)ti->imm) & ~1ull;
+		*t = xaddr(((ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0) +
+			    (uint64_t)(int64_t)ti->imm) & ~1ull);
 	h->tgt_cached = true;
 	h->tgt_ok = ok;
 	h->tgt = ok ? *t : 0;
@@ -208,7 +236,7 @@ static void ras_update(struct hart *h, const struct tb_insn *ti)
 		/* fall through */
 	case NTRACE_ITYPE_IND_CALL:
 	case NTRACE_ITYPE_DIR_CALL:
-		h->ras[h->ras_n++ % MODEL_RAS] = rt_pc(h, ti) + ti->d.size;
+		h->ras[h->ras_n++ % MODEL_RAS] = xaddr(rt_pc(h, ti) + ti->d.size);
 		break;
 	}
 }
@@ -227,7 +255,7 @@ static int first_of_two_traps(struct hart *h, const struct tb_desc *tb, unsigned
 {
 	int j;
 
-	*cause = rd(R.scause);
+	*cause = read_cause(R.scause);
 	if (*cause >> 63)
 		return -1;
 	*epc = rd(R.sepc);
@@ -276,11 +304,11 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 		trap = true;
 		h->priv = ingress_read_priv();
 		if ((h->priv & 3) == 3) {
-			cause = rd(R.mcause);
+			cause = read_cause(R.mcause);
 			epc = rd(R.mepc);
 			tval = rd(R.mtval);
 		} else {
-			cause = rd(R.scause);
+			cause = read_cause(R.scause);
 			epc = rd(R.sepc);
 			tval = rd(R.stval);
 		}
@@ -444,7 +472,7 @@ void ingress_indirect_exec(unsigned int vcpu, void *udata)
 		return;
 	h = &M.harts[vcpu];
 	base = ti->d.reg ? rd(R.gpr[ti->d.reg & 31]) : 0;
-	h->next_target = (base + (uint64_t)(int64_t)ti->imm) & ~1ull;
+	h->next_target = xaddr((base + (uint64_t)(int64_t)ti->imm) & ~1ull);
 	h->next_target_valid = ti->target_known;
 }
 

@@ -18,7 +18,7 @@ static inline uint64_t rt_pc(const struct hart *h, const struct tb_insn *ti)
 /* itype of ti given where control went; both in translation addresses. */
 static inline uint8_t itype_for(const struct tb_insn *ti, uint64_t next)
 {
-	return ntrace_isa_itype(&ti->d, next == ti->pc + (int64_t)ti->d.off);
+	return ntrace_isa_itype(&ti->d, next == xaddr(ti->pc + (int64_t)ti->d.off));
 }
 
 /* The same for a run, next being a run-time address. */

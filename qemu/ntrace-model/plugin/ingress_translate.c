@@ -12,10 +12,11 @@
 
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tb_desc *alloc_list;
-static const struct ntrace_isa_cfg isa_cfg = NTRACE_ISA_CFG_RV64GC;
 
 static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
 {
+	/* RV64GC or RV32GC as the target is: C.JAL exists on RV32 only */
+	const struct ntrace_isa_cfg isa_cfg = { .xlen = (uint8_t)M.xlen, .ext = NTRACE_ISA_C };
 	struct ntrace_iext x;
 
 	ntrace_isa_decode_ext_bytes(raw, len, &isa_cfg, &x);

@@ -3,7 +3,8 @@
  * ntrace-model: a QEMU TCG plugin that behaves, as seen from the guest,
  * like one N-Trace trace encoder per hart plus RAM sinks and trace funnels
  * (topology.c), programmed through the RISC-V Trace Control Interface 1.0
- * registers.
+ * registers. Runs in qemu-system-riscv64 and qemu-system-riscv32; XLEN is
+ * the target's (M.xlen).
  *
  * Arguments (-plugin ntrace-model.so,ARG=VALUE,...):
  *   ram=PATH        mem-path of the guest RAM memory-backend-file (share=on)
@@ -95,10 +96,13 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	int i;
 	uint64_t v;
 
-	if (!info->system_emulation || strcmp(info->target_name, "riscv64")) {
-		fprintf(stderr, "ntrace-model: needs qemu-system-riscv64\n");
+	if (!info->system_emulation || (strcmp(info->target_name, "riscv64") &&
+					strcmp(info->target_name, "riscv32"))) {
+		fprintf(stderr, "ntrace-model: needs qemu-system-riscv64 or qemu-system-riscv32\n");
 		return -1;
 	}
+	M.xlen = strcmp(info->target_name, "riscv32") ? 64 : 32;
+	M.xmask = M.xlen == 32 ? 0xffffffffull : ~0ull;
 	M.nharts = info->system.smp_vcpus;
 	M.nvcpus = info->system.smp_vcpus;
 	for (i = 0; i < argc; i++) {

@@ -212,6 +212,8 @@ struct block {
 enum topology { TOPO_HART, TOPO_FUNNEL, TOPO_FUNNEL2 };
 
 struct model {
+	unsigned int xlen;	/* 32 or 64: the target's (qemu-system-riscv32/64) */
+	uint64_t xmask;		/* XLEN-wide address mask: RV32 addresses wrap */
 	unsigned int nharts;
 	enum topology topo;
 	unsigned int nsinks, nfunnels;
@@ -248,6 +250,12 @@ struct vcpu_sb {
 #define ACTIVE_SERVICE	0x4
 
 extern struct model M;
+
+/* An address formed by arithmetic, wrapped to XLEN as the hart does. */
+static inline uint64_t xaddr(uint64_t a)
+{
+	return a & M.xmask;
+}
 
 static inline void spin_lock(int *l)
 {

@@ -229,6 +229,12 @@ static bool te_tracing(const struct encoder *te)
 
 static void set_word(uint64_t *v, bool high, uint32_t w)
 {
+	/*
+	 * An RV32 encoder's iaddr has 32 bits: the comparators' optional
+	 * PmatchHigh/SmatchHigh are not implemented (read 0).
+	 */
+	if (high && M.xlen == 32)
+		return;
 	if (high)
 		*v = (*v & 0xffffffffull) | (uint64_t)w << 32;
 	else

@@ -8,7 +8,9 @@
  * Parameters the registers do not show (a decoder must use the same):
  * the library defaults of ntrace_enc_cfg_default() (I-CNT 16 bits incl.
  * overflow bit, HIST 32 bits, return stack depth 16, partial return
- * address 16 bits), 4-bit ingress itype, XLEN 64.
+ * address 16 bits), 4-bit ingress itype; XLEN is the target's (M.xlen),
+ * which the registers do not show either: a decoder takes it from the
+ * program's ELF class.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +97,7 @@ static const char *cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
 	const char *why;
 
 	ntrace_enc_cfg_default(c);
+	c->codec.xlen = (uint8_t)M.xlen;
 	return ntrace_enc_cfg_from_regs(&r, c, &why) ? why : NULL;
 }
 

@@ -15,12 +15,30 @@
 #    saw QEMU retire in the same run,
 #  - decoding the sink bytes with the program's ELF ("perf-ntrace decode")
 #    gives that same instruction sequence.
+# All of it runs for each XLEN in NTRACE_MODEL_XLENS (default "64 32"): the
+# same programs built for RV32 (baremetal-rv32/) on qemu-system-riscv32,
+# with TAP names "model: rv32: ...". Topologies, the device tree and Linux
+# run on RV64 only (see Documentation/trace/ntrace-qemu-model.rst).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../.." && pwd)
+if [ -z "${NTRACE_MODEL_XLEN:-}" ]; then
+	for x in ${NTRACE_MODEL_XLENS:-64 32}; do
+		NTRACE_MODEL_XLEN=$x bash "$0"
+	done
+	exit 0
+fi
 . "$top/scripts/lib.sh"
 B=$top/build/ntrace-model
-BM=$B/baremetal
+XL=$NTRACE_MODEL_XLEN
+case $XL in
+64) BM=$B/baremetal TAP_PREFIX="model: " ENC_X='' TRACE_IMG=() ;;
+32)	BM=$B/baremetal-rv32 TAP_PREFIX="model: rv32: " ENC_X='--xlen 32'
+	# trace.c's U-mode part runs through an Sv32 alias of the program
+	TRACE_IMG=(--elf "$BM/trace.elf@0xffc00000") ;;
+*) echo "NTRACE_MODEL_XLEN must be 64 or 32" >&2; exit 2 ;;
+esac
+export TAP_PREFIX	# check_gt.py's lines too
 PERF_NTRACE=${PERF_NTRACE:-$top/build/perf-ntrace/perf-ntrace}
 work=$(mktemp -d /tmp/ntrace-model-test.XXXXXX)
 # NTRACE_MODEL_KEEP=1 keeps the work directory (traces, logs) for a look
@@ -31,7 +49,6 @@ else
 fi
 ram=/dev/shm/ntrace-model-test.$$
 
-TAP_PREFIX="model: "
 t() { check "$2" eval "$1"; }	# t EXPRESSION NAME
 
 # Run a bare-metal program; its TAP lines are forwarded with a prefix.
@@ -40,14 +57,14 @@ t() { check "$2" eval "$1"; }	# t EXPRESSION NAME
 qextra=()
 exec_bm() {
 	local name=$1 elf=$2 rf=$3; shift 3
-	timeout 120 "$here/run-qemu.sh" -r "$rf" "$@" -- -bios none -kernel "$elf" "${qextra[@]}" \
+	timeout 120 "$here/run-qemu.sh" -x "$XL" -r "$rf" "$@" -- -bios none -kernel "$elf" "${qextra[@]}" \
 		>"$work/$name.out" 2>"$work/$name.err"
 	echo $? >"$work/$name.rc"
 }
 show_bm() {
 	local name=$1 rc
 	rc=$(cat "$work/$name.rc" 2>/dev/null || echo 1)
-	sed -E "s/^(not )?ok - /&model: $name: /" "$work/$name.out" | grep -E '^(not )?ok ' || true
+	sed -E "s/^(not )?ok - /&$TAP_PREFIX$name: /" "$work/$name.out" | grep -E '^(not )?ok ' || true
 	grep -v -E '^(not )?ok ' "$work/$name.out" | sed 's/^/# /'
 	sed 's/^/# stderr: /' "$work/$name.err"
 	if [ "$rc" -ne 0 ] && ! grep -q '^not ok' "$work/$name.out"; then
@@ -99,7 +116,7 @@ for h in 0 1; do
 done
 
 # The register tests must fail without the model: they test the model.
-timeout 60 "$here/run-qemu.sh" -n -r "$ram" -- -bios none -kernel "$BM/regs.elf" \
+timeout 60 "$here/run-qemu.sh" -x "$XL" -n -r "$ram" -- -bios none -kernel "$BM/regs.elf" \
 	>"$work/noplugin.out" 2>&1
 t "grep -q '^not ok' '$work/noplugin.out'" "register tests fail without the model (control)"
 
@@ -147,6 +164,7 @@ variants=(
 	"all-jumps-htm: --mode htm --all-jumps"
 	"ext-addr: --mode htm --ext-addr"
 	"ext-addr-btm: --mode btm --ext-addr"
+	"ext-addr-sync: --mode btm --ext-addr --sync-mode msgs --sync-max 1"
 	"sync-msgs: --mode btm --sync-mode msgs --sync-max 1"
 	"sync-cycles: --mode htm --sync-mode cycles --sync-max 3 --ts --ts-prescale 1"
 	"ts-mode-none: --mode htm --ts-mode-none"
@@ -188,6 +206,8 @@ enc_opts() {
 		shift
 	done
 	[ -n "$bits" ] && [ -z "$inhibit" ] && out+=(--src-bits "$bits" --src-id $((id + h)))
+	# shellcheck disable=SC2206	# the encoder's XLEN, the target's
+	out+=($ENC_X)
 	echo "${out[@]}"
 }
 
@@ -196,7 +216,7 @@ dump_opts() {
 	local out=()
 	while [ $# -gt 0 ]; do
 		case $1 in
-		--src-bits) out+=("$1" "$2"); shift ;;
+		--src-bits | --xlen) out+=("$1" "$2"); shift ;;
 		--ts | --ext-addr) out+=("$1") ;;
 		esac
 		shift
@@ -247,7 +267,7 @@ ablations() {
 # range, two (fib() only), out (all but fib()), latch (fib() entry to spin()
 # entry), mask (classify()'s 64-byte block).
 cat >"$work/check_gt.py" <<'PY'
-import struct, sys
+import os, struct, sys
 (pre, gtf, pcsf, kind, ps, reff, syms, storesf,
  binf, reencf, encopts, decf, decopts, user_exit, probe_addr, times) = sys.argv[1:17]
 lo, hi, spin, classify = (int(x, 0) for x in syms.split(':'))
@@ -271,7 +291,7 @@ def latch(pcs):
     return out
 
 def tap(ok, name, note=None):
-    print("%sok - model: %s: %s" % ("" if ok else "not ", pre, name))
+    print("%sok - %s%s: %s" % ("" if ok else "not ", os.environ['TAP_PREFIX'], pre, name))
     if note:
         print("# " + note)
 
@@ -483,7 +503,7 @@ syms=$(sym __start_ntfilt):$(sym __stop_ntfilt):$(sym spin):$(sym classify)
 user_exit=$(sym user_exit)
 time_probe=$(sym time_probe_insn)
 ret_probe_far=$(sym ret_probe_far)
-riscv64-linux-gnu-objdump -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
+"${CROSS_COMPILE}objdump" -d "$BM/trace.elf" | awk -F'\t' '$3 == "sw" { sub(/:$/, "", $1); print $1 }' |
 	tr -d ' ' >"$work/stores"
 declare -A ref_gt	# one-hart ground truth per kind of traced region
 harts_of() {
@@ -568,7 +588,7 @@ run_variant() {
 			ref=${ref_gt[$w]:--}
 		fi
 		# shellcheck disable=SC2086
-		"$PERF_NTRACE" decode --elf "$BM/trace.elf" $dopts -o "$work/$name.$h.dec" "$bin" \
+		"$PERF_NTRACE" decode --elf "$BM/trace.elf" "${TRACE_IMG[@]}" $dopts -o "$work/$name.$h.dec" "$bin" \
 			2>"$work/$name.$h.dec.err"
 		w=-
 		[[ " $opts " == *" --implicit-return count "* ]] && w=user_exit:$user_exit
@@ -607,6 +627,14 @@ variant_extra() {
 		"$PERF_NTRACE" encode $enc --ts -o "$bin.ts" "$gt" 2>/dev/null
 		t "! grep -q ' tstamp=' '$dump' && [ -s '$bin.ts' ] && ! cmp -s '$bin' '$bin.ts'" \
 			"$p: trTsMode=0: no message carries a timestamp (encoding with --ts differs)"
+	fi
+	if [ -n "$ENC_X" ] && [[ $args == *" --ext-addr "* ]] && [[ $args == *" --sync-mode "* ]]; then
+		# periodic syncs carry full addresses of U-mode's alias at the top
+		# of the address space: trimmed to fewer bits only with XLEN 32
+		# shellcheck disable=SC2086
+		"$PERF_NTRACE" encode ${enc/--xlen 32/--xlen 64} -o "$bin.x64" "$gt" 2>/dev/null
+		t "[ -s '$bin.x64' ] && ! cmp -s '$bin' '$bin.x64'" \
+			"$p: trTeInstExtendAddrMSB with XLEN 32: the sink differs from the same trace encoded with XLEN 64"
 	fi
 	if [[ $args == *" --inhibit-src "* ]]; then
 		t "! grep -q ' src=' '$dump'" "$p: trTeInhibitSrc=1: no message carries a SRC field"
@@ -647,13 +675,42 @@ for sh in sink:0 sink-smp2:0 sink-smp2:1; do
 	fi
 	awk '/^#/ { next } { n++; if ($7 % 2 == 1) s = n; l[n] = $0 } END { for (i = s; i <= n; i++) print l[i] }' \
 		"$work/gt-$sn.hart$h.txt" >"$work/$sn.$h.gt"
-	"$PERF_NTRACE" encode --mode btm -o "$work/$sn.$h.re" "$work/$sn.$h.gt" 2>/dev/null
+	# shellcheck disable=SC2086
+	"$PERF_NTRACE" encode --mode btm $ENC_X -o "$work/$sn.$h.re" "$work/$sn.$h.gt" 2>/dev/null
 	t "same_bytes '$work/$sn.$h.bin' '$work/$sn.$h.re'" \
 		"$sn: hart $h: pointers written while capturing: the buffer holds exactly the session's trace"
 	"$PERF_NTRACE" decode --elf "$BM/sink.elf" -o "$work/$sn.$h.dec" "$work/$sn.$h.bin" 2>/dev/null
 	t "dec_match '$work/$sn.$h.gt' '$work/$sn.$h.dec'" \
 		"$sn: hart $h: pointers written while capturing: the buffer decodes to the session's instructions"
 done
+
+# The independent recorder itself, against QEMU's own exec log of the same
+# run (one instruction per block, so every retired pc is logged once): the
+# whole trace.elf workload, traced by the model in its default
+# configuration. ground-truth.sh does the same for RV64 programs of the
+# suite; here it also covers the recorder on RV32 (the U-mode alias,
+# C.JAL, the timer interrupt).
+recorder_vs_execlog() {
+	local n na nb
+	[ -n "$GTP" ] || return 1
+	timeout 120 "$here/run-qemu.sh" -x "$XL" -r "$ram" -- -bios none -kernel "$BM/trace.elf" \
+		-accel tcg,one-insn-per-tb=on -d exec,nochain -D "$work/rx.log" \
+		-plugin "$GTP,out=$work/rx.pcs,start=0x80000000" >"$work/rx.out" 2>&1 || return 1
+	grep -q '^TRACE hart=0 ' "$work/rx.out" || return 1
+	"$top/build/gt/bin/gt-tool" execlog "$work/rx.log" "$work/rx.exec.pcs" --start 0x80000000 \
+		"$BM/trace.elf" "${TRACE_IMG[@]:1}" >/dev/null || return 1
+	# addresses only: the exec log does not show interrupts
+	"$top/build/gt/bin/gt-tool" dump "$work/rx.exec.pcs" | awk '$1 == "pc" { print $2 }' >"$work/rx.a"
+	"$top/build/gt/bin/gt-tool" dump "$work/rx.pcs" | awk '$1 == "pc" { print $2 }' >"$work/rx.b"
+	na=$(wc -l <"$work/rx.a") nb=$(wc -l <"$work/rx.b")
+	echo "# exec log $na, recorder $nb"
+	# the final WFI loop may retire once more in one than in the other
+	[ "$na" -gt 10000 ] && [ $((na - nb)) -le 2 ] && [ $((nb - na)) -le 2 ] || return 1
+	n=$((na < nb ? na - 2 : nb - 2))
+	cmp -s <(head -n "$n" "$work/rx.a") <(head -n "$n" "$work/rx.b")
+}
+check "recorder: trace.elf: gt-plugin retires what QEMU's exec log shows (same run)" recorder_vs_execlog
+rm -f "$work"/rx.*
 
 # Two harts, each tracing itself into its own sink with its own source ID.
 rm -f "$work"/gt-mh.*
@@ -710,6 +767,9 @@ PY" "remote: trace started and stopped by another hart decodes to what hart 1 ex
 else
 	not_ok "remote: hart 0 reported hart 1's trace"
 fi
+
+# The rest is the same on both XLENs: RV64 only
+[ "$XL" = 64 ] || exit 0
 
 # Topologies (a sink per hart, funnels), SRAM sinks: tests/funnel.sh
 . "$here/tests/funnel.sh"

@@ -136,6 +136,7 @@ static const struct cap caps[] = {
 	{ "return_addr_bits", "return address bits kept (implicit return mode 2)" },
 	{ "itype_bits", "ingress itype width" },
 	{ "va_bits", "virtual address bits of the kernel's MMU mode" },
+	{ "xlen", "address width of the traced harts (32 or 64)" },
 	{ "buffer_size", "bytes of each sink's buffer (SMEM bounce buffer or SRAM)" },
 	{ "sink_mode", "RAM sink mode: smem, sram (read through trRamData) or mixed" },
 };

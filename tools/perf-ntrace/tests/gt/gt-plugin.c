@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * Ground-truth recorder: a QEMU TCG plugin (qemu-system-riscv64 10.0) that
- * writes the address of every retired instruction to a .pcs file (format
- * in include/ntrace/ingress_build.h), with a trap mark where a trap is
- * taken.
+ * Ground-truth recorder: a QEMU TCG plugin (qemu-system-riscv64 or
+ * qemu-system-riscv32 10.0) that writes the address of every retired
+ * instruction to a .pcs file (format in include/ntrace/ingress_build.h),
+ * with a trap mark where a trap is taken. On RV32 the instructions decode
+ * as RV32, jump targets wrap at 32 bits and causes are written in the
+ * file's mcause form (interrupt bit 63).
  *
  *   -plugin gt-plugin.so,out=FILE[,start=ADDR][,stop=ADDR]...[,isa=zc]
  *
@@ -85,6 +87,16 @@ static uint64_t read_reg(struct qemu_plugin_register *r)
 	return v;
 }
 
+/* mcause/scause in the .pcs file's form: the interrupt bit is bit 63. */
+static uint64_t read_cause(struct qemu_plugin_register *r)
+{
+	uint64_t c = read_reg(r);
+
+	if (isa.xlen == 32 && (c >> 31))
+		c = (c & 0x7fffffff) | 1ull << 63;
+	return c;
+}
+
 static void insn_exec(unsigned int vcpu, void *udata)
 {
 	const struct insn_info *i = udata;
@@ -129,7 +141,7 @@ static void insn_exec_ind(unsigned int vcpu, void *udata)
 			return;			/* MNRET */
 		break;
 	case NTRACE_IOP_JALR:
-		jump_target = ntrace_isa_jalr_target(&i->x, read_reg(r_gpr[i->x.rs1]), 64);
+		jump_target = ntrace_isa_jalr_target(&i->x, read_reg(r_gpr[i->x.rs1]), isa.xlen);
 		break;
 	default:
 		return;				/* CM.POPRET(Z) */
@@ -171,11 +183,11 @@ static void tb_exec(unsigned int vcpu, void *udata)
 	if (r == 1)
 		return;
 	/* which mode took it: the one whose vector the block is at (S first) */
-	cause = read_reg(r_scause);
+	cause = read_cause(r_scause);
 	if (at_vector(read_reg(r_stvec), cause, first->pc)) {
 		epc = read_reg(r_sepc);
 	} else {
-		cause = read_reg(r_mcause);
+		cause = read_cause(r_mcause);
 		epc = read_reg(r_mepc);
 		if (r == -1 && !at_vector(read_reg(r_mtvec), cause, first->pc))
 			return;
@@ -293,10 +305,12 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	int i;
 
 	if (!info->system_emulation || info->system.smp_vcpus != 1 ||
-	    strcmp(info->target_name, "riscv64")) {
-		fprintf(stderr, "gt-plugin: needs qemu-system-riscv64 with one hart\n");
+	    (strcmp(info->target_name, "riscv64") && strcmp(info->target_name, "riscv32"))) {
+		fprintf(stderr, "gt-plugin: needs qemu-system-riscv64 or -riscv32 with one hart\n");
 		return -1;
 	}
+	if (!strcmp(info->target_name, "riscv32"))
+		isa.xlen = 32;
 	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4)) {
 			path = argv[i] + 4;

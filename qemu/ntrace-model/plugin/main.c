@@ -100,7 +100,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		return -1;
 	}
 	M.nharts = info->system.smp_vcpus;
-	M.nvcpus = info->system.smp_vcpus;
+	/* vCPUs that can ever run (the model's locks depend on it) */
+	M.nvcpus = info->system.max_vcpus > info->system.smp_vcpus ? info->system.max_vcpus
+								    : info->system.smp_vcpus;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		const char *val = eq ? eq + 1 : "";

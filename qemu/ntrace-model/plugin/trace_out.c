@@ -59,6 +59,8 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 	}
 	if (route_push(o->h, buf, n) < 0)
 		o->h->te.overflow = true;	/* trTeInstStallOrOverflow */
+	/* the sink's pointers moved: publish them after this block */
+	o->h->ram_dirty = true;
 	return 0;
 }
 
@@ -101,10 +103,8 @@ void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 {
 	struct trace_out *o = h->enc;
 
-	if (o && o->running) {
+	if (o && o->running)
 		ntrace_encoder_put(&o->enc, r, n);
-		h->ram_dirty = true;
-	}
 }
 
 /* Plain records of one block (ntrace_encoder_put_run). */
@@ -113,10 +113,8 @@ void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsign
 {
 	struct trace_out *o = h->enc;
 
-	if (o && o->running) {
+	if (o && o->running)
 		ntrace_encoder_put_run(&o->enc, r, n, hw, a);
-		h->ram_dirty = true;
-	}
 }
 
 void trace_out_stop(struct hart *h)

@@ -60,6 +60,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 	ingress_vcpu_init(vcpu);
 	if (vcpu < M.nharts)
 		gt_open(&M.harts[vcpu]);
+	__atomic_add_fetch(&M.vcpus_up, 1, __ATOMIC_RELEASE);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)

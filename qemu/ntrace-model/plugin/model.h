@@ -53,6 +53,15 @@ struct tb_insn {
 
 struct tb_desc {
 	uint64_t pc;
+	/*
+	 * Where the last instruction can lead without a trap, when the
+	 * instruction alone tells (no indirect jump): the direct target and
+	 * the fall-through, or one of them twice (translation addresses),
+	 * and the last record's itype when it goes there.
+	 */
+	uint64_t succ[2];
+	uint8_t succ_itype[2];
+	bool succ_static;
 	uint32_t n;
 	uint32_t plain_n;		/* leading records of tmpl that are plain */
 	uint8_t tmpl_priv;		/* privilege the block runs at */
@@ -150,6 +159,8 @@ struct hart {
 	uint32_t pending;	/* PEND_* */
 	volatile uint32_t *te_regs;	/* register page in guest RAM */
 	uint64_t te_phys;
+
+	struct vcpu_sb *sb;	/* its vCPU's scoreboard entry, once it cannot move */
 
 	/* ingress derivation */
 	bool tracing;		/* records are being produced */
@@ -344,6 +355,8 @@ const char *trace_out_start(struct hart *h);
 void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
 		   const struct ntrace_run_attr *a);
+void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
+		     const struct ntrace_run_attr *a);
 void trace_out_stop(struct hart *h);
 uint32_t trace_out_features(void);
 bool trace_out_has_context(void);

@@ -117,6 +117,16 @@ void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsign
 		ntrace_encoder_put_run(&o->enc, r, n, hw, a);
 }
 
+/* A whole block with its outcome (ntrace_encoder_put_block). */
+void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
+		     const struct ntrace_run_attr *a)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running)
+		ntrace_encoder_put_block(&o->enc, b, a);
+}
+
 void trace_out_stop(struct hart *h)
 {
 	struct trace_out *o = h->enc;

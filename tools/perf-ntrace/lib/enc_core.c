@@ -536,11 +536,18 @@ static bool nothing_owed(const struct ntrace_encoder *e, uint8_t priv, uint64_t 
 		(e->own_valid && priv == e->own_priv && context == e->own_context));
 }
 
-static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
+/*
+ * What record r settles before its own rules: a restart after an overrun,
+ * the trace start, the message waiting for r's address, an Ownership
+ * change. *traced is false when r is not traced (it was only counted);
+ * else nothing is owed any more (nothing_owed() for r).
+ */
+static int put_head(struct ntrace_encoder *e, const struct ntrace_insn *r, bool *traced)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
 	int rc;
 
+	*traced = true;
 	if (e->overrun && (e->tracing || (r->flags & NTRACE_INSN_TRACE_START))) {
 		struct ntrace_msg m;
 
@@ -558,6 +565,7 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	} else if (!e->tracing) {
 		if (e->records && !(r->flags & NTRACE_INSN_TRACE_START)) {
 			count_record(e, r);
+			*traced = false;
 			return 0;
 		}
 		rc = trace_start(e, r, e->cfg.start_sync);
@@ -574,7 +582,15 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		if (rc)
 			return rc;
 	}
-	return put_traced(e, r);
+	return 0;
+}
+
+static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
+{
+	bool traced;
+	int rc = put_head(e, r, &traced);
+
+	return rc || !traced ? rc : put_traced(e, r);
 }
 
 /* A record traced with nothing owed before it (nothing_owed()). */
@@ -699,6 +715,9 @@ static inline bool run_is_quiet(const struct ntrace_encoder *e, unsigned int hw,
 		return false;
 	if (c->sync_mode == NTRACE_SYNCMODE_CYCLES)
 		return false;
+	/* messages sent for the first record may have filled the message count */
+	if (c->sync_mode == NTRACE_SYNCMODE_MSGS)
+		return e->sync_count < e->sync_period;
 	return c->sync_mode != NTRACE_SYNCMODE_HWORDS || e->sync_count + hw < e->sync_period;
 }
 
@@ -774,16 +793,55 @@ static inline int put_branch_block(struct ntrace_encoder *e, const struct ntrace
 	return 0;
 }
 
+/* Records from..n-1 of a block, one at a time. */
+static int put_block_records(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a, size_t from)
+{
+	struct ntrace_insn r;
+	size_t i;
+	int rc;
+
+	for (i = from; i < b->n; i++) {
+		if (e->stopped)
+			return e->stopped;
+		ntrace_enc_block_record(&r, b, i, a);
+		rc = put_one(e, &r);
+		if (rc)
+			return rc;
+	}
+	return e->stopped;
+}
+
 int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
 			     const struct ntrace_run_attr *a)
 {
+	bool branch = (b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) &&
+		      !(b->flags & NTRACE_INSN_TRACE_STOP);
 	size_t last = b->n - 1;
 	struct ntrace_insn r;
+	bool traced;
 	int rc;
 
-	if ((b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) &&
-	    !(b->flags & NTRACE_INSN_TRACE_STOP) && run_is_quiet(e, b->hw, a))
+	/* the most common block: checked first */
+	if (branch && run_is_quiet(e, b->hw, a))
 		return put_branch_block(e, b, a);
+	if (e->stopped)
+		return e->stopped;
+	if (!nothing_owed(e, a->priv, a->context)) {
+		/*
+		 * The first record settles it (usually it is the address a
+		 * branch message waits for); then the block goes on as one
+		 * that owes nothing, the first record's own rules included.
+		 */
+		ntrace_enc_block_record(&r, b, 0, a);
+		rc = put_head(e, &r, &traced);
+		if (rc)
+			return rc;
+		if (!traced)
+			return put_block_records(e, b, a, 1);
+		if (branch && run_is_quiet(e, b->hw, a))
+			return put_branch_block(e, b, a);
+	}
 	if (last) {
 		rc = ntrace_encoder_put_run(e, b->insn, last,
 					    b->hw - HW(b->insn[last].size), a);

@@ -18,19 +18,10 @@ struct bitwriter {
 	unsigned int cur;	/* MDO bits of the current byte */
 };
 
-static void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
+static inline void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
-	/* byte-aligned (every variable field): whole MDO groups at once */
-	if (!w->fill) {
-		for (; bits >= 6; bits -= 6, v >>= 6)
-			w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
-		if (bits) {
-			w->cur = (unsigned int)(v & ((1u << bits) - 1));
-			w->fill = bits;
-		}
-		return;
-	}
-	while (bits) {
+	/* complete a partly filled byte first; the rest is byte-aligned */
+	if (w->fill) {
 		unsigned int k = 6 - w->fill;
 
 		if (k > bits)
@@ -39,11 +30,18 @@ static void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
 		w->fill += k;
 		v >>= k;
 		bits -= k;
-		if (w->fill == 6) {
-			w->buf[w->n++] = (uint8_t)(w->cur << 2);
-			w->fill = 0;
-			w->cur = 0;
-		}
+		if (w->fill < 6)
+			return;
+		w->buf[w->n++] = (uint8_t)(w->cur << 2);
+		w->fill = 0;
+		w->cur = 0;
+	}
+	/* whole MDO groups at once */
+	for (; bits >= 6; bits -= 6, v >>= 6)
+		w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
+	if (bits) {
+		w->cur = (unsigned int)(v & ((1u << bits) - 1));
+		w->fill = bits;
 	}
 }
 

@@ -88,7 +88,8 @@ void ingress_vcpu_init(unsigned int vcpu)
 
 static uint64_t rd(struct qemu_plugin_register *r)
 {
-	static __thread GByteArray *buf;
+	/* initial-exec: no __tls_get_addr call per register read */
+	static __thread GByteArray *buf __attribute__((tls_model("initial-exec")));
 	uint64_t v = 0;
 	int n;
 
@@ -444,12 +445,13 @@ static bool boundary_fast(struct hart *h, struct vcpu_sb *s, const struct tb_des
 	h->tgt_cached = false;
 	b.insn = &p->tmpl[from];
 	b.n = p->n - from;
-	b.hw = last->hw_before + last->d.size / 2 - p->insn[from].hw_before;
-	b.flags = p->tmpl[p->n - 1].flags;
+	b.hw = p->whole.hw - p->insn[from].hw_before;
+	b.flags = p->whole.flags;
 	run_attr(h, from, &a);
 	rec_whole(h, &b, &a);
 	h->last_seq_rd = last->seq_rd;
-	ras_update(h, last);
+	if (last->d.kind != NTRACE_IK_BRANCH)	/* a branch is no call or return */
+		ras_update(h, last);
 	begin_block(h, d, s->icount - d->n, d->pc);
 	return true;
 }

@@ -134,6 +134,10 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (i && d->insn[i].seq_jump && d->insn[i - 1].seq_rd == d->insn[i].d.reg)
 			r->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	}
+	d->whole.insn = d->tmpl;
+	d->whole.n = n;
+	d->whole.hw = d->insn[n - 1].hw_before + d->insn[n - 1].d.size / 2;
+	d->whole.flags = d->tmpl[n - 1].flags;
 }
 
 /*
@@ -162,6 +166,7 @@ void ingress_flush(qemu_plugin_id_t id)
 		for (unsigned int k = 0; k < c->n; k++)
 			c->insn[k].tb = c;
 		c->tmpl = (struct ntrace_insn *)&c->insn[c->n];
+		c->whole.insn = c->tmpl;
 		c->next_alloc = keep;
 		keep = c;
 		h->prev = c;

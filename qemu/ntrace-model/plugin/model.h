@@ -62,6 +62,8 @@ struct tb_desc {
 	uint64_t succ[2];
 	uint8_t succ_itype[2];
 	bool succ_static;
+	/* the whole block as the encoder takes it (itype set per run) */
+	struct ntrace_enc_block whole;
 	uint32_t n;
 	uint32_t plain_n;		/* leading records of tmpl that are plain */
 	uint8_t tmpl_priv;		/* privilege the block runs at */

@@ -312,8 +312,8 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 	 * target is known from the instruction handed on before it.
 	 */
 	seq0 = from == 0 && nret && tb->insn[0].seq_jump && (l = rec_last(h)) &&
-	       l->itype == NTRACE_ITYPE_NONE && l->size && l->addr + l->size == rt_pc(h, &tb->insn[0]) &&
-	       h->last_seq_rd == tb->insn[0].d.reg;
+	       l->itype == NTRACE_ITYPE_NONE && l->size &&
+	       l->addr + l->size == rt_pc(h, &tb->insn[0]) && h->last_seq_rd == tb->insn[0].d.reg;
 	if (nret)
 		h->last_seq_rd = tb->insn[from + nret - 1].seq_rd;
 	if (!h->te.inst_filters && nret) {
@@ -365,7 +365,6 @@ static uint64_t next_block_pc(struct hart *h, const struct tb_desc *d, bool reac
 }
 
 /* ---- callbacks --------------------------------------------------------- */
-
 
 static void begin_block(struct hart *h, const struct tb_desc *d, uint64_t icount_before,
 			uint64_t pc)

@@ -167,8 +167,8 @@ static bool rec_whole_block(struct hart *h, const struct tb_desc *tb, unsigned i
 		return false;
 	b.insn = &tb->tmpl[from];
 	b.n = nret;
-	b.hw = ti->hw_before + ti->d.size / 2 - tb->insn[from].hw_before;
-	b.flags = tb->tmpl[tb->n - 1].flags | (seq0 && nret == 1 ? NTRACE_INSN_SEQ_INFERABLE : 0);
+	b.hw = tb->whole.hw - tb->insn[from].hw_before;
+	b.flags = tb->whole.flags | (seq0 && nret == 1 ? NTRACE_INSN_SEQ_INFERABLE : 0);
 	run_attr(h, from, &a);
 	if (h->nrec)
 		rec_flush(h, true);

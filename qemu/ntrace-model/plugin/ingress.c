@@ -93,7 +93,8 @@ void ingress_vcpu_init(unsigned int vcpu)
 
 static uint64_t rd(struct qemu_plugin_register *r)
 {
-	static __thread GByteArray *buf;
+	/* initial-exec: no __tls_get_addr call per register read */
+	static __thread GByteArray *buf __attribute__((tls_model("initial-exec")));
 	uint64_t v = 0;
 	int n;
 
@@ -269,12 +270,14 @@ static int first_of_two_traps(struct hart *h, const struct tb_desc *tb, unsigned
 /*
  * Emit the records of block tb (from h->prev_from on), now that the next
  * block starts at next_pc. upto < n stops early (trace stop mid-block).
- * Returns how many of tb's instructions did not execute although the
- * block's inline counter counted them: it stopped at a trap, or at an MMIO
- * access that QEMU runs again alone, in a block of its own that counts it.
+ * follows: known already that tb ran to its end and its last instruction
+ * leads to next_pc. Returns how many of tb's instructions did not execute
+ * although the block's inline counter counted them: it stopped at a trap,
+ * or at an MMIO access that QEMU runs again alone, in a block of its own
+ * that counts it.
  */
 static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint64_t next_pc,
-				 bool reached, unsigned int upto)
+				 bool reached, unsigned int upto, bool follows)
 {
 	unsigned int from = h->prev_from, n = tb->n, nret, i;
 	const struct tb_insn *last = &tb->insn[n - 1];
@@ -290,7 +293,7 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 		return 0;
 	}
 	nret = n - from;
-	if (reached && successor_ok(h, last, next_pc)) {
+	if (follows || (reached && successor_ok(h, last, next_pc))) {
 		/* ran to its end, left it the way its last instruction says */
 	} else if (!reached && (j = find_insn(h, tb, from + 1, next_pc)) >= 0) {
 		/*
@@ -336,14 +339,13 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 	 * A block that is just an indirect jump: whether LUI/AUIPC set up its
 	 * target is known from the instruction handed on before it.
 	 */
-	l = rec_last(h);
-	seq0 = from == 0 && nret && tb->insn[0].seq_jump && l && l->itype == NTRACE_ITYPE_NONE &&
-	       l->size && l->addr + l->size == rt_pc(h, &tb->insn[0]) &&
-	       h->last_seq_rd == tb->insn[0].d.reg;
+	seq0 = from == 0 && nret && tb->insn[0].seq_jump && (l = rec_last(h)) &&
+	       l->itype == NTRACE_ITYPE_NONE && l->size &&
+	       l->addr + l->size == rt_pc(h, &tb->insn[0]) && h->last_seq_rd == tb->insn[0].d.reg;
 	if (nret)
 		h->last_seq_rd = tb->insn[from + nret - 1].seq_rd;
 	if (!h->te.inst_filters && nret) {
-		rec_block(h, tb, from, nret, succ);
+		rec_block(h, tb, from, nret, succ, seq0);
 	} else {
 		for (i = from; i < from + nret; i++) {
 			const struct tb_insn *ti = &tb->insn[i];
@@ -372,16 +374,22 @@ static unsigned int finish_block(struct hart *h, const struct tb_desc *tb, uint6
 /*
  * Run-time address of block d, about to run: its translation's address when
  * that is where the previous block leads (no register read in the common
- * case), else the "pc" register (a trap, a block translated at another
- * address mapping the same code, the first block after trace start).
+ * case; *follows is then set), else the "pc" register (a trap, a block
+ * translated at another address mapping the same code, the first block
+ * after trace start).
  */
-static uint64_t next_block_pc(struct hart *h, const struct tb_desc *d, bool reached)
+static uint64_t next_block_pc(struct hart *h, const struct tb_desc *d, bool reached,
+			      bool *follows)
 {
 	const struct tb_desc *p = h->prev;
 
-	if (p && reached && leads_to(h, &p->insn[p->n - 1], d->pc) == 1)
-		return d->pc;
-	return rd(R.pc);
+	if (!p || !reached)
+		*follows = false;
+	else if (p->succ_static)	/* leads_to() without decoding again */
+		*follows = d->pc == p->succ[0] + h->delta || d->pc == p->succ[1] + h->delta;
+	else
+		*follows = leads_to(h, &p->insn[p->n - 1], d->pc) == 1;
+	return *follows ? d->pc : rd(R.pc);
 }
 
 /* ---- callbacks --------------------------------------------------------- */
@@ -419,13 +427,86 @@ static void stop_now(struct hart *h)
 	route_publish(h, true);
 }
 
+/*
+ * The common block boundary, what next_block_pc(), finish_block() and
+ * begin_block() do for it without their general checks: the previous
+ * block ran to its end and its last instruction, a branch or jump, leads
+ * where d starts (for a branch or direct jump its descriptor has both
+ * places and the itype for each). Then no trap came and its records are
+ * final, so the whole block goes to the encoder in one call. Returns false
+ * in any other case, having changed nothing but what the general path
+ * recomputes (an indirect target read): a record held back, a trace start
+ * or remote stop waiting, a filter (it needs records).
+ */
+static bool boundary_fast(struct hart *h, struct vcpu_sb *s, const struct tb_desc *d)
+{
+	const struct tb_desc *p = h->prev;
+	const struct tb_insn *last;
+	struct ntrace_enc_block b;
+	struct ntrace_run_attr a;
+	unsigned int k, from;
+
+	if (!p || !s->reached || h->nrec || h->start_pending || (h->pending & PEND_TE_STOP) ||
+	    h->te.inst_filters || h->prev_from >= p->n)
+		return false;
+	last = &p->insn[p->n - 1];
+	from = h->prev_from;
+	if (p->succ_static) {
+		if (d->pc == p->succ[0] + h->delta)
+			k = 0;
+		else if (d->pc == p->succ[1] + h->delta)
+			k = 1;
+		else
+			return false;
+		b.itype = p->succ_itype[k];
+	} else {
+		/* an indirect jump: where it went is read (or predicted) */
+		h->tgt_cached = false;
+		if (leads_to(h, last, d->pc) != 1)
+			return false;
+		b.itype = itype_at(h, last, d->pc);
+	}
+	if (b.itype == NTRACE_ITYPE_NONE)
+		return false;
+	s->reached = 0;
+	h->tgt_cached = false;
+	b.insn = &p->tmpl[from];
+	b.n = p->n - from;
+	b.hw = p->whole.hw - p->insn[from].hw_before;
+	b.flags = p->whole.flags;
+	run_attr(h, from, &a);
+	rec_whole(h, &b, &a);
+	h->last_seq_rd = last->seq_rd;
+	if (last->d.kind != NTRACE_IK_BRANCH)	/* a branch is no call or return */
+		ras_update(h, last);
+	begin_block(h, d, s->icount - d->n, d->pc);
+	return true;
+}
+
+/*
+ * The vCPU's scoreboard entry. QEMU moves scoreboards only when it creates
+ * a vCPU, before that vCPU's init callback: once every vCPU's has run, a
+ * hart keeps the address and skips the lookup.
+ */
+static struct vcpu_sb *vcpu_sb(struct hart *h, unsigned int vcpu)
+{
+	struct vcpu_sb *s;
+
+	if (h && h->sb)
+		return h->sb;
+	s = qemu_plugin_scoreboard_find(M.sb, vcpu);
+	if (h && __atomic_load_n(&M.vcpus_up, __ATOMIC_ACQUIRE) >= M.nvcpus)
+		h->sb = s;
+	return s;
+}
+
 void ingress_tb_exec(unsigned int vcpu, void *udata)
 {
 	const struct tb_desc *d = udata;
 	struct hart *h = vcpu < M.nharts ? &M.harts[vcpu] : NULL;
-	struct vcpu_sb *s = qemu_plugin_scoreboard_find(M.sb, vcpu);
+	struct vcpu_sb *s = vcpu_sb(h, vcpu);
 	uint64_t pc;
-	bool reached;
+	bool reached, follows;
 
 	if (s->active & ACTIVE_SERVICE)
 		regs_service(vcpu);
@@ -439,20 +520,21 @@ void ingress_tb_exec(unsigned int vcpu, void *udata)
 	} else if (h->te.ts_running && ++h->ts_idle >= MODEL_TS_REFRESH) {
 		ts_publish(h);
 	}
-	if (h->tracing) {
+	if (h->tracing && !boundary_fast(h, s, d)) {
 		reached = s->reached;
 		s->reached = 0;
 		h->tgt_cached = false;
-		pc = next_block_pc(h, d, reached);
+		pc = next_block_pc(h, d, reached, &follows);
 		/* what the previous block did not retire is not counted */
 		if (h->prev)
-			s->icount -= finish_block(h, h->prev, pc, reached, h->prev->n);
+			s->icount -= finish_block(h, h->prev, pc, reached, h->prev->n, follows);
 		if (h->pending & PEND_TE_STOP) {
 			h->pending &= ~PEND_TE_STOP;
 			stop_now(h);
 		} else {
 			begin_block(h, d, s->icount - d->n, pc);
-			rec_flush(h, false);
+			if (h->nrec > 1)
+				rec_flush(h, false);
 		}
 	}
 	if (h->ram_dirty) {
@@ -567,7 +649,7 @@ void ingress_stop(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 			h->ts_now = ts_value(h);
 
 		if (j >= 0)
-			finish_block(h, h->prev, 0, true, j);
+			finish_block(h, h->prev, 0, true, j, false);
 		stop_now(h);
 		return;
 	}

@@ -27,13 +27,35 @@ static inline uint8_t itype_at(const struct hart *h, const struct tb_insn *ti, u
 	return itype_for(ti, next - h->delta);
 }
 
+/*
+ * What the records of the open block from instruction from on share: the
+ * timestamp is the same for every record of the block (ts_needed), or the
+ * core clock counting one per record (sync mode 2), else 0.
+ */
+static inline void run_attr(const struct hart *h, unsigned int from, struct ntrace_run_attr *a)
+{
+	bool clock = h->clock_tstamp && !h->ts_needed;
+
+	a->priv = h->prev_priv;
+	a->context = h->context;
+	a->tstamp = h->ts_needed ? h->ts_now : clock ? h->prev_icount + from + 1 : 0;
+	a->tstamp_step = clock;
+	a->addr_offset = h->delta;
+}
+
+/* The last record not yet handed to the encoder, or NULL. */
+static inline struct ntrace_insn *rec_last(struct hart *h)
+{
+	return h->nrec ? &h->rec[h->nrec - 1] : NULL;
+}
+
 /* ingress_records.c */
 void rec_flush(struct hart *h, bool all);
-struct ntrace_insn *rec_last(struct hart *h);
 void rec_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype, uint64_t icount);
 void rec_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval, uint64_t icount);
+void rec_whole(struct hart *h, const struct ntrace_enc_block *b, const struct ntrace_run_attr *a);
 void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
-	       unsigned int nret, uint64_t succ);
+	       unsigned int nret, uint64_t succ, bool seq0);
 
 /* ingress.c: what translation registers */
 uint8_t ingress_read_priv(void);

@@ -3,8 +3,10 @@
  * Ingress records out: the records of each block go to the encoder
  * (trace_out.c) and the ground-truth log (gtlog.c), through the address
  * filters, with the last one held back so that a trap can still mark it.
- * A block whose leading records are plain goes as one run
- * (ntrace_encoder_put_run) straight from its translation-time template.
+ * A block that ran to its end at a branch or jump goes to the encoder in
+ * one call with its outcome (ntrace_encoder_put_block), straight from its
+ * translation-time template; otherwise its leading plain records go as
+ * one run (ntrace_encoder_put_run).
  */
 #include <string.h>
 
@@ -23,11 +25,6 @@ void rec_flush(struct hart *h, bool all)
 	if (n < h->nrec)
 		h->rec[0] = h->rec[n];
 	h->nrec -= n;
-}
-
-struct ntrace_insn *rec_last(struct hart *h)
-{
-	return h->nrec ? &h->rec[h->nrec - 1] : NULL;
 }
 
 /* One retired instruction (or size-0 trap record), after filtering. */
@@ -131,33 +128,77 @@ void rec_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval,
 	}
 }
 
+/* A whole block whose records are final, to the encoder and the log. */
+void rec_whole(struct hart *h, const struct ntrace_enc_block *b, const struct ntrace_run_attr *a)
+{
+	h->records += b->n;
+	if (h->gt) {
+		struct ntrace_insn r;
+
+		gt_run(h, b->insn, b->n - 1, a);
+		ntrace_enc_block_record(&r, b, b->n - 1, a);
+		gt_records(h, &r, 1);
+	}
+	trace_out_block(h, b, a);
+	h->in_filter = true;
+}
+
 /*
- * Fast path (no filter): copy the block's record template, made at
- * translation, and patch what varies per run. The timestamp is the same
- * for every record of the block (ts_needed), or the core clock counting
- * one per record (sync mode 2), else 0.
+ * The block ran to its end and left the way its last instruction says (a
+ * branch, a jump, a return: an itype other than NONE). Nothing can mark
+ * that record any more: a trap after it gets a record of its own, and a
+ * remote stop, which marks the last record handed on, is not waiting. So
+ * the whole block goes to the encoder in one call, straight from the
+ * template, with no record built; seq0 marks a one-instruction block's
+ * jump as sequentially inferable. Returns false, having done nothing,
+ * when the block does not qualify.
+ */
+static bool rec_whole_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
+			    unsigned int nret, uint64_t succ, bool seq0)
+{
+	const struct tb_insn *ti = &tb->insn[tb->n - 1];
+	struct ntrace_run_attr a;
+	struct ntrace_enc_block b;
+
+	if (from + nret != tb->n || h->start_pending || (h->pending & PEND_TE_STOP))
+		return false;
+	b.itype = itype_at(h, ti, succ);
+	if (b.itype == NTRACE_ITYPE_NONE)
+		return false;
+	b.insn = &tb->tmpl[from];
+	b.n = nret;
+	b.hw = tb->whole.hw - tb->insn[from].hw_before;
+	b.flags = tb->whole.flags | (seq0 && nret == 1 ? NTRACE_INSN_SEQ_INFERABLE : 0);
+	run_attr(h, from, &a);
+	if (h->nrec)
+		rec_flush(h, true);
+	rec_whole(h, &b, &a);
+	return true;
+}
+
+/*
+ * Fast path (no filter): the whole block in one call when it can go
+ * (rec_whole_block), else copy the block's record template, made at
+ * translation, and patch what varies per run.
  */
 void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
-		      unsigned int nret, uint64_t succ)
+	       unsigned int nret, uint64_t succ, bool seq0)
 {
 	struct ntrace_insn *d;
 	unsigned int i, last = from + nret - 1;
 	bool clock = h->clock_tstamp && !h->ts_needed;
 
-	if (last > from && last <= tb->plain_n && !h->start_pending && !h->delta) {
+	if (rec_whole_block(h, tb, from, nret, succ, seq0))
+		return;
+	if (last > from && last <= tb->plain_n && !h->start_pending) {
 		/*
 		 * The records before the block's last are plain: hand them to
 		 * the encoder as one run, straight from the template; hold the
 		 * last one back, a trap may still mark it.
 		 */
-		struct ntrace_run_attr a = {
-			.priv = h->prev_priv,
-			.context = h->context,
-			.tstamp = h->ts_needed ? h->ts_now :
-				  clock ? h->prev_icount + from + 1 : 0,
-			.tstamp_step = clock,
-		};
+		struct ntrace_run_attr a;
 
+		run_attr(h, from, &a);
 		rec_flush(h, true);
 		h->records += last - from;
 		gt_run(h, &tb->tmpl[from], last - from, &a);
@@ -165,6 +206,7 @@ void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
 			      tb->insn[last].hw_before - tb->insn[from].hw_before, &a);
 		d = &h->rec[h->nrec++];
 		*d = tb->tmpl[last];
+		d->addr += h->delta;
 		if (last == tb->n - 1)
 			d->itype = itype_at(h, &tb->insn[last], succ);
 		d->priv = h->prev_priv;

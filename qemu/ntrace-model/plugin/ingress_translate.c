@@ -101,6 +101,25 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(
 				insn, QEMU_PLUGIN_INLINE_STORE_U64, M.sb_reached, 1);
 	}
+	{
+		const struct tb_insn *l = &d->insn[n - 1];
+		uint64_t fall = l->pc + l->d.size, target = l->pc + (uint64_t)(int64_t)l->d.off;
+
+		/* as ntrace_isa_may_follow() decides for these kinds */
+		d->succ_static = true;
+		if (l->d.kind == NTRACE_IK_NONE)
+			d->succ[0] = d->succ[1] = fall;
+		else if (l->d.kind == NTRACE_IK_BRANCH)
+			d->succ[0] = target, d->succ[1] = fall;
+		else if (l->d.kind == NTRACE_IK_JUMP)
+			d->succ[0] = d->succ[1] = target;
+		else
+			d->succ_static = false;
+		if (d->succ_static) {
+			d->succ_itype[0] = itype_for(l, d->succ[0]);
+			d->succ_itype[1] = itype_for(l, d->succ[1]);
+		}
+	}
 	for (i = 0; i < n; i++) {
 		struct ntrace_insn *r = &d->tmpl[i];
 
@@ -116,6 +135,10 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		if (i && d->insn[i].seq_jump && d->insn[i - 1].seq_rd == d->insn[i].d.reg)
 			r->flags |= NTRACE_INSN_SEQ_INFERABLE;
 	}
+	d->whole.insn = d->tmpl;
+	d->whole.n = n;
+	d->whole.hw = d->insn[n - 1].hw_before + d->insn[n - 1].d.size / 2;
+	d->whole.flags = d->tmpl[n - 1].flags;
 }
 
 /*
@@ -144,6 +167,7 @@ void ingress_flush(qemu_plugin_id_t id)
 		for (unsigned int k = 0; k < c->n; k++)
 			c->insn[k].tb = c;
 		c->tmpl = (struct ntrace_insn *)&c->insn[c->n];
+		c->whole.insn = c->tmpl;
 		c->next_alloc = keep;
 		keep = c;
 		h->prev = c;

@@ -61,6 +61,7 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 	ingress_vcpu_init(vcpu);
 	if (vcpu < M.nharts)
 		gt_open(&M.harts[vcpu]);
+	__atomic_add_fetch(&M.vcpus_up, 1, __ATOMIC_RELEASE);
 }
 
 static void at_exit(qemu_plugin_id_t id, void *p)
@@ -104,7 +105,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	M.xlen = strcmp(info->target_name, "riscv32") ? 64 : 32;
 	M.xmask = M.xlen == 32 ? 0xffffffffull : ~0ull;
 	M.nharts = info->system.smp_vcpus;
-	M.nvcpus = info->system.smp_vcpus;
+	/* vCPUs that can ever run (the model's locks depend on it) */
+	M.nvcpus = info->system.max_vcpus > info->system.smp_vcpus ? info->system.max_vcpus
+								    : info->system.smp_vcpus;
 	for (i = 0; i < argc; i++) {
 		const char *a = argv[i], *eq = strchr(a, '=');
 		const char *val = eq ? eq + 1 : "";

@@ -53,6 +53,17 @@ struct tb_insn {
 
 struct tb_desc {
 	uint64_t pc;
+	/*
+	 * Where the last instruction can lead without a trap, when the
+	 * instruction alone tells (no indirect jump): the direct target and
+	 * the fall-through, or one of them twice (translation addresses),
+	 * and the last record's itype when it goes there.
+	 */
+	uint64_t succ[2];
+	uint8_t succ_itype[2];
+	bool succ_static;
+	/* the whole block as the encoder takes it (itype set per run) */
+	struct ntrace_enc_block whole;
 	uint32_t n;
 	uint32_t plain_n;		/* leading records of tmpl that are plain */
 	uint8_t tmpl_priv;		/* privilege the block runs at */
@@ -161,6 +172,8 @@ struct hart {
 	volatile uint32_t *te_regs;	/* register page in guest RAM */
 	uint64_t te_phys;
 
+	struct vcpu_sb *sb;	/* its vCPU's scoreboard entry, once it cannot move */
+
 	/* ingress derivation */
 	bool tracing;		/* records are being produced */
 	const struct tb_desc *prev;	/* block whose outcome is still open */
@@ -219,7 +232,8 @@ struct model {
 	unsigned int nsinks, nfunnels;
 	uint64_t sram_size;	/* bytes of SRAM per sink (0: SMEM-only sinks) */
 	const char *layout_path;
-	int nvcpus;		/* vCPUs the machine was started with */
+	int nvcpus;		/* vCPUs that can run (-smp cpus or maxcpus) */
+	int vcpus_up;		/* vCPUs whose init callback ran (atomic) */
 	uint64_t ram_base, ram_size;
 	uint8_t *ram;		/* host mapping of guest RAM */
 	uint64_t reg_base;	/* guest-physical base of the register region */
@@ -257,8 +271,21 @@ static inline uint64_t xaddr(uint64_t a)
 	return a & M.xmask;
 }
 
+/*
+ * With one vCPU every callback runs on its thread (a translation-cache
+ * flush too: QEMU runs it there, exclusively), so there is nothing to lock
+ * against. The locked exchange, which also drains the store buffer full of
+ * the guest's stores, drew a quarter of a traced run's profile samples.
+ */
+static inline bool locks_needed(void)
+{
+	return M.nvcpus > 1;
+}
+
 static inline void spin_lock(int *l)
 {
+	if (!locks_needed())
+		return;
 	while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))
 		while (__atomic_load_n(l, __ATOMIC_RELAXED))
 			__builtin_ia32_pause();
@@ -266,7 +293,8 @@ static inline void spin_lock(int *l)
 
 static inline void spin_unlock(int *l)
 {
-	__atomic_store_n(l, 0, __ATOMIC_RELEASE);
+	if (locks_needed())
+		__atomic_store_n(l, 0, __ATOMIC_RELEASE);
 }
 
 static inline void hart_lock(struct hart *h)
@@ -349,6 +377,8 @@ const char *trace_out_start(struct hart *h);
 void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
 		   const struct ntrace_run_attr *a);
+void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
+		     const struct ntrace_run_attr *a);
 void trace_out_stop(struct hart *h);
 uint32_t trace_out_features(void);
 bool trace_out_has_context(void);

@@ -64,6 +64,8 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 		o->h->te.overflow = true;	/* trTeInstStallOrOverflow */
 		o->dropped = true;
 	}
+	/* the sink's pointers moved: publish them after this block */
+	o->h->ram_dirty = true;
 	return 0;
 }
 
@@ -127,7 +129,6 @@ void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 	if (o && o->running) {
 		ntrace_encoder_put(&o->enc, r, n);
 		overrun_check(o);
-		h->ram_dirty = true;
 	}
 }
 
@@ -140,7 +141,18 @@ void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsign
 	if (o && o->running) {
 		ntrace_encoder_put_run(&o->enc, r, n, hw, a);
 		overrun_check(o);
-		h->ram_dirty = true;
+	}
+}
+
+/* A whole block with its outcome (ntrace_encoder_put_block). */
+void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
+		     const struct ntrace_run_attr *a)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running) {
+		ntrace_encoder_put_block(&o->enc, b, a);
+		overrun_check(o);
 	}
 }
 

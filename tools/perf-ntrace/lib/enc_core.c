@@ -490,13 +490,64 @@ static void classify(struct ntrace_encoder *e, const struct ntrace_insn *r, bool
 	}
 }
 
-static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
+static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r);
+
+/* HIST is full, or as long as the held repeat candidate: hist_step() decides. */
+static inline bool hist_due(const struct ntrace_encoder *e)
+{
+	return e->hist >> (e->cfg.hist_bits - 1) ||
+	       (e->rh_count && enc_hist_len(e->hist) == enc_hist_len(e->rh_hist));
+}
+
+/*
+ * End of a traced record: a periodic sync that fell due rides on the
+ * message waiting for the next record, or is sent on linear code.
+ */
+static inline void sync_step(struct ntrace_encoder *e, uint64_t ts)
+{
+	if (e->cfg.sync_mode && e->sync_count >= e->sync_period)
+		e->sync_due = true;
+	if (e->sync_due && !e->pend_is_sync) {
+		if (!e->pend) {
+			e->pend = NTRACE_ENC_LINEAR;
+			e->pend_ts = ts;
+		}
+		e->pend_is_sync = true;
+		e->pend_sync = NTRACE_SYNC_PERIODIC;
+	}
+}
+
+static void count_record(struct ntrace_encoder *e, const struct ntrace_insn *r)
+{
+	e->last_record_addr = r->addr;
+	e->last_record_ts = r->tstamp;
+	e->records++;
+}
+
+/*
+ * The record finds the encoder tracing with nothing owed before it: no
+ * message waits for its address, no restart after an overrun, no
+ * Ownership change (priv and context those of the next record).
+ */
+static bool nothing_owed(const struct ntrace_encoder *e, uint8_t priv, uint64_t context)
+{
+	return e->tracing && !e->pend && !e->overrun &&
+	       (!e->cfg.context ||
+		(e->own_valid && priv == e->own_priv && context == e->own_context));
+}
+
+/*
+ * What record r settles before its own rules: a restart after an overrun,
+ * the trace start, the message waiting for r's address, an Ownership
+ * change. *traced is false when r is not traced (it was only counted);
+ * else nothing is owed any more (nothing_owed() for r).
+ */
+static int put_head(struct ntrace_encoder *e, const struct ntrace_insn *r, bool *traced)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
-	unsigned int hw = HW(r->size);
-	bool prev_in_block;
 	int rc;
 
+	*traced = true;
 	if (e->overrun && (e->tracing || (r->flags & NTRACE_INSN_TRACE_START))) {
 		struct ntrace_msg m;
 
@@ -512,8 +563,11 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		if (rc)
 			return rc;
 	} else if (!e->tracing) {
-		if (e->records && !(r->flags & NTRACE_INSN_TRACE_START))
-			goto skip;
+		if (e->records && !(r->flags & NTRACE_INSN_TRACE_START)) {
+			count_record(e, r);
+			*traced = false;
+			return 0;
+		}
 		rc = trace_start(e, r, e->cfg.start_sync);
 		if (rc)
 			return rc;
@@ -528,6 +582,24 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		if (rc)
 			return rc;
 	}
+	return 0;
+}
+
+static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
+{
+	bool traced;
+	int rc = put_head(e, r, &traced);
+
+	return rc || !traced ? rc : put_traced(e, r);
+}
+
+/* A record traced with nothing owed before it (nothing_owed()). */
+static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	unsigned int hw = HW(r->size);
+	bool prev_in_block;
+	int rc;
 
 	prev_in_block = e->prev_size_in_block != 0;
 	e->icnt += hw;
@@ -541,8 +613,7 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	if (e->pend)
 		e->pend_ts = r->tstamp;
 
-	if (e->hist >> (c->hist_bits - 1) ||
-	    (e->rh_count && enc_hist_len(e->hist) == enc_hist_len(e->rh_hist))) {
+	if (hist_due(e)) {
 		rc = hist_step(e, r->tstamp);
 		if (rc)
 			return rc;
@@ -583,16 +654,7 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 			hw = 0;	/* counted in the message just sent */
 		}
 	}
-	if (c->sync_mode && e->sync_count >= e->sync_period)
-		e->sync_due = true;
-	if (e->sync_due && !e->pend_is_sync) {
-		if (!e->pend) {
-			e->pend = NTRACE_ENC_LINEAR;
-			e->pend_ts = r->tstamp;
-		}
-		e->pend_is_sync = true;
-		e->pend_sync = NTRACE_SYNC_PERIODIC;
-	}
+	sync_step(e, r->tstamp);
 	e->prev_size_in_block = e->pend ? 0 : (uint8_t)hw;
 
 	if (r->flags & NTRACE_INSN_TRACE_STOP) {
@@ -600,10 +662,7 @@ static int put_one(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		if (rc)
 			return rc;
 	}
-skip:
-	e->last_record_addr = r->addr;
-	e->last_record_ts = r->tstamp;
-	e->records++;
+	count_record(e, r);
 	return 0;
 }
 
@@ -645,20 +704,20 @@ int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn,
  * for a target, no trace start, overrun or Ownership change is owed, and
  * neither I-CNT nor the sync counter fills before its end.
  */
-static bool run_is_quiet(const struct ntrace_encoder *e, unsigned int hw,
+static inline bool run_is_quiet(const struct ntrace_encoder *e, unsigned int hw,
 			 const struct ntrace_run_attr *a)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
 
-	if (!e->tracing || e->pend || e->overrun || e->sync_due || e->stopped)
-		return false;
-	if (c->context && (!e->own_valid || a->priv != e->own_priv ||
-			   a->context != e->own_context))
+	if (!nothing_owed(e, a->priv, a->context) || e->sync_due || e->stopped)
 		return false;
 	if ((e->icnt + hw) >> (c->icnt_bits - 1))
 		return false;
 	if (c->sync_mode == NTRACE_SYNCMODE_CYCLES)
 		return false;
+	/* messages sent for the first record may have filled the message count */
+	if (c->sync_mode == NTRACE_SYNCMODE_MSGS)
+		return e->sync_count < e->sync_period;
 	return c->sync_mode != NTRACE_SYNCMODE_HWORDS || e->sync_count + hw < e->sync_period;
 }
 
@@ -681,7 +740,7 @@ int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *i
 			if (e->cfg.sync_mode == NTRACE_SYNCMODE_HWORDS)
 				e->sync_count += hw;
 			e->prev_size_in_block = (uint8_t)HW(insn[n - 1].size);
-			e->last_record_addr = insn[n - 1].addr;
+			e->last_record_addr = insn[n - 1].addr + a->addr_offset;
 			e->last_record_ts = a->tstamp + (n - 1) * a->tstamp_step;
 			e->records += n - i;
 			return 0;
@@ -693,6 +752,109 @@ int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *i
 		hw -= HW(r.size);
 	}
 	return e->stopped;
+}
+
+/*
+ * A quiet block (run_is_quiet() for all of it) that ends in a conditional
+ * branch: put_traced() of its records reduced to what they change. The
+ * plain ones only add to I-CNT (and the half-word sync count); the
+ * branch adds its half-words, then its history bit (HTM) or makes a
+ * DirectBranch message wait for the next block (BTM, taken). Neither
+ * counter fills inside the block, so only HIST and the periodic sync are
+ * left to check.
+ */
+static inline int put_branch_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+				   const struct ntrace_run_attr *a)
+{
+	size_t last = b->n - 1;
+	uint64_t ts = a->tstamp + last * a->tstamp_step;
+	bool taken = b->itype == NTRACE_ITYPE_TAKEN;
+	int rc;
+
+	e->icnt += b->hw;
+	if (e->cfg.sync_mode == NTRACE_SYNCMODE_HWORDS)
+		e->sync_count += b->hw;
+	if (e->cfg.mode == NTRACE_MODE_HTM) {
+		branch_bit(e, taken);
+	} else if (taken) {
+		e->pend = NTRACE_ENC_DIRECT;
+		e->pend_ts = ts;
+	}
+	if (hist_due(e)) {
+		rc = hist_step(e, ts);
+		if (rc)
+			return rc;
+	}
+	sync_step(e, ts);
+	e->prev_size_in_block = e->pend ? 0 : (uint8_t)HW(b->insn[last].size);
+	e->last_record_addr = b->insn[last].addr + a->addr_offset;
+	e->last_record_ts = ts;
+	e->records += b->n;
+	return 0;
+}
+
+/* Records from..n-1 of a block, one at a time. */
+static int put_block_records(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a, size_t from)
+{
+	struct ntrace_insn r;
+	size_t i;
+	int rc;
+
+	for (i = from; i < b->n; i++) {
+		if (e->stopped)
+			return e->stopped;
+		ntrace_enc_block_record(&r, b, i, a);
+		rc = put_one(e, &r);
+		if (rc)
+			return rc;
+	}
+	return e->stopped;
+}
+
+int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a)
+{
+	bool branch = (b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) &&
+		      !(b->flags & NTRACE_INSN_TRACE_STOP);
+	size_t last = b->n - 1;
+	struct ntrace_insn r;
+	bool traced;
+	int rc;
+
+	/* the most common block: checked first */
+	if (branch && run_is_quiet(e, b->hw, a))
+		return put_branch_block(e, b, a);
+	if (e->stopped)
+		return e->stopped;
+	if (!nothing_owed(e, a->priv, a->context)) {
+		/*
+		 * The first record settles it (usually it is the address a
+		 * branch message waits for); then the block goes on as one
+		 * that owes nothing, the first record's own rules included.
+		 */
+		ntrace_enc_block_record(&r, b, 0, a);
+		rc = put_head(e, &r, &traced);
+		if (rc)
+			return rc;
+		if (!traced)
+			return put_block_records(e, b, a, 1);
+		if (branch && run_is_quiet(e, b->hw, a))
+			return put_branch_block(e, b, a);
+	}
+	if (last) {
+		rc = ntrace_encoder_put_run(e, b->insn, last,
+					    b->hw - HW(b->insn[last].size), a);
+		if (rc)
+			return rc;
+	}
+	if (e->stopped)
+		return e->stopped;
+	ntrace_enc_block_record(&r, b, last, a);
+	/* the common case: straight to the rules of the record itself */
+	if (nothing_owed(e, r.priv, r.context))
+		return put_traced(e, &r);
+	return put_one(e, &r);
 }
 
 void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode)

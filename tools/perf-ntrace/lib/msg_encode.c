@@ -18,19 +18,33 @@ struct bitwriter {
 	unsigned int cur;	/* MDO bits of the current byte */
 };
 
-static void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
+/*
+ * The low g (1..8) six-bit groups of v, one per byte in bits 7:2 (MDO),
+ * first group in the low byte; the bytes above g are 0.
+ */
+static inline uint64_t mdo_spread(uint64_t v, unsigned int g)
 {
-	/* byte-aligned (every variable field): whole MDO groups at once */
-	if (!w->fill) {
-		for (; bits >= 6; bits -= 6, v >>= 6)
-			w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
-		if (bits) {
-			w->cur = (unsigned int)(v & ((1u << bits) - 1));
-			w->fill = bits;
-		}
-		return;
-	}
-	while (bits) {
+	uint64_t x = v & 0xffffffffffffull;
+
+	x = (x & 0xffffffull) | (x & 0xffffff000000ull) << 8;
+	x = (x & 0x00000fff00000fffull) | (x & 0x00fff00000fff000ull) << 4;
+	x = (x & 0x003f003f003f003full) | (x & 0x0fc00fc00fc00fc0ull) << 2;
+	x <<= 2;
+	return g < 8 ? x & ((1ull << (8 * g)) - 1) : x;
+}
+
+static inline void put_le64(uint8_t *p, uint64_t x)
+{
+	unsigned int i;
+
+	for (i = 0; i < 8; i++)
+		p[i] = (uint8_t)(x >> (8 * i));
+}
+
+static inline void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
+{
+	/* complete a partly filled byte first; the rest is byte-aligned */
+	if (w->fill) {
 		unsigned int k = 6 - w->fill;
 
 		if (k > bits)
@@ -39,11 +53,26 @@ static void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
 		w->fill += k;
 		v >>= k;
 		bits -= k;
-		if (w->fill == 6) {
-			w->buf[w->n++] = (uint8_t)(w->cur << 2);
-			w->fill = 0;
-			w->cur = 0;
-		}
+		if (w->fill < 6)
+			return;
+		w->buf[w->n++] = (uint8_t)(w->cur << 2);
+		w->fill = 0;
+		w->cur = 0;
+	}
+	/* whole MDO groups: up to eight at once while the buffer has room */
+	while (bits >= 6 && w->n + 8 <= NTRACE_MSG_MAX_BYTES) {
+		unsigned int g = bits / 6 < 8 ? bits / 6 : 8;
+
+		put_le64(w->buf + w->n, mdo_spread(v, g));
+		w->n += g;
+		bits -= 6 * g;
+		v >>= 6 * g;
+	}
+	for (; bits >= 6; bits -= 6, v >>= 6)
+		w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
+	if (bits) {
+		w->cur = (unsigned int)(v & ((1u << bits) - 1));
+		w->fill = bits;
 	}
 }
 

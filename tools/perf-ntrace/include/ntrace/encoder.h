@@ -257,15 +257,19 @@ int ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *c
 int ntrace_encoder_put(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n);
 
 /*
- * Attributes shared by a run of records (ntrace_encoder_put_run): the
- * privilege and context of every record, and the timestamp of the first,
- * each later record's being tstamp_step more (0 when all are equal).
+ * Attributes shared by a run of records (ntrace_encoder_put_run,
+ * ntrace_encoder_put_block): the privilege and context of every record,
+ * and the timestamp of the first, each later record's being tstamp_step
+ * more (0 when all are equal). addr_offset is added to every template
+ * address (code that runs at another address than the one it was
+ * decoded at; 0 otherwise).
  */
 struct ntrace_run_attr {
 	uint8_t priv;
 	uint64_t context;
 	uint64_t tstamp;
 	uint64_t tstamp_step;
+	uint64_t addr_offset;
 };
 
 /* Record i of a run as ntrace_encoder_put_run() takes it. */
@@ -273,6 +277,7 @@ static inline void ntrace_run_record(struct ntrace_insn *r, const struct ntrace_
 				     size_t i, const struct ntrace_run_attr *a)
 {
 	*r = insn[i];
+	r->addr += a->addr_offset;
 	r->itype = NTRACE_ITYPE_NONE;
 	r->flags = 0;
 	r->priv = a->priv;
@@ -293,6 +298,46 @@ static inline void ntrace_run_record(struct ntrace_insn *r, const struct ntrace_
  */
 int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *insn, size_t n,
 			   unsigned int hw, const struct ntrace_run_attr *a);
+
+/*
+ * A straight-line block as a producer that decodes code once holds it
+ * (ntrace_encoder_put_block): n >= 1 template records at consecutive
+ * addresses, of which only addr and size are read, hw the sum of their
+ * sizes in half-words, and how control left the block: the itype and
+ * flags of its last record (a conditional branch taken or not, a jump, a
+ * return, ...). The records before the last are plain.
+ */
+struct ntrace_enc_block {
+	const struct ntrace_insn *insn;
+	uint32_t n;
+	uint32_t hw;
+	uint8_t itype;
+	uint8_t flags;
+};
+
+/* Record i of a block as ntrace_encoder_put_block() takes it. */
+static inline void ntrace_enc_block_record(struct ntrace_insn *r, const struct ntrace_enc_block *b,
+				       size_t i, const struct ntrace_run_attr *a)
+{
+	ntrace_run_record(r, b->insn, i, a);
+	if (i + 1 == b->n) {
+		r->itype = b->itype;
+		r->flags = b->flags;
+	}
+}
+
+/*
+ * Feed a whole block with its outcome: exactly what ntrace_encoder_put()
+ * gives for the records ntrace_enc_block_record(r, b, i, a), i = 0..n-1. For a
+ * block-based instruction-set simulator, one call per executed block, with
+ * no record built: while nothing falls due inside the block (as for
+ * ntrace_encoder_put_run), the plain records only add to I-CNT and the
+ * last one is classified on its own (a branch's history bit, a message
+ * that waits for the next block's address). Returns 0 or the sink's
+ * non-zero return value.
+ */
+int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a);
 
 /*
  * Model an output FIFO overrun after the records fed so far: whatever the

@@ -114,9 +114,15 @@ int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len
 
 	d->st.bytes += len;
 	while (len && !d->stopped) {
-		size_t used = 0, n, i;
+		size_t used = 0, n, i, k = dec_fast(d, buf, len);
 
-		n = ntrace_parse(&d->parser, buf, len, m, 64, &used);
+		buf += k;
+		len -= k;
+		if (!len || d->stopped)
+			break;
+		/* one message where the direct path stopped, then back to it;
+		 * a batch where it takes nothing (BTM, before a sync, ...) */
+		n = ntrace_parse(&d->parser, buf, len, m, k ? 1 : 64, &used);
 		for (i = 0; i < n && !d->stopped; i++)
 			ntrace_decoder_put(d, &m[i]);
 		buf += used;

@@ -190,6 +190,15 @@ void dec_hist_clear(struct ntrace_decoder *d, struct dec_src *s);
 
 /* dec_msg.c: forget the flow of s; it waits for a sync */
 void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s);
+/* dec_msg.c: the end of an indirect branch message (B-TYPE 0) whose I-CNT,
+ * HIST and target (U-ADDR applied) are taken; as put_src() would do it */
+int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		       uint64_t target);
+/* dec_msg.c: a ResourceFull message's walk, after its fields are taken */
+int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s);
+
+/* dec_fast.c: messages taken straight from the bytes; see there */
+size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 /* dec_sink.c: bytes formatted but not written to the sink's FILE yet */
 size_t dec_sink_pending(const struct ntrace_sink *s);
@@ -207,6 +216,8 @@ void dec_state_free(struct dec_state *st);
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
+/* The part of a walk that needs no decision (dec_walk() goes on from where it stops). */
+void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s);
 int dec_flush(struct ntrace_decoder *d);
 
 /* Runs: inline, they are built once or twice per message (dec_walk.c's fast loop has its own copy). */

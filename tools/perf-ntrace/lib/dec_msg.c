@@ -200,6 +200,33 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 	return check_left(d, s);
 }
 
+/*
+ * final_msg() for an indirect branch message with B-TYPE 0. The usual end,
+ * the I-CNT spent up to the indirect jump that ends a cached block with no
+ * HIST left, is done here without the general walk's dispatch; any other
+ * goes to final_msg(), which takes the walk on from where it stopped.
+ */
+int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		       uint64_t target)
+{
+	const struct dec_blk *b;
+	unsigned int kind;
+
+	if (s->icnt && !d->stopped)
+		dec_walk_fast(d, s);
+	b = &d->bc[dec_bc_index(d, s->pc)];
+	if (b->key != DEC_KEY(s->pc) || b->epoch != d->epoch || s->icnt != b->nhalf ||
+	    b->kind != NTRACE_IK_INDIRECT || s->hn || s->hq_len)
+		return final_msg(d, s, tcode, NTRACE_BTYPE_INDIRECT, target);
+	s->icnt = 0;
+	explicit_indirect(d, s, b);
+	kind = b->itype == NTRACE_ITYPE_IND_CALL ? NTRACE_DK_IND_CALL
+	       : b->itype == NTRACE_ITYPE_RETURN ? NTRACE_DK_RETURN : NTRACE_DK_IND_JUMP;
+	d->st.indirect++;
+	dec_end_block(d, s, b, target, kind, 0);
+	return 0;
+}
+
 static void resync(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
 	uint64_t pc = faddr(d, m->addr);
@@ -253,7 +280,6 @@ lost:	/* the error is reported; the sync itself is good: restart here */
 
 static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
-	const struct dec_blk *b;
 	uint64_t rep = 1;
 
 	switch (m->code) {
@@ -276,6 +302,13 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 			 m->code);
 		return dec_event(d, s, NTRACE_DEV_WARN, m->code, d->text);
 	}
+	return dec_resource_walk(d, s);
+}
+
+int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s)
+{
+	const struct dec_blk *b;
+
 	return dec_walk(d, s, false, &b) == W_ERROR ? NTRACE_EBADINPUT : 0;
 }
 

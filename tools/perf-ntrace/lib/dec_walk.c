@@ -307,10 +307,11 @@ static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const
 
 /*
  * The hot loop: blocks ending in a conditional branch whose outcome is
- * known (a HIST bit in HTM, not taken in BTM), well inside the I-CNT. All
- * state lives in locals; anything else returns to the general loop.
+ * known (a HIST bit in HTM, not taken in BTM), a direct jump or an implicit
+ * return, well inside the I-CNT. All state lives in locals; anything else
+ * returns to the general loop.
  */
-static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
+void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 {
 	uint64_t pc = s->pc, r = s->icnt, start = s->run_start, last = s->run_last;
 	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0, ind = 0, impl = 0;
@@ -435,7 +436,7 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 		int rc;
 
 		if (r && !d->stopped) {
-			fast_branches(d, s);
+			dec_walk_fast(d, s);
 			r = s->icnt;
 		}
 		if (!r)

@@ -15,26 +15,109 @@
  * same runs and events: scripts/jobs.sh compares --jobs 1 (this path)
  * with --jobs 2, whose pieces go through ntrace_decoder_put().
  */
+#include <stdlib.h>
+
 #include "dec_internal.h"
 #include "msg_cut.h"
 
-/* The branch message as the parser's record would be (RepeatBranch replays it). */
-static void keep_prev(struct dec_src *s, uint64_t off, unsigned int size, unsigned int tcode,
-		      unsigned int btype, const struct msg_cut *c, uint64_t addr)
+/* The message at q (8 bytes readable) if it is one of the kinds above, else 0. */
+static unsigned int cut(struct ntrace_decoder *d, const uint8_t *q, struct fmsg *m)
 {
-	s->prev = (struct ntrace_msg){
-		.offset = off,
-		.size = size,
-		.tcode = (uint8_t)tcode,
+	const struct ntrace_codec_cfg *cfg = &d->parser.cfg;
+	uint64_t field[MSG_CUT_MAX_FIELDS] = { 0 }, h;
+	uint8_t bits[MSG_CUT_MAX_FIELDS];
+	struct msg_cut c = { .field = field, .bits = bits };
+	unsigned int k = msg_cut8(cfg, q, &c), tc, code;
+
+	if (!k)
+		return 0;
+	tc = c.tcode;
+	h = c.hdr;
+	m->src = (uint16_t)(cfg->src_bits ? h & ((1u << cfg->src_bits) - 1) : 0);
+	h >>= cfg->src_bits;
+	code = (unsigned int)(h & 15);	/* B-TYPE in bits 1:0, or RCODE */
+	if (tc == NTRACE_TC_INDIRECT_BRANCH_HIST || tc == NTRACE_TC_INDIRECT_BRANCH) {
+		if (c.nf != (tc == NTRACE_TC_INDIRECT_BRANCH ? 2u : 3u) ||
+		    (code & 3) != NTRACE_BTYPE_INDIRECT || field[0] > d->icnt_limit)
+			return 0;
+		code = NTRACE_BTYPE_INDIRECT;
+		addr_value(cfg, field[1], bits[1], &field[1]);	/* < 64 bits: always */
+		m->abits = bits[1];
+		if (c.nf == 2)
+			field[2] = 1;	/* no HIST: an empty one does the same */
+	} else if (tc == NTRACE_TC_RESOURCE_FULL) {
+		if (code == NTRACE_RCODE_ICNT || code == NTRACE_RCODE_HIST) {
+			if (c.nf != 1 || (code == NTRACE_RCODE_ICNT && field[0] > d->icnt_limit))
+				return 0;
+		} else if (code != NTRACE_RCODE_HREPEAT || c.nf != 2 ||
+			   field[1] > d->hrep_limit) {
+			return 0;
+		}
+	} else {
+		return 0;
+	}
+	m->f[0] = field[0];
+	m->f[1] = field[1];
+	m->f[2] = field[2];
+	m->len = (uint8_t)k;
+	m->tcode = (uint8_t)tc;
+	m->code = (uint8_t)code;
+	m->nf = (uint8_t)c.nf;
+	return k;
+}
+
+/*
+ * The message at q through the cut cache: a trace repeats its messages
+ * (the same I-CNT, HIST and address field for the same path), so the cut
+ * of each is kept by its bytes. Equal bytes, equal cut.
+ */
+static const struct fmsg *lookup(struct ntrace_decoder *d, const uint8_t *q)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t w, endm, word;
+	unsigned int last;
+	struct fmsg *e;
+
+	memcpy(&w, q, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	endm = w & (w >> 1) & ones;	/* MSEO 11 */
+	if (!endm)
+		return NULL;
+	last = (unsigned int)__builtin_ctzll(endm) >> 3;
+	word = last == 7 ? w : w & ((1ull << (8 * (last + 1))) - 1);
+	e = &d->cuts[(word * 0x9E3779B97F4A7C15ull) >> (64 - DEC_CUTS_BITS)];
+	if (e->word == word)
+		return e;
+	if (!cut(d, q, e)) {
+		e->word = 0;
+		return NULL;
+	}
+	e->word = word;
+	return e;
+}
+
+const struct ntrace_msg *dec_prev(const struct dec_src *s, struct ntrace_msg *tmp)
+{
+	const struct fmsg *m = &s->prev_f;
+
+	if (!s->prev_fast)
+		return &s->prev;
+	*tmp = (struct ntrace_msg){
+		.offset = s->prev_off,
+		.size = m->len,
+		.tcode = m->tcode,
 		.flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR |
-			 (c->nf == 3 ? NTRACE_MSGF_HIST : 0),
-		.addr_bits = c->bits[1],
+			 (m->nf == 3 ? NTRACE_MSGF_HIST : 0),
+		.addr_bits = m->abits,
 		.src = s->id,
-		.btype = (uint8_t)btype,
-		.icnt = c->field[0],
-		.addr = addr,
-		.hist = c->nf == 3 ? c->field[2] : 0,
+		.btype = NTRACE_BTYPE_INDIRECT,
+		.icnt = m->f[0],
+		.addr = m->f[1],
+		.hist = m->nf == 3 ? m->f[2] : 0,
 	};
+	return tmp;
 }
 
 /*
@@ -43,81 +126,72 @@ static void keep_prev(struct dec_src *s, uint64_t off, unsigned int size, unsign
  */
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 {
-	const struct ntrace_codec_cfg *cfg = &d->parser.cfg;
-	const unsigned int sbits = cfg->src_bits;
-	uint64_t field[MSG_CUT_MAX_FIELDS];
-	uint8_t bits[MSG_CUT_MAX_FIELDS];
-	struct msg_cut c = { .field = field, .bits = bits };
 	size_t i = 0;
 
-	if (!msg_parser_idle(&d->parser))
+	if (!msg_parser_idle(&d->parser) || !d->cuts)
 		return 0;
 	while (len - i >= 8 && !d->stopped) {
-		unsigned int k, src, tc, code;
+		const struct fmsg *m = lookup(d, buf + i);
+		uint64_t target, pc;
+		struct dec_memo_rec rec;
 		struct dec_src *s;
-		uint64_t h, addr = 0, target;
+		bool memo;
 		int rc;
 
-		if ((buf[i] & 3) != NTRACE_MSEO_NORMAL)
-			break;	/* idle byte or garbage */
-		k = msg_cut8(cfg, buf + i, &c);
-		if (!k)
+		if (!m || (d->cfg.src >= 0 && m->src != d->cfg.src))
 			break;
-		tc = c.tcode;
-		h = c.hdr;
-		src = sbits ? (unsigned int)(h & ((1u << sbits) - 1)) : 0;
-		h >>= sbits;
-		if (d->cfg.src >= 0 && src != (unsigned int)d->cfg.src)
-			break;
-		s = d->srcs[src];
+		s = d->srcs[m->src];
 		if (!s || !s->synced || !s->mode_known || !s->htm)
 			break;
-		code = (unsigned int)(h & 15);	/* B-TYPE in bits 1:0, or RCODE */
-		if (tc == NTRACE_TC_INDIRECT_BRANCH_HIST || tc == NTRACE_TC_INDIRECT_BRANCH) {
-			if (c.nf != (tc == NTRACE_TC_INDIRECT_BRANCH ? 2u : 3u) ||
-			    (code & 3) != NTRACE_BTYPE_INDIRECT || c.field[0] > d->icnt_limit)
-				break;
-		} else if (tc == NTRACE_TC_RESOURCE_FULL) {
-			if (code == NTRACE_RCODE_ICNT || code == NTRACE_RCODE_HIST) {
-				if (c.nf != 1 || (code == NTRACE_RCODE_ICNT &&
-						  c.field[0] > d->icnt_limit))
-					break;
-			} else if (code != NTRACE_RCODE_HREPEAT || c.nf != 2 ||
-				   c.field[1] > d->hrep_limit) {
-				break;
-			}
-		} else {
-			break;
-		}
 
 		/* taken: from here on as ntrace_decoder_put() would; events
 		 * give the parser's position, the message's offset */
 		d->st.messages++;
-		d->st.tcode[tc]++;
-		if (tc == NTRACE_TC_RESOURCE_FULL) {
+		d->st.tcode[m->tcode]++;
+		if (m->tcode == NTRACE_TC_RESOURCE_FULL) {
 			rc = 0;
-			if (code == NTRACE_RCODE_ICNT)
-				s->icnt += c.field[0];
+			if (m->code == NTRACE_RCODE_ICNT)
+				s->icnt += m->f[0];
 			else
-				rc = dec_hist_push(d, s, c.field[0],
-						   code == NTRACE_RCODE_HIST ? 1 : c.field[1]);
+				rc = dec_hist_push(d, s, m->f[0],
+						   m->code == NTRACE_RCODE_HIST ? 1 : m->f[1]);
 			if (!rc)
 				dec_resource_walk(d, s);
 		} else {
-			addr_value(cfg, c.field[1], c.bits[1], &addr);	/* < 64 bits: always */
-			keep_prev(s, d->parser.pos, k, tc, code & 3, &c, addr);
-			s->icnt += c.field[0];
-			rc = tc == NTRACE_TC_INDIRECT_BRANCH_HIST ?
-			     dec_hist_push(d, s, c.field[2], 1) : 0;
-			if (!rc) {
-				target = ntrace_addr_from_uaddr(addr, s->ref_addr, d->xlen);
-				s->ref_addr = target;
-				rc = dec_final_indirect(d, s, tc, target);
+			s->prev_f = *m;	/* the record only if it is asked for */
+			s->prev_off = d->parser.pos;
+			s->prev_fast = true;
+			pc = s->pc;
+			memo = d->memo && !s->icnt && !s->hn && !s->hq_len && !s->run_open;
+			if (memo && m->f[2] &&
+			    dec_memo_replay(d, s, m->f[0], m->f[2],
+					    ntrace_addr_from_uaddr(m->f[1], s->ref_addr, d->xlen))) {
+				s->ref_addr = s->pc;
+				s->prev_valid = true;
+			} else {
+				if (memo)
+					dec_memo_start(d, s, &rec);
+				s->icnt += m->f[0];
+				rc = dec_hist_push(d, s, m->f[2], 1);
+				target = 0;
+				if (!rc) {
+					target = ntrace_addr_from_uaddr(m->f[1], s->ref_addr,
+									d->xlen);
+					s->ref_addr = target;
+					rc = dec_final_indirect(d, s, m->tcode, target);
+				}
+				if (memo)
+					dec_memo_stop(d, s, &rec, pc, m->f[0], m->f[2], target, rc);
+				s->prev_valid = !rc && s->synced;
 			}
-			s->prev_valid = !rc && s->synced;
 		}
-		d->parser.pos += k;
-		i += k;
+		d->parser.pos += m->len;
+		i += m->len;
 	}
 	return i;
+}
+
+struct fmsg *dec_cuts_new(void)
+{
+	return calloc((size_t)1 << DEC_CUTS_BITS, sizeof(struct fmsg));
 }

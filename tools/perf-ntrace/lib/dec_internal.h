@@ -46,6 +46,14 @@ struct dec_hist {
 /* HIST backlog entries of all sources together (24 bytes each): 24 MB */
 #define DEC_HQ_TOTAL	(1u << 20)
 
+/* A message of a kind dec_fast.c takes, as its bytes say. */
+struct fmsg {
+	uint64_t word;		/* its bytes, zero past its end; 0: an empty cache entry */
+	uint64_t f[3];		/* variable fields; f[1] of a branch message: the address value */
+	uint8_t len, tcode, code, nf, abits;	/* code: RCODE, or B-TYPE (0) */
+	uint16_t src;
+};
+
 /* Decoding state of one message source (SRC). */
 struct dec_src {
 	bool used;
@@ -76,9 +84,16 @@ struct dec_src {
 	uint64_t run_start;
 	uint64_t run_last;
 	uint32_t run_ninsn;
-	/* last branch message (RepeatBranch replays it) */
+	/* last branch message (RepeatBranch replays it): prev, or when
+	 * prev_fast, prev_f at prev_off (dec_prev() makes the record) */
 	bool prev_valid;
+	bool prev_fast;
 	struct ntrace_msg prev;
+	struct fmsg prev_f;
+	uint64_t prev_off;
+	/* while a walk is noted for the memo: its return-stack operations */
+	uint64_t *rs_log;
+	uint32_t rs_nlog;
 };
 
 #define DEC_RUNBUF 512
@@ -101,6 +116,9 @@ struct ntrace_decoder {
 	uint32_t epoch;		/* bumped when the images change: older entries are stale */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
 	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
+	struct dec_memo *memo;	/* walks by (pc, I-CNT, HIST), dec_memo.c; NULL: none */
+	struct fmsg *cuts;	/* cut cache of dec_fast.c; NULL: no direct path */
+	uint64_t nevents;	/* events reported (a noted walk must have none) */
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;
 	struct ntrace_dec_run runs[DEC_RUNBUF];
@@ -197,7 +215,32 @@ int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int
 /* dec_msg.c: a ResourceFull message's walk, after its fields are taken */
 int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s);
 
+/* dec_memo.c: walks of indirect branch messages, kept and replayed */
+#define DEC_MEMO_BITS	12	/* 4K entries of 512 bytes: 2 MB */
+#define DEC_MEMO_RUNS	8
+#define DEC_MEMO_OPS	8
+#define DEC_MEMO_NEED	2	/* return-stack entries from before a walk it may use */
+struct dec_memo_rec {
+	uint32_t nruns, rs_len;
+	uint64_t runs, taken, indirect, implicit, other;
+	uint64_t top[DEC_MEMO_NEED];	/* the stack's newest entries at the start */
+	uint64_t op[DEC_MEMO_OPS];
+};
+struct dec_memo *dec_memo_new(void);
+void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
+/* The walk of a message from s->pc is known: its effect is applied. */
+bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t icnt, uint64_t hist,
+		     uint64_t target);
+/* Note the walk that follows; keep it if it qualifies (rc: the handler's). */
+void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r);
+void dec_memo_stop(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo_rec *r,
+		   uint64_t pc, uint64_t icnt, uint64_t hist, uint64_t target, int rc);
+
 /* dec_fast.c: messages taken straight from the bytes; see there */
+#define DEC_CUTS_BITS	12	/* 4K messages by their bytes, 160 KB */
+struct fmsg *dec_cuts_new(void);
+/* The last branch message of s as the parser's record (s->prev_valid). */
+const struct ntrace_msg *dec_prev(const struct dec_src *s, struct ntrace_msg *tmp);
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 /* dec_sink.c: bytes formatted but not written to the sink's FILE yet */
@@ -286,7 +329,13 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,
 	      const char *text);
 void dec_rs_push(struct dec_src *s, uint64_t ret);
+/* Pop a return address that decides where the flow goes; drop: one that
+ * does not (a return whose target a message gives). For the memo's notes
+ * (s->rs_log): a push is the address (even), a pop DEC_RS_POP or DROP. */
+#define DEC_RS_POP	1
+#define DEC_RS_DROP	3
 bool dec_rs_pop(struct dec_src *s, uint64_t *ret);
+void dec_rs_drop(struct dec_src *s);
 int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags);
 int dec_trap_counted(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b);

@@ -72,12 +72,12 @@ static int check_left(struct ntrace_decoder *d, struct dec_src *s)
 /* Stack effects of an indirect jump whose target a message gave. */
 static void explicit_indirect(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b)
 {
-	uint64_t after = b->last + 2 * (uint64_t)b->lhalf, dummy;
+	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
 
 	if (!d->iret)
 		return;
 	if (b->itype == NTRACE_ITYPE_RETURN || b->itype == NTRACE_ITYPE_COSWAP)
-		dec_rs_pop(s, &dummy);
+		dec_rs_drop(s);
 	if (b->itype == NTRACE_ITYPE_COSWAP || b->itype == NTRACE_ITYPE_IND_CALL)
 		dec_rs_push(s, after);
 }
@@ -314,7 +314,7 @@ int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s)
 
 static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
-	struct ntrace_msg again;
+	struct ntrace_msg again, tmp;
 	uint64_t i;
 	int rc;
 
@@ -323,7 +323,7 @@ static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const stru
 	if (m->count > d->bcnt_limit)
 		return dec_error(d, s, "B-CNT %" PRIu64 " is wider than %u bits (--bcnt-bits)",
 				 m->count, d->cfg.enc.bcnt_bits);
-	again = s->prev;
+	again = *dec_prev(s, &tmp);
 	again.flags &= (uint8_t)~NTRACE_MSGF_TSTAMP;
 	for (i = 0; i < m->count && !d->stopped; i++) {
 		rc = branch_msg(d, s, &again);
@@ -459,6 +459,7 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 	case NTRACE_TC_INDIRECT_BRANCH:
 	case NTRACE_TC_INDIRECT_BRANCH_HIST:
 		s->prev = *m;
+		s->prev_fast = false;
 		s->prev_valid = !branch_msg(d, s, m) && s->synced;
 		break;
 	case NTRACE_TC_RESOURCE_FULL:

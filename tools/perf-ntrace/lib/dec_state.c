@@ -110,8 +110,11 @@ static void put_src(struct dec_state *st, const struct dec_src *s)
 		put64(st, s->run_last);
 	}
 	put64(st, s->prev_valid);
-	if (s->prev_valid)
-		put_msg(st, &s->prev);
+	if (s->prev_valid) {
+		struct ntrace_msg tmp;
+
+		put_msg(st, dec_prev(s, &tmp));
+	}
 }
 
 void dec_state_save(const struct ntrace_decoder *d, struct dec_state *st)

@@ -20,8 +20,16 @@
 #include "dec_internal.h"
 #include "msg_cut.h"
 
+/* A message of a kind this path takes, as its bytes say. */
+struct fmsg {
+	uint64_t word;		/* its bytes, zero past its end; 0: an empty cache entry */
+	uint64_t f[3];		/* variable fields; f[1] of a branch message: the address value */
+	uint8_t len, tcode, code, nf, abits;	/* code: RCODE, or B-TYPE (0) */
+	uint16_t src;
+};
+
 /* The message at q (8 bytes readable) if it is one of the kinds above, else 0. */
-static unsigned int cut(struct ntrace_decoder *d, const uint8_t *q, struct fmsg *m)
+static unsigned int cut(const struct ntrace_decoder *d, const uint8_t *q, struct fmsg *m)
 {
 	const struct ntrace_codec_cfg *cfg = &d->parser.cfg;
 	uint64_t field[MSG_CUT_MAX_FIELDS] = { 0 }, h;
@@ -67,16 +75,14 @@ static unsigned int cut(struct ntrace_decoder *d, const uint8_t *q, struct fmsg 
 }
 
 /*
- * The message at q through the cut cache: a trace repeats its messages
- * (the same I-CNT, HIST and address field for the same path), so the cut
- * of each is kept by its bytes. Equal bytes, equal cut.
+ * The bytes of the message at q (8 readable), zero past its end, with its
+ * length in *k; 0 when it does not end within 8 bytes.
  */
-static const struct fmsg *lookup(struct ntrace_decoder *d, const uint8_t *q)
+static inline uint64_t msg_word(const uint8_t *q, unsigned int *k)
 {
 	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t w, endm, word;
+	uint64_t w, endm;
 	unsigned int last;
-	struct fmsg *e;
 
 	memcpy(&w, q, 8);
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -84,10 +90,22 @@ static const struct fmsg *lookup(struct ntrace_decoder *d, const uint8_t *q)
 #endif
 	endm = w & (w >> 1) & ones;	/* MSEO 11 */
 	if (!endm)
-		return NULL;
+		return 0;
 	last = (unsigned int)__builtin_ctzll(endm) >> 3;
-	word = last == 7 ? w : w & ((1ull << (8 * (last + 1))) - 1);
-	e = &d->cuts[(word * 0x9E3779B97F4A7C15ull) >> (64 - DEC_CUTS_BITS)];
+	*k = last + 1;
+	return last == 7 ? w : w & ((1ull << (8 * (last + 1))) - 1);
+}
+
+/*
+ * The message at q (its bytes: word) through the cut cache: a trace
+ * repeats its messages (the same I-CNT, HIST and address field for the
+ * same path), so the cut of each is kept by its bytes. Equal bytes, equal
+ * cut.
+ */
+static const struct fmsg *lookup(struct ntrace_decoder *d, const uint8_t *q, uint64_t word)
+{
+	struct fmsg *e = &d->cuts[(word * 0x9E3779B97F4A7C15ull) >> (64 - DEC_CUTS_BITS)];
+
 	if (e->word == word)
 		return e;
 	if (!cut(d, q, e)) {
@@ -98,24 +116,30 @@ static const struct fmsg *lookup(struct ntrace_decoder *d, const uint8_t *q)
 	return e;
 }
 
-const struct ntrace_msg *dec_prev(const struct dec_src *s, struct ntrace_msg *tmp)
+const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct dec_src *s,
+				  struct ntrace_msg *tmp)
 {
-	const struct fmsg *m = &s->prev_f;
+	uint8_t b[8];
+	struct fmsg m;
+	unsigned int i;
 
 	if (!s->prev_fast)
 		return &s->prev;
+	for (i = 0; i < 8; i++)
+		b[i] = (uint8_t)(s->prev_word >> 8 * i);
+	cut(d, b, &m);	/* it was cut before: the same again */
 	*tmp = (struct ntrace_msg){
 		.offset = s->prev_off,
-		.size = m->len,
-		.tcode = m->tcode,
+		.size = m.len,
+		.tcode = m.tcode,
 		.flags = NTRACE_MSGF_ICNT | NTRACE_MSGF_ADDR |
-			 (m->nf == 3 ? NTRACE_MSGF_HIST : 0),
-		.addr_bits = m->abits,
+			 (m.nf == 3 ? NTRACE_MSGF_HIST : 0),
+		.addr_bits = m.abits,
 		.src = s->id,
 		.btype = NTRACE_BTYPE_INDIRECT,
-		.icnt = m->f[0],
-		.addr = m->f[1],
-		.hist = m->nf == 3 ? m->f[2] : 0,
+		.icnt = m.f[0],
+		.addr = m.f[1],
+		.hist = m.nf == 3 ? m.f[2] : 0,
 	};
 	return tmp;
 }
@@ -124,69 +148,88 @@ const struct ntrace_msg *dec_prev(const struct dec_src *s, struct ntrace_msg *tm
  * Take messages from buf while they are of the kinds above; returns the
  * bytes taken (whole messages). The parser must be idle.
  */
+/* Count the message (TCODE: its first byte's MDO) as ntrace_decoder_put() does, first. */
+static inline void count(struct ntrace_decoder *d, uint64_t word)
+{
+	d->st.messages++;
+	d->st.tcode[(word >> 2) & 63]++;
+}
+
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 {
+	const unsigned int sbits = d->parser.cfg.src_bits;
 	size_t i = 0;
 
 	if (!msg_parser_idle(&d->parser) || !d->cuts)
 		return 0;
 	while (len - i >= 8 && !d->stopped) {
-		const struct fmsg *m = lookup(d, buf + i);
-		uint64_t target, pc;
+		const struct fmsg *m = NULL;
+		uint64_t word, target, pc;
 		struct dec_memo_rec rec;
 		struct dec_src *s;
+		unsigned int k, src = 0;
 		bool memo;
 		int rc;
 
-		if (!m || (d->cfg.src >= 0 && m->src != d->cfg.src))
+		word = msg_word(buf + i, &k);
+		if (!word)
 			break;
-		s = d->srcs[m->src];
+		if (sbits) {
+			m = lookup(d, buf + i, word);
+			if (!m)
+				break;
+			src = m->src;
+		}
+		if (d->cfg.src >= 0 && src != (unsigned int)d->cfg.src)
+			break;
+		s = d->srcs[src];
 		if (!s || !s->synced || !s->mode_known || !s->htm)
 			break;
-
+		memo = d->memo && !s->icnt && !s->hn && !s->hq_len && !s->run_open;
 		/* taken: from here on as ntrace_decoder_put() would; events
 		 * give the parser's position, the message's offset */
-		d->st.messages++;
-		d->st.tcode[m->tcode]++;
-		if (m->tcode == NTRACE_TC_RESOURCE_FULL) {
-			rc = 0;
-			if (m->code == NTRACE_RCODE_ICNT)
-				s->icnt += m->f[0];
-			else
-				rc = dec_hist_push(d, s, m->f[0],
-						   m->code == NTRACE_RCODE_HIST ? 1 : m->f[1]);
-			if (!rc)
-				dec_resource_walk(d, s);
-		} else {
-			s->prev_f = *m;	/* the record only if it is asked for */
-			s->prev_off = d->parser.pos;
-			s->prev_fast = true;
-			pc = s->pc;
-			memo = d->memo && !s->icnt && !s->hn && !s->hq_len && !s->run_open;
-			if (memo && m->f[2] &&
-			    dec_memo_replay(d, s, m->f[0], m->f[2],
-					    ntrace_addr_from_uaddr(m->f[1], s->ref_addr, d->xlen))) {
-				s->ref_addr = s->pc;
-				s->prev_valid = true;
-			} else {
-				if (memo)
-					dec_memo_start(d, s, &rec);
-				s->icnt += m->f[0];
-				rc = dec_hist_push(d, s, m->f[2], 1);
-				target = 0;
-				if (!rc) {
-					target = ntrace_addr_from_uaddr(m->f[1], s->ref_addr,
-									d->xlen);
-					s->ref_addr = target;
-					rc = dec_final_indirect(d, s, m->tcode, target);
-				}
-				if (memo)
-					dec_memo_stop(d, s, &rec, pc, m->f[0], m->f[2], target, rc);
-				s->prev_valid = !rc && s->synced;
+		count(d, word);
+		if (!memo || !dec_memo_replay(d, s, word)) {
+			if (!m && !(m = lookup(d, buf + i, word))) {
+				d->st.messages--;	/* not taken after all */
+				d->st.tcode[(word >> 2) & 63]--;
+				break;
 			}
+			if (m->tcode == NTRACE_TC_RESOURCE_FULL) {
+				rc = 0;
+				if (m->code == NTRACE_RCODE_ICNT)
+					s->icnt += m->f[0];
+				else
+					rc = dec_hist_push(d, s, m->f[0],
+							   m->code == NTRACE_RCODE_HIST ? 1 : m->f[1]);
+				if (!rc)
+					dec_resource_walk(d, s);
+				goto next;
+			}
+			/* an indirect branch message whose walk is not known */
+			pc = s->pc;
+			if (memo)
+				dec_memo_start(d, s, &rec);
+			s->icnt += m->f[0];
+			rc = dec_hist_push(d, s, m->f[2], 1);
+			target = 0;
+			if (!rc) {
+				target = ntrace_addr_from_uaddr(m->f[1], s->ref_addr, d->xlen);
+				s->ref_addr = target;
+				rc = dec_final_indirect(d, s, m->tcode, target);
+			}
+			if (memo)
+				dec_memo_stop(d, s, &rec, pc, word, m->f[1], target, rc);
+		} else {
+			rc = 0;		/* replayed */
 		}
-		d->parser.pos += m->len;
-		i += m->len;
+		s->prev_word = word;	/* the record only if it is asked for */
+		s->prev_off = d->parser.pos;
+		s->prev_fast = true;
+		s->prev_valid = !rc && s->synced;
+next:
+		d->parser.pos += k;
+		i += k;
 	}
 	return i;
 }

@@ -46,14 +46,6 @@ struct dec_hist {
 /* HIST backlog entries of all sources together (24 bytes each): 24 MB */
 #define DEC_HQ_TOTAL	(1u << 20)
 
-/* A message of a kind dec_fast.c takes, as its bytes say. */
-struct fmsg {
-	uint64_t word;		/* its bytes, zero past its end; 0: an empty cache entry */
-	uint64_t f[3];		/* variable fields; f[1] of a branch message: the address value */
-	uint8_t len, tcode, code, nf, abits;	/* code: RCODE, or B-TYPE (0) */
-	uint16_t src;
-};
-
 /* Decoding state of one message source (SRC). */
 struct dec_src {
 	bool used;
@@ -85,11 +77,11 @@ struct dec_src {
 	uint64_t run_last;
 	uint32_t run_ninsn;
 	/* last branch message (RepeatBranch replays it): prev, or when
-	 * prev_fast, prev_f at prev_off (dec_prev() makes the record) */
+	 * prev_fast, its bytes at prev_off (dec_prev() makes the record) */
 	bool prev_valid;
 	bool prev_fast;
 	struct ntrace_msg prev;
-	struct fmsg prev_f;
+	uint64_t prev_word;
 	uint64_t prev_off;
 	/* while a walk is noted for the memo: its return-stack operations */
 	uint64_t *rs_log;
@@ -228,19 +220,20 @@ struct dec_memo_rec {
 };
 struct dec_memo *dec_memo_new(void);
 void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
-/* The walk of a message from s->pc is known: its effect is applied. */
-bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t icnt, uint64_t hist,
-		     uint64_t target);
-/* Note the walk that follows; keep it if it qualifies (rc: the handler's). */
+/* The walk of the message word (its bytes) from s->pc is known: its effect is applied. */
+bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t word);
+/* Note the walk that follows; keep it if it qualifies (rc: the handler's;
+ * addr: the message's address field value). */
 void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r);
 void dec_memo_stop(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo_rec *r,
-		   uint64_t pc, uint64_t icnt, uint64_t hist, uint64_t target, int rc);
+		   uint64_t pc, uint64_t word, uint64_t addr, uint64_t target, int rc);
 
 /* dec_fast.c: messages taken straight from the bytes; see there */
-#define DEC_CUTS_BITS	12	/* 4K messages by their bytes, 160 KB */
+#define DEC_CUTS_BITS	12	/* 4K messages by their bytes, 192 KB */
 struct fmsg *dec_cuts_new(void);
 /* The last branch message of s as the parser's record (s->prev_valid). */
-const struct ntrace_msg *dec_prev(const struct dec_src *s, struct ntrace_msg *tmp);
+const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct dec_src *s,
+				  struct ntrace_msg *tmp);
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 /* dec_sink.c: bytes formatted but not written to the sink's FILE yet */

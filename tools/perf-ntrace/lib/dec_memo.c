@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Walk memo: what an indirect branch message did, by (pc, I-CNT, HIST).
+ * Walk memo: what an indirect branch message did, by (pc, its bytes).
  * Compiled programs repeat their paths: the same loop body, the same call
  * from the same place. When a source starts a message with nothing pending
  * (no I-CNT or HIST left, no open run), the message's walk depends only on
@@ -11,7 +11,10 @@
  * message's), its return-stack operations in order (dec_rs_push/pop/drop
  * note them), its counts, and the older return addresses it used, which
  * must be on top of the stack again for a replay. Replaying is a copy.
- * The image epoch is part of the key: new images, new walks.
+ * The key is the message's bytes, not its fields: no cut is needed to
+ * find it (the address field, also in the bytes, makes a walk that ends
+ * in several places several entries). The image epoch is part of the key:
+ * new images, new walks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +22,8 @@
 #include "dec_internal.h"
 
 struct dec_memo {
-	uint64_t pc, icnt, hist;	/* key; hist 0 (no stop bit) never comes: empty */
+	uint64_t pc, word;	/* key; word 0 (no end of message) never comes: empty */
+	uint64_t addr;		/* the message's address field value */
 	uint32_t epoch;
 	uint8_t nruns, nops, nneed;
 	uint16_t taken, indirect, implicit;
@@ -40,26 +44,27 @@ void dec_memo_clear(struct ntrace_decoder *d)
 		memset(d->memo, 0, ((size_t)1 << DEC_MEMO_BITS) * sizeof(*d->memo));
 }
 
-static struct dec_memo *slot(struct ntrace_decoder *d, uint64_t pc, uint64_t icnt, uint64_t hist)
+static struct dec_memo *slot(struct ntrace_decoder *d, uint64_t pc, uint64_t word)
 {
-	uint64_t h = (pc ^ icnt << 24 ^ hist * 0x9E3779B97F4A7C15ull) * 0xD6E8FEB86659FD93ull;
+	uint64_t h = (pc ^ word * 0x9E3779B97F4A7C15ull) * 0xD6E8FEB86659FD93ull;
 
 	return &d->memo[h >> (64 - DEC_MEMO_BITS)];
 }
 
-bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t icnt, uint64_t hist,
-		     uint64_t target)
+bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t word)
 {
-	const struct dec_memo *e = slot(d, s->pc, icnt, hist);
+	const struct dec_memo *e = slot(d, s->pc, word);
 	unsigned int i, n;
 	struct ntrace_dec_run *o;
+	uint64_t target;
 
-	if (e->hist != hist || e->pc != s->pc || e->icnt != icnt || e->epoch != d->epoch ||
-	    s->rs_len < e->nneed)
+	if (e->word != word || e->pc != s->pc || e->epoch != d->epoch || s->rs_len < e->nneed)
 		return false;
 	for (i = 0; i < e->nneed; i++)
 		if (s->rs[(s->rs_top - 1 - i) & (DEC_RSTACK - 1)] != e->need[i])
 			return false;
+	target = ntrace_addr_from_uaddr(e->addr, s->ref_addr, d->xlen);
+	s->ref_addr = target;
 	n = e->nruns;
 	if (__builtin_expect(d->nruns + n > DEC_RUNBUF, 0)) {
 		/* flush where dec_emit_run() would */
@@ -118,7 +123,7 @@ void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo
 }
 
 void dec_memo_stop(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo_rec *r,
-		   uint64_t pc, uint64_t icnt, uint64_t hist, uint64_t target, int rc)
+		   uint64_t pc, uint64_t word, uint64_t addr, uint64_t target, int rc)
 {
 	uint64_t n = d->st.runs - r->runs;
 	unsigned int i, level = 0, old = 0, nneed = 0;
@@ -149,10 +154,10 @@ void dec_memo_stop(struct ntrace_decoder *d, struct dec_src *s, const struct dec
 	    s->icnt || s->hn || s->hq_len || s->run_open || s->pc != target ||
 	    d->runs[d->nruns - 1].to != target)
 		return;
-	e = slot(d, pc, icnt, hist);
+	e = slot(d, pc, word);
 	e->pc = pc;
-	e->icnt = icnt;
-	e->hist = hist;
+	e->word = word;
+	e->addr = addr;
 	e->epoch = d->epoch;
 	e->nruns = (uint8_t)n;
 	e->nops = (uint8_t)s->rs_nlog;

@@ -323,7 +323,7 @@ static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const stru
 	if (m->count > d->bcnt_limit)
 		return dec_error(d, s, "B-CNT %" PRIu64 " is wider than %u bits (--bcnt-bits)",
 				 m->count, d->cfg.enc.bcnt_bits);
-	again = *dec_prev(s, &tmp);
+	again = *dec_prev(d, s, &tmp);
 	again.flags &= (uint8_t)~NTRACE_MSGF_TSTAMP;
 	for (i = 0; i < m->count && !d->stopped; i++) {
 		rc = branch_msg(d, s, &again);

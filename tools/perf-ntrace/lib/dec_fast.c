@@ -6,6 +6,9 @@
  * (msg_cut8()) straight into the source's state and walk, without the
  * parser's message record and the generic dispatch (ntrace_decoder_put(),
  * put_src(), branch_msg()), which cost as much as the walk itself.
+ * A trace of a compiled program repeats its messages: an indirect branch
+ * message whose walk is known (dec_memo.c, by the message's bytes) is
+ * replayed without even a cut, and the cuts are kept by the bytes too.
  *
  * Anything else stops the direct path before it changes any state, and
  * the parser and ntrace_decoder_put() take the message: another TCODE or
@@ -148,13 +151,6 @@ const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct d
  * Take messages from buf while they are of the kinds above; returns the
  * bytes taken (whole messages). The parser must be idle.
  */
-/* Count the message (TCODE: its first byte's MDO) as ntrace_decoder_put() does, first. */
-static inline void count(struct ntrace_decoder *d, uint64_t word)
-{
-	d->st.messages++;
-	d->st.tcode[(word >> 2) & 63]++;
-}
-
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 {
 	const unsigned int sbits = d->parser.cfg.src_bits;
@@ -164,6 +160,7 @@ size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 		return 0;
 	while (len - i >= 8 && !d->stopped) {
 		const struct fmsg *m = NULL;
+		const struct dec_memo *known;
 		uint64_t word, target, pc;
 		struct dec_memo_rec rec;
 		struct dec_src *s;
@@ -186,15 +183,17 @@ size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 		if (!s || !s->synced || !s->mode_known || !s->htm)
 			break;
 		memo = d->memo && !s->icnt && !s->hn && !s->hq_len && !s->run_open;
+		known = memo ? dec_memo_find(d, s, word) : NULL;
+		if (!known && !m && !(m = lookup(d, buf + i, word)))
+			break;
 		/* taken: from here on as ntrace_decoder_put() would; events
 		 * give the parser's position, the message's offset */
-		count(d, word);
-		if (!memo || !dec_memo_replay(d, s, word)) {
-			if (!m && !(m = lookup(d, buf + i, word))) {
-				d->st.messages--;	/* not taken after all */
-				d->st.tcode[(word >> 2) & 63]--;
-				break;
-			}
+		d->st.messages++;
+		d->st.tcode[(word >> 2) & 63]++;	/* TCODE: the first byte's MDO */
+		if (known) {
+			dec_memo_replay(d, s, known);
+			rc = 0;
+		} else {
 			if (m->tcode == NTRACE_TC_RESOURCE_FULL) {
 				rc = 0;
 				if (m->code == NTRACE_RCODE_ICNT)
@@ -220,8 +219,6 @@ size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 			}
 			if (memo)
 				dec_memo_stop(d, s, &rec, pc, word, m->f[1], target, rc);
-		} else {
-			rc = 0;		/* replayed */
 		}
 		s->prev_word = word;	/* the record only if it is asked for */
 		s->prev_off = d->parser.pos;

@@ -220,8 +220,11 @@ struct dec_memo_rec {
 };
 struct dec_memo *dec_memo_new(void);
 void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
-/* The walk of the message word (its bytes) from s->pc is known: its effect is applied. */
-bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t word);
+/* The walk of the message word (its bytes) from s->pc, if it is known;
+ * replay: apply its effect (the message's target included). */
+const struct dec_memo *dec_memo_find(struct ntrace_decoder *d, const struct dec_src *s,
+				     uint64_t word);
+void dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo *e);
 /* Note the walk that follows; keep it if it qualifies (rc: the handler's;
  * addr: the message's address field value). */
 void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r);

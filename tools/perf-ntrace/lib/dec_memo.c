@@ -51,18 +51,26 @@ static struct dec_memo *slot(struct ntrace_decoder *d, uint64_t pc, uint64_t wor
 	return &d->memo[h >> (64 - DEC_MEMO_BITS)];
 }
 
-bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t word)
+const struct dec_memo *dec_memo_find(struct ntrace_decoder *d, const struct dec_src *s,
+				     uint64_t word)
 {
 	const struct dec_memo *e = slot(d, s->pc, word);
+	unsigned int i;
+
+	if (e->word != word || e->pc != s->pc || e->epoch != d->epoch || s->rs_len < e->nneed)
+		return NULL;
+	for (i = 0; i < e->nneed; i++)
+		if (s->rs[(s->rs_top - 1 - i) & (DEC_RSTACK - 1)] != e->need[i])
+			return NULL;
+	return e;
+}
+
+void dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo *e)
+{
 	unsigned int i, n;
 	struct ntrace_dec_run *o;
 	uint64_t target;
 
-	if (e->word != word || e->pc != s->pc || e->epoch != d->epoch || s->rs_len < e->nneed)
-		return false;
-	for (i = 0; i < e->nneed; i++)
-		if (s->rs[(s->rs_top - 1 - i) & (DEC_RSTACK - 1)] != e->need[i])
-			return false;
 	target = ntrace_addr_from_uaddr(e->addr, s->ref_addr, d->xlen);
 	s->ref_addr = target;
 	n = e->nruns;
@@ -102,7 +110,6 @@ bool dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, uint64_t word)
 	d->st.indirect += e->indirect;
 	d->st.implicit_returns += e->implicit;
 	s->pc = target;
-	return true;
 }
 
 void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r)

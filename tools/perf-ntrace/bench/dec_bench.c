@@ -12,6 +12,11 @@
  * dec_bench TRACE ELF: only the decoder, on a raw trace made elsewhere (the
  * stream scripts/nexrv-dec-bench.sh gives NexRv's decoder too), best of
  * three rounds of at least a CPU second each, one line per output.
+ *
+ * dec_bench --once N TRACE ELF: N decodes into branch records, each in
+ * decode_pass(), for instruction counts that do not depend on the load:
+ *   valgrind --tool=callgrind --toggle-collect=decode_pass dec_bench --once N ...
+ * (two runs, N = 1 and 3: half the difference is one warm decode).
  */
 #include <dirent.h>
 #include <inttypes.h>
@@ -177,28 +182,79 @@ static double dec_rate(const struct ntrace_dec_cfg *dc, struct ntrace_images *im
 	return (double)*insns * (double)rounds / t;
 }
 
+/* One decode of buf into branch records (the unit --once counts). */
+__attribute__((noinline)) void decode_pass(struct ntrace_decoder *d, const uint8_t *buf,
+					    size_t len)
+{
+	ntrace_decoder_feed(d, buf, len);
+	ntrace_decoder_finish(d);
+}
+
+static uint8_t *read_all(const char *path, size_t *lenp)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0, k;
+
+	if (!f)
+		return NULL;
+	do {
+		if (len == cap && !(buf = realloc(buf, cap = cap * 2 + (1 << 20))))
+			break;
+		k = fread(buf + len, 1, cap - len, f);
+		len += k;
+	} while (k);
+	fclose(f);
+	*lenp = len;
+	return buf;
+}
+
+static int once(unsigned int n, const char *trace, const char *elf)
+{
+	struct ntrace_images *img = ntrace_images_new(NULL);
+	struct ntrace_dec_ops ops = { branches, NULL };
+	static struct bsink bs;
+	struct ntrace_decoder *d;
+	struct ntrace_dec_stats st;
+	struct ntrace_dec_cfg dc;
+	size_t len = 0;
+	uint8_t *buf = read_all(trace, &len);
+	unsigned int i;
+
+	if (!buf || !img || ntrace_images_add_spec(img, elf)) {
+		fprintf(stderr, "dec_bench: cannot read %s or %s\n", trace, elf);
+		return 1;
+	}
+	ntrace_dec_cfg_default(&dc);
+	d = ntrace_decoder_new(&dc, img, &ops, &bs, NULL);
+	if (!d)
+		return 1;
+	for (i = 0; i < n; i++)
+		decode_pass(d, buf, len);
+	ntrace_decoder_stats(d, &st);
+	printf("decode %s %u times: %" PRIu64 " instructions, %" PRIu64 " errors\n", trace, n,
+	       st.insns, st.errors);
+	ntrace_decoder_free(d);
+	ntrace_images_free(img);
+	free(buf);
+	return 0;
+}
+
 static int trace_only(const char *trace, const char *elf)
 {
 	struct ntrace_images *img = ntrace_images_new(NULL);
 	struct ntrace_dec_cfg dc;
 	double best[2] = { 0, 0 };
 	uint64_t insns = 0;
-	uint8_t *buf = NULL;
-	size_t len = 0, cap = 0, k;
-	FILE *f = fopen(trace, "rb"), *null = fopen("/dev/null", "w");
+	size_t len = 0;
+	uint8_t *buf = read_all(trace, &len);
+	FILE *null = fopen("/dev/null", "w");
 	int i, j;
 
-	if (!f || !null || !img || ntrace_images_add_spec(img, elf)) {
+	if (!buf || !null || !img || ntrace_images_add_spec(img, elf)) {
 		fprintf(stderr, "dec_bench: cannot read %s or %s\n", trace, elf);
 		return 1;
 	}
-	do {
-		if (len == cap && !(buf = realloc(buf, cap = cap * 2 + (1 << 20))))
-			return 1;
-		k = fread(buf + len, 1, cap - len, f);
-		len += k;
-	} while (k);
-	fclose(f);
 	ntrace_dec_cfg_default(&dc);	/* HTM, BTM and widths come from the messages */
 	for (i = 0; i < 3; i++)
 		for (j = 0; j < 2; j++) {
@@ -238,6 +294,8 @@ int main(int argc, char **argv)
 	size_t i;
 	FILE *null;
 
+	if (argc == 5 && !strcmp(argv[1], "--once"))
+		return once((unsigned int)atoi(argv[2]), argv[3], argv[4]);
 	if (argc == 3)
 		return trace_only(argv[1], argv[2]);
 	if (find_gt(pcs, elf, sizeof(pcs))) {

@@ -51,6 +51,8 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 			*why = ntrace_errstr(NTRACE_ENOMEM);
 		return NULL;
 	}
+	d->memo = dec_memo_new();	/* without it, every walk is done */
+	d->cuts = dec_cuts_new();	/* without it, every message is parsed */
 	d->cfg = *cfg;
 	d->bc_mask = (1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) - 1;
 	if (!d->cfg.hist_backlog)
@@ -89,6 +91,8 @@ void ntrace_decoder_free(struct ntrace_decoder *d)
 		}
 		free(d->srcs[i]);
 	}
+	free(d->memo);
+	free(d->cuts);
 	free(d->bc);
 	free(d);
 }
@@ -99,7 +103,7 @@ void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *i
 	/* Cached blocks describe the old code; on the rare wrap, empty the cache. */
 	if (++d->epoch == 0) {
 		memset(d->bc, 0, ((size_t)d->bc_mask + 1) * sizeof(*d->bc));
-		d->epoch = 0;
+		dec_memo_clear(d);
 	}
 }
 
@@ -114,9 +118,15 @@ int ntrace_decoder_feed(struct ntrace_decoder *d, const uint8_t *buf, size_t len
 
 	d->st.bytes += len;
 	while (len && !d->stopped) {
-		size_t used = 0, n, i;
+		size_t used = 0, n, i, k = dec_fast(d, buf, len);
 
-		n = ntrace_parse(&d->parser, buf, len, m, 64, &used);
+		buf += k;
+		len -= k;
+		if (!len || d->stopped)
+			break;
+		/* one message where the direct path stopped, then back to it;
+		 * a batch where it takes nothing (BTM, before a sync, ...) */
+		n = ntrace_parse(&d->parser, buf, len, m, k ? 1 : 64, &used);
 		for (i = 0; i < n && !d->stopped; i++)
 			ntrace_decoder_put(d, &m[i]);
 		buf += used;

@@ -76,9 +76,16 @@ struct dec_src {
 	uint64_t run_start;
 	uint64_t run_last;
 	uint32_t run_ninsn;
-	/* last branch message (RepeatBranch replays it) */
+	/* last branch message (RepeatBranch replays it): prev, or when
+	 * prev_fast, its bytes at prev_off (dec_prev() makes the record) */
 	bool prev_valid;
+	bool prev_fast;
 	struct ntrace_msg prev;
+	uint64_t prev_word;
+	uint64_t prev_off;
+	/* while a walk is noted for the memo: its return-stack operations */
+	uint64_t *rs_log;
+	uint32_t rs_nlog;
 };
 
 #define DEC_RUNBUF 512
@@ -101,6 +108,9 @@ struct ntrace_decoder {
 	uint32_t epoch;		/* bumped when the images change: older entries are stale */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
 	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
+	struct dec_memo *memo;	/* walks by (pc, I-CNT, HIST), dec_memo.c; NULL: none */
+	struct fmsg *cuts;	/* cut cache of dec_fast.c; NULL: no direct path */
+	uint64_t nevents;	/* events reported (a noted walk must have none) */
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;
 	struct ntrace_dec_run runs[DEC_RUNBUF];
@@ -190,6 +200,44 @@ void dec_hist_clear(struct ntrace_decoder *d, struct dec_src *s);
 
 /* dec_msg.c: forget the flow of s; it waits for a sync */
 void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s);
+/* dec_msg.c: the end of an indirect branch message (B-TYPE 0) whose I-CNT,
+ * HIST and target (U-ADDR applied) are taken; as put_src() would do it */
+int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		       uint64_t target);
+/* dec_msg.c: a ResourceFull message's walk, after its fields are taken */
+int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s);
+
+/* dec_memo.c: walks of indirect branch messages, kept and replayed */
+#define DEC_MEMO_BITS	12	/* 4K entries of 512 bytes: 2 MB */
+#define DEC_MEMO_RUNS	8
+#define DEC_MEMO_OPS	8
+#define DEC_MEMO_NEED	2	/* return-stack entries from before a walk it may use */
+struct dec_memo_rec {
+	uint32_t nruns, rs_len;
+	uint64_t runs, taken, indirect, implicit, other;
+	uint64_t top[DEC_MEMO_NEED];	/* the stack's newest entries at the start */
+	uint64_t op[DEC_MEMO_OPS];
+};
+struct dec_memo *dec_memo_new(void);
+void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
+/* The walk of the message word (its bytes) from s->pc, if it is known;
+ * replay: apply its effect (the message's target included). */
+const struct dec_memo *dec_memo_find(struct ntrace_decoder *d, const struct dec_src *s,
+				     uint64_t word);
+void dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo *e);
+/* Note the walk that follows; keep it if it qualifies (rc: the handler's;
+ * addr: the message's address field value). */
+void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r);
+void dec_memo_stop(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo_rec *r,
+		   uint64_t pc, uint64_t word, uint64_t addr, uint64_t target, int rc);
+
+/* dec_fast.c: messages taken straight from the bytes; see there */
+#define DEC_CUTS_BITS	12	/* 4K messages by their bytes, 192 KB */
+struct fmsg *dec_cuts_new(void);
+/* The last branch message of s as the parser's record (s->prev_valid). */
+const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct dec_src *s,
+				  struct ntrace_msg *tmp);
+size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 /* dec_sink.c: bytes formatted but not written to the sink's FILE yet */
 size_t dec_sink_pending(const struct ntrace_sink *s);
@@ -207,6 +255,8 @@ void dec_state_free(struct dec_state *st);
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
+/* The part of a walk that needs no decision (dec_walk() goes on from where it stops). */
+void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s);
 int dec_flush(struct ntrace_decoder *d);
 
 /* Runs: inline, they are built once or twice per message (dec_walk.c's fast loop has its own copy). */
@@ -275,7 +325,13 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, unsigned int code,
 	      const char *text);
 void dec_rs_push(struct dec_src *s, uint64_t ret);
+/* Pop a return address that decides where the flow goes; drop: one that
+ * does not (a return whose target a message gives). For the memo's notes
+ * (s->rs_log): a push is the address (even), a pop DEC_RS_POP or DROP. */
+#define DEC_RS_POP	1
+#define DEC_RS_DROP	3
 bool dec_rs_pop(struct dec_src *s, uint64_t *ret);
+void dec_rs_drop(struct dec_src *s);
 int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags);
 int dec_trap_counted(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b);

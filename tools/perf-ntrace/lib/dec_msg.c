@@ -72,12 +72,12 @@ static int check_left(struct ntrace_decoder *d, struct dec_src *s)
 /* Stack effects of an indirect jump whose target a message gave. */
 static void explicit_indirect(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b)
 {
-	uint64_t after = b->last + 2 * (uint64_t)b->lhalf, dummy;
+	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
 
 	if (!d->iret)
 		return;
 	if (b->itype == NTRACE_ITYPE_RETURN || b->itype == NTRACE_ITYPE_COSWAP)
-		dec_rs_pop(s, &dummy);
+		dec_rs_drop(s);
 	if (b->itype == NTRACE_ITYPE_COSWAP || b->itype == NTRACE_ITYPE_IND_CALL)
 		dec_rs_push(s, after);
 }
@@ -200,6 +200,33 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 	return check_left(d, s);
 }
 
+/*
+ * final_msg() for an indirect branch message with B-TYPE 0. The usual end,
+ * the I-CNT spent up to the indirect jump that ends a cached block with no
+ * HIST left, is done here without the general walk's dispatch; any other
+ * goes to final_msg(), which takes the walk on from where it stopped.
+ */
+int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		       uint64_t target)
+{
+	const struct dec_blk *b;
+	unsigned int kind;
+
+	if (s->icnt && !d->stopped)
+		dec_walk_fast(d, s);
+	b = &d->bc[dec_bc_index(d, s->pc)];
+	if (b->key != DEC_KEY(s->pc) || b->epoch != d->epoch || s->icnt != b->nhalf ||
+	    b->kind != NTRACE_IK_INDIRECT || s->hn || s->hq_len)
+		return final_msg(d, s, tcode, NTRACE_BTYPE_INDIRECT, target);
+	s->icnt = 0;
+	explicit_indirect(d, s, b);
+	kind = b->itype == NTRACE_ITYPE_IND_CALL ? NTRACE_DK_IND_CALL
+	       : b->itype == NTRACE_ITYPE_RETURN ? NTRACE_DK_RETURN : NTRACE_DK_IND_JUMP;
+	d->st.indirect++;
+	dec_end_block(d, s, b, target, kind, 0);
+	return 0;
+}
+
 static void resync(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
 	uint64_t pc = faddr(d, m->addr);
@@ -253,7 +280,6 @@ lost:	/* the error is reported; the sync itself is good: restart here */
 
 static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
-	const struct dec_blk *b;
 	uint64_t rep = 1;
 
 	switch (m->code) {
@@ -276,12 +302,19 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 			 m->code);
 		return dec_event(d, s, NTRACE_DEV_WARN, m->code, d->text);
 	}
+	return dec_resource_walk(d, s);
+}
+
+int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s)
+{
+	const struct dec_blk *b;
+
 	return dec_walk(d, s, false, &b) == W_ERROR ? NTRACE_EBADINPUT : 0;
 }
 
 static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
-	struct ntrace_msg again;
+	struct ntrace_msg again, tmp;
 	uint64_t i;
 	int rc;
 
@@ -290,7 +323,7 @@ static int repeat_branch(struct ntrace_decoder *d, struct dec_src *s, const stru
 	if (m->count > d->bcnt_limit)
 		return dec_error(d, s, "B-CNT %" PRIu64 " is wider than %u bits (--bcnt-bits)",
 				 m->count, d->cfg.enc.bcnt_bits);
-	again = s->prev;
+	again = *dec_prev(d, s, &tmp);
 	again.flags &= (uint8_t)~NTRACE_MSGF_TSTAMP;
 	for (i = 0; i < m->count && !d->stopped; i++) {
 		rc = branch_msg(d, s, &again);
@@ -426,6 +459,7 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 	case NTRACE_TC_INDIRECT_BRANCH:
 	case NTRACE_TC_INDIRECT_BRANCH_HIST:
 		s->prev = *m;
+		s->prev_fast = false;
 		s->prev_valid = !branch_msg(d, s, m) && s->synced;
 		break;
 	case NTRACE_TC_RESOURCE_FULL:

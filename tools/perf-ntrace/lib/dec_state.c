@@ -71,7 +71,8 @@ static bool initial(const struct dec_src *s)
 	       !s->priv && !s->context && !s->ts;
 }
 
-static void put_src(struct dec_state *st, const struct dec_src *s)
+static void put_src(struct dec_state *st, const struct ntrace_decoder *d,
+		    const struct dec_src *s)
 {
 	uint32_t i;
 
@@ -110,8 +111,11 @@ static void put_src(struct dec_state *st, const struct dec_src *s)
 		put64(st, s->run_last);
 	}
 	put64(st, s->prev_valid);
-	if (s->prev_valid)
-		put_msg(st, &s->prev);
+	if (s->prev_valid) {
+		struct ntrace_msg tmp;
+
+		put_msg(st, dec_prev(d, s, &tmp));
+	}
 }
 
 void dec_state_save(const struct ntrace_decoder *d, struct dec_state *st)
@@ -123,7 +127,7 @@ void dec_state_save(const struct ntrace_decoder *d, struct dec_state *st)
 	put64(st, (uint64_t)d->stopped);
 	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
 		if (d->srcs[k] && !initial(d->srcs[k]))
-			put_src(st, d->srcs[k]);
+			put_src(st, d, d->srcs[k]);
 }
 
 bool dec_state_equal(const struct dec_state *a, const struct dec_state *b)

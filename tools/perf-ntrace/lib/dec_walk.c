@@ -28,6 +28,7 @@ int dec_event(struct ntrace_decoder *d, struct dec_src *s, unsigned int type, un
 {
 	struct ntrace_dec_event ev;
 
+	d->nevents++;
 	if (dec_flush(d))
 		return d->stopped;
 	if (!d->ops.event)
@@ -70,20 +71,36 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 
 void dec_rs_push(struct dec_src *s, uint64_t ret)
 {
+	if (__builtin_expect(s->rs_log != NULL, 0) && s->rs_nlog++ < DEC_MEMO_OPS)
+		s->rs_log[s->rs_nlog - 1] = ret;
 	s->rs[s->rs_top] = ret;
 	s->rs_top = (s->rs_top + 1) & (DEC_RSTACK - 1);
 	if (s->rs_len < DEC_RSTACK)
 		s->rs_len++;
 }
 
-bool dec_rs_pop(struct dec_src *s, uint64_t *ret)
+static bool rs_pop(struct dec_src *s, uint64_t *ret, uint64_t op)
 {
+	if (__builtin_expect(s->rs_log != NULL, 0) && s->rs_nlog++ < DEC_MEMO_OPS)
+		s->rs_log[s->rs_nlog - 1] = op;
 	if (!s->rs_len)
 		return false;
 	s->rs_top = (s->rs_top - 1) & (DEC_RSTACK - 1);
 	s->rs_len--;
 	*ret = s->rs[s->rs_top];
 	return true;
+}
+
+bool dec_rs_pop(struct dec_src *s, uint64_t *ret)
+{
+	return rs_pop(s, ret, DEC_RS_POP);
+}
+
+void dec_rs_drop(struct dec_src *s)
+{
+	uint64_t dummy;
+
+	rs_pop(s, &dummy, DEC_RS_DROP);
 }
 
 /* Target of a sequential jump (isa.h), read from the code before b's last instruction. */
@@ -307,10 +324,11 @@ static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const
 
 /*
  * The hot loop: blocks ending in a conditional branch whose outcome is
- * known (a HIST bit in HTM, not taken in BTM), well inside the I-CNT. All
- * state lives in locals; anything else returns to the general loop.
+ * known (a HIST bit in HTM, not taken in BTM), a direct jump or an implicit
+ * return, well inside the I-CNT. All state lives in locals; anything else
+ * returns to the general loop.
  */
-static void fast_branches(struct ntrace_decoder *d, struct dec_src *s)
+void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 {
 	uint64_t pc = s->pc, r = s->icnt, start = s->run_start, last = s->run_last;
 	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0, ind = 0, impl = 0;
@@ -435,7 +453,7 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 		int rc;
 
 		if (r && !d->stopped) {
-			fast_branches(d, s);
+			dec_walk_fast(d, s);
 			r = s->icnt;
 		}
 		if (!r)

@@ -11,16 +11,9 @@
  */
 #include <string.h>
 
-#include "msg_layout.h"
+#include "msg_cut.h"
 
-enum {
-	ST_IDLE,	/* between messages */
-	ST_MSG,		/* inside a message */
-	ST_SKIP,	/* after a framing error: until MSEO=11 */
-	ST_WAIT,	/* start of a wrapped buffer: silently until MSEO=11 */
-};
-
-#define PARSER_MAX_FIELDS 8
+#define PARSER_MAX_FIELDS MSG_CUT_MAX_FIELDS
 
 void ntrace_parser_init(struct ntrace_parser *p, const struct ntrace_codec_cfg *cfg,
 			uint64_t base_offset)
@@ -130,34 +123,6 @@ static inline void acc_add(struct ntrace_parser *p, uint64_t v, unsigned int n)
 		p->acc_hi_and &= v == ((1u << n) - 1);
 	}
 	p->acc_bits = (uint16_t)(at + n);
-}
-
-/*
- * Field value of an address: MSB-extend when enabled and the top
- * transmitted bit is 1, then keep the address width.
- */
-static bool addr_value(const struct ntrace_codec_cfg *cfg, uint64_t raw, unsigned int bits,
-		       uint64_t *out)
-{
-	unsigned int w = cfg->xlen == 32 ? 31 : 63;
-	uint64_t mask = (1ull << w) - 1;
-
-	if (bits == 255)
-		return false;
-	if (cfg->ext_addr_msb) {
-		if (bits == 254) {
-			*out = raw & mask;
-			return true;
-		}
-		if (bits && bits < 64 && (raw >> (bits - 1)) & 1)
-			raw |= ~0ull << bits;
-		*out = raw & mask;
-		return true;
-	}
-	if (bits == 254)
-		return false;
-	*out = raw;
-	return true;
 }
 
 static const struct ntrace_msg msg_zero;
@@ -272,83 +237,27 @@ static void msg_finish(struct ntrace_parser *p, struct ntrace_msg *m)
 }
 
 /*
- * The MDO bits of 8 bytes (w: the first byte least significant), packed:
- * byte k's 6 bits at bits 6k..6k+5, the order fields are sent in.
- */
-static inline uint64_t mdo_pack8(uint64_t w)
-{
-	uint64_t x = (w >> 2) & 0x3F3F3F3F3F3F3F3Full;
-
-	x = (x & 0x003F003F003F003Full) | ((x >> 2) & 0x0FC00FC00FC00FC0ull);
-	x = (x & 0x00000FFF00000FFFull) | ((x >> 4) & 0x00FFF00000FFF000ull);
-	return (x & 0x0000000000FFFFFFull) | ((x >> 8) & 0x0000FFFFFF000000ull);
-}
-
-/* Packed bit position after the lowest byte flagged in m (bit 8k for byte k). */
-static inline unsigned int field_end(uint64_t m)
-{
-	return 6 * (((unsigned int)__builtin_ctzll(m) >> 3) + 1);
-}
-
-/*
  * Fast path for a message that starts at q (MSEO 00, parser idle, nothing
- * pending) and ends within the 8 bytes there (8 may be read): the fields
- * are cut from the packed MDO bits at once. Returns the message's length,
- * or 0 for anything unusual (no end in 8 bytes, a reserved MSEO, over the
- * length limit, a short header, an empty field, too many fields), which
- * the byte-by-byte path below then handles; both give the same records
- * (tests/unit/msg_corrupt_test.c and the parser fuzzer compare them).
+ * pending) and ends within the 8 bytes there (msg_cut8()); 0 sends it the
+ * byte-by-byte way. Both give the same records (tests/unit/msg_corrupt_test.c
+ * and the parser fuzzer compare them).
  */
 static size_t parse_word(struct ntrace_parser *p, const uint8_t *q, uint64_t off,
 			 struct ntrace_msg *m)
 {
-	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t w, lo, hi, endm, inmsg, ends, packed;
-	unsigned int last, tcode, need, pos, nf = 0;
-	struct msg_layout l;
+	struct msg_cut c = { .field = p->field, .bits = p->field_bits };
+	unsigned int k = msg_cut8(&p->cfg, q, &c);
 
-	memcpy(&w, q, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	lo = w & ones;
-	hi = (w >> 1) & ones;
-	endm = lo & hi;			/* MSEO 11: end of message */
-	if (!endm)
+	if (!k)
 		return 0;
-	last = (unsigned int)__builtin_ctzll(endm) >> 3;
-	if (last + 1 > p->cfg.max_msg_bytes)
-		return 0;
-	inmsg = last == 7 ? ~0ull : (1ull << (8 * (last + 1))) - 1;
-	if (hi & ~lo & inmsg)
-		return 0;		/* MSEO 10 (reserved) */
-	ends = (lo | hi) & inmsg;	/* last byte of each field */
-	packed = mdo_pack8(w);
-	tcode = (unsigned int)(packed & 63);
-	need = p->cfg.src_bits;
-	if (msg_fixed_layout(tcode, &l))
-		need += l.fixed_bits;
-	pos = 6 + need;
-	if (field_end(ends) <= pos)
-		return 0;		/* header not complete, or an empty first field */
-	p->hdr = need ? (packed >> 6) & ((1ull << need) - 1) : 0;
-	do {
-		unsigned int end = field_end(ends), nb = end - pos;
-
-		if (!nb || nf == PARSER_MAX_FIELDS)
-			return 0;
-		p->field[nf] = (packed >> pos) & ((1ull << nb) - 1);	/* nb <= 42 */
-		p->field_bits[nf++] = (uint8_t)nb;
-		pos = end;
-		ends &= ends - 1;
-	} while (ends);
+	p->hdr = c.hdr;
 	p->start = off;
-	p->nbytes = last + 1;
-	p->tcode = (uint8_t)tcode;
-	p->nfields = (uint8_t)nf;
+	p->nbytes = k;
+	p->tcode = (uint8_t)c.tcode;
+	p->nfields = (uint8_t)c.nf;
 	p->ferr = 0;
 	msg_finish(p, m);
-	return last + 1;
+	return k;
 }
 
 size_t ntrace_parse(struct ntrace_parser *p, const uint8_t *buf, size_t len,

@@ -130,9 +130,15 @@ static void piece_decode(struct pd_piece *pc)
 
 	d->st.bytes += len;
 	while (len && !d->stopped && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
-		size_t used = 0, n, i;
+		/* once its snapshots are taken, a piece decodes as one decoder
+		 * does: the direct path, the parser where it stops */
+		size_t used = 0, n, i, k = snaps ? 0 : dec_fast(d, b, len);
 
-		n = ntrace_parse(&d->parser, b, len, m, 64, &used);
+		b += k;
+		len -= k;
+		if (!len || d->stopped)
+			break;
+		n = ntrace_parse(&d->parser, b, len, m, k ? 1 : 64, &used);
 		for (i = 0; i < n && !d->stopped; i++) {
 			if (snaps) {
 				const struct dec_src *s = d->srcs[m[i].src &

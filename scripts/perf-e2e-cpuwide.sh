@@ -313,11 +313,19 @@ for data in $datas; do
 		else
 			not_ok "$what: perf script --itrace=i1i: '$back' (samples going back in time, CPUs)"
 		fi
-		# Truth 2 for perf's own decoder: each CPU's samples
+		# Truth 2 for perf's own decoder: each CPU's samples. A record
+		# that spans an exec (a child not switched out between fork and
+		# exec) perf decodes whole with the new program: a known limit
+		# (admin guide, Limits) when perf-ntrace, which cuts it, is exact.
+		ntok=$gtok
 		perf_cpus "$tmp/$data.perf" "$tmp/$data.perf"
 		gtok=$(hart_match "$tmp/$data.perf")
+		splits=$(sed -n 's/^exec_splits: //p' "$tmp/$data.st")
 		if [ -n "$gtok" ] && [ -s "$tmp/$data.perf" ]; then
 			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth ($gtok: $(counts "$tmp/$data.perf.cpu"))"
+		elif [ -n "$ntok" ] && [ "${splits:-0}" -gt 0 ]; then
+			todo "$what: perf script per CPU ($(counts "$tmp/$data.perf.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")), $splits AUX record(s) span an exec" \
+				"perf decodes a record spanning an exec with the new program"
 		else
 			not_ok "$what: perf script per CPU ($(counts "$tmp/$data.perf.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")): $(head -c 200 "$tmp/$data.perf.err")"
 		fi

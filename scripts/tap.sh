@@ -18,6 +18,8 @@ not_ok() {
 	echo "not ok - $TAP_PREFIX${_tap_m//$'\n'/ }"
 }
 skip() { ok "$1 # SKIP $2"; }	# NAME WHY
+# todo NAME WHY: a known failure, shown but not counted as failed
+todo() { local _tap_m="$1"; echo "not ok - $TAP_PREFIX${_tap_m//$'\n'/ } # TODO $2"; }
 
 # check NAME CMD...: ok when CMD succeeds. CMD starts with the caller's $?,
 # so "cmd; check NAME eval '[ \$? = 2 ]'" tests cmd's exit status.

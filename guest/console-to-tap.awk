@@ -40,9 +40,13 @@ function parse_result(s,   m) {
 	}
 	if (res_dir ~ /^(SKIP|skip)/)
 		res_dir = "SKIP" substr(res_dir, 5)
-	else if (res_dir ~ /^(TODO|todo|XFAIL)/)
+	else if (res_dir ~ /^(TODO|todo)/)
 		res_dir = "TODO" substr(res_dir, 5)
-	else
+	else if (res_dir ~ /^XFAIL/) {
+		# kselftest's expected failure: a known failure, shown as one
+		res_dir = "TODO" substr(res_dir, 6)
+		res_ok = 0
+	} else
 		res_dir = ""
 	res_name = s
 }
@@ -130,7 +134,7 @@ function dying_line(msg,   m) {
 	} else if (o ~ /^(not )?ok [0-9]+/) {
 		parse_result(o)
 		# kselftest's skip lines carry only the reason: use it as the name
-		if (res_name == "" && res_dir ~ /^SKIP ./)
+		if (res_name == "" && res_dir ~ /^(SKIP|TODO) ./)
 			res_name = substr(res_dir, 6)
 		if (res_name == "")
 			res_name = "subtest " (test_results + 1)

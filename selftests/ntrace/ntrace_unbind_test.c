@@ -470,6 +470,7 @@ static void test_all_cpus(const char *drv, const char *dev,
 	pid_t pids[64] = { 0 };
 	int cpu, err = 0, n = 0, good = 0, flushed = 0, ended = 0, after = 0;
 	int waited;
+	bool framed;
 	struct rec_check c;
 
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
@@ -523,8 +524,10 @@ static void test_all_cpus(const char *drv, const char *dev,
 			       cpu, c.nr_aux, c.msgs, c.truncated, c.bad,
 			       c.in_text ? "in" : "not in", c.last_tcode,
 			       c.after, c.why);
-		good += rec_good(&c);
-		flushed += rec_good(&c) && c.last_tcode == TCODE_CORRELATION;
+		/* four busy harts on one sink may lose trace: flagged, allowed */
+		framed = !c.err && c.msgs && !c.bad && c.in_text;
+		good += framed;
+		flushed += framed && c.last_tcode == TCODE_CORRELATION;
 		ended += sh->c[cpu].ended;
 		after += sh->c[cpu].after;
 	}
@@ -537,7 +540,7 @@ static void test_all_cpus(const char *drv, const char *dev,
 	 * never scheduled again (->add() fails, ENOENT): "nothing after".
 	 */
 	ksft_test_result(good == n,
-			 "%s unbound under %d events: %d traces frame, in this program, nothing lost unflagged; %d events (those running then) end with an empty TRUNCATED record\n",
+			 "%s unbound under %d events: %d traces frame, in this program (loss only where flagged); %d events (those running then) end with an empty TRUNCATED record\n",
 			 drv, n, good, ended);
 	/*
 	 * Known failure: now and then one CPU's trace lacks the encoder's

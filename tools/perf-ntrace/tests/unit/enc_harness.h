@@ -24,6 +24,16 @@ struct enc_run {
 	int reparse_ok;		/* bytes parse back to the same messages */
 };
 
+/* Offset of the first listing byte where got differs from want (want.len: none). */
+static inline size_t harness_first_diff(const struct enc_run *got, const struct enc_run *want)
+{
+	size_t at = 0;
+
+	while (at < want->len && got->text[at] == want->text[at])
+		at++;
+	return at;
+}
+
 static int harness_collect(void *ctx, const struct ntrace_msg *m)
 {
 	struct enc_run *r = ctx;

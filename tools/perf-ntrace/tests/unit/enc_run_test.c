@@ -82,10 +82,8 @@ int main(void)
 			continue;
 		}
 		if ((got.len != want.len || memcmp(got.text, want.text, want.len)) && differ++ < 3) {
-			size_t at = 0;
+			size_t at = harness_first_diff(&got, &want);
 
-			while (at < want.len && got.text[at] == want.text[at])
-				at++;
 			tap_diag("iter %u (mode %u, icnt_bits %u, sync_mode %u): first difference "
 				 "at listing byte %zu of %zu", iter, c.mode, c.icnt_bits,
 				 c.sync_mode, at, want.len);

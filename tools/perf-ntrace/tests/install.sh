@@ -21,9 +21,12 @@ if ! make -s -C "$SRC" B="$BUILD" PREFIX=/usr DESTDIR="$dest" install >"$WORK/ma
 fi
 major=$(sed -n 's/^#define NTRACE_VERSION_MAJOR[[:space:]]*//p' "$SRC/include/ntrace/ntrace.h")
 minor=$(sed -n 's/^#define NTRACE_VERSION_MINOR[[:space:]]*//p' "$SRC/include/ntrace/ntrace.h")
+# the soname's version: MAJOR, MAJOR.MINOR before 1.0
+sover=$major
+[ "$major" != 0 ] || sover=$major.$minor
 lib=$dest/usr/lib
 missing=
-for f in libntrace.a "libntrace.so.$major.$minor.0" "libntrace.so.$major" libntrace.so \
+for f in libntrace.a "libntrace.so.$major.$minor.0" "libntrace.so.$sover" libntrace.so \
 	pkgconfig/libntrace.pc; do
 	[ -e "$lib/$f" ] || missing+=" $f"
 done
@@ -37,10 +40,10 @@ else
 fi
 
 soname=$(readelf -d "$lib/libntrace.so.$major.$minor.0" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
-if [ "$soname" = "libntrace.so.$major" ]; then
+if [ "$soname" = "libntrace.so.$sover" ]; then
 	ok "the shared library's soname is $soname"
 else
-	not_ok "soname '$soname', want libntrace.so.$major"
+	not_ok "soname '$soname', want libntrace.so.$sover"
 fi
 
 # exports: only functions the public headers declare
@@ -75,7 +78,7 @@ want="$((major << 16 | minor << 8)) $((major << 16 | minor << 8)) named"
 # shellcheck disable=SC2086
 if $CC $cflags -o "$WORK/user" "$WORK/user.c" $libs 2>"$WORK/cc.err" &&
    [ "$(LD_LIBRARY_PATH=$lib "$WORK/user")" = "$want" ] &&
-   readelf -d "$WORK/user" | grep -q "NEEDED.*libntrace.so.$major"; then
+   readelf -d "$WORK/user" | grep -q "NEEDED.*libntrace.so.$sover\]"; then
 	ok "pkg-config --cflags --libs libntrace ($cflags $libs): a program links the shared library and reports version $major.$minor"
 else
 	not_ok "a program built with pkg-config's flags: $(head -c 300 "$WORK/cc.err")"

@@ -372,3 +372,12 @@ size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
 	}
 	return dropped;
 }
+
+size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max)
+{
+	if (len <= max)
+		return len;
+	while (max && NT_MSEO(buf[max - 1]) != NT_MSEO_END_MSG)
+		max--;
+	return max;
+}

@@ -120,4 +120,11 @@ typedef void (*ntrace_msg_fn)(void *ctx, unsigned int src, const u8 *msg,
 size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
 			 bool wait, ntrace_msg_fn emit, void *ctx);
 
+/*
+ * Of the whole messages buf[0..len) (as ntrace_split_msgs() gives them),
+ * the length of the longest prefix of at most max bytes that ends with a
+ * whole message: what a full AUX area can take without cutting one.
+ */
+size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max);
+
 #endif /* NTRACE_CONFIG_H */

@@ -567,6 +567,36 @@ static void ntrace_split_cut_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.n, 3);
 }
 
+/*
+ * ntrace_msgs_fit(): at every limit, the end of the last message the
+ * encoder of this test put wholly below it.
+ */
+static void ntrace_msgs_fit_test(struct kunit *test)
+{
+	struct stream s = { };
+	struct msg_enc e;
+	size_t max, want;
+	unsigned int i;
+
+	for (i = 0; i < 5; i++) {
+		if (i % 2)
+			enc_direct(&e, 3, i, 1 << (5 * i));
+		else
+			enc_sync(&e, 3, i, 3 * i + 1, 0x8000 + 0x1111 * i);
+		put_msg(&s, &e);
+	}
+	for (max = 0; max < s.len; max++) {
+		want = 0;
+		for (i = 0; i < s.n; i++)
+			if (s.off[i] + s.size[i] <= max)
+				want = s.off[i] + s.size[i];
+		KUNIT_EXPECT_EQ_MSG(test, ntrace_msgs_fit(s.buf, s.len, max),
+				    want, "limit %zu", max);
+	}
+	KUNIT_EXPECT_EQ(test, ntrace_msgs_fit(s.buf, s.len, s.len), s.len);
+	KUNIT_EXPECT_EQ(test, ntrace_msgs_fit(s.buf, s.len, s.len + 9), s.len);
+}
+
 /* Malformed input: dropped up to the next end of message, no more. */
 static void ntrace_split_malformed_test(struct kunit *test)
 {
@@ -633,6 +663,7 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_split_src_bits_test),
 	KUNIT_CASE(ntrace_split_cut_test),
 	KUNIT_CASE(ntrace_split_malformed_test),
+	KUNIT_CASE(ntrace_msgs_fit_test),
 	{ }
 };
 

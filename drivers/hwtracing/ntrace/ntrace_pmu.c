@@ -111,39 +111,37 @@ static void ntrace_free_aux(void *data)
 	kfree(aux);
 }
 
+/*
+ * Where byte position head of the AUX ring lies, and how many of the len
+ * bytes from there (*n) fit before the end of its page.
+ */
+static void *aux_at(struct ntrace_aux *aux, unsigned long head, size_t len,
+		    size_t *n)
+{
+	size_t off = head & (((size_t)aux->nr_pages << PAGE_SHIFT) - 1);
+
+	*n = min(len, PAGE_SIZE - offset_in_page(off));
+	return aux->pages[off >> PAGE_SHIFT] + offset_in_page(off);
+}
+
 /* Copy len bytes of src into the AUX ring at byte position head. */
 static void aux_write(struct ntrace_aux *aux, unsigned long head,
 		      const u8 *src, size_t len)
 {
-	size_t size = (size_t)aux->nr_pages << PAGE_SHIFT;
+	size_t n;
 
-	while (len) {
-		size_t off = head & (size - 1);
-		size_t n = min(len, PAGE_SIZE - offset_in_page(off));
-
-		memcpy(aux->pages[off >> PAGE_SHIFT] + offset_in_page(off),
-		       src, n);
-		head += n;
-		src += n;
-		len -= n;
-	}
+	for (; len; head += n, src += n, len -= n)
+		memcpy(aux_at(aux, head, len, &n), src, n);
 }
 
 /* Copy len bytes of the sink's buffer from r into the AUX ring at head. */
 static void aux_write_sink(struct ntrace_aux *aux, unsigned long head,
 			   struct ntrace_sink_reader *r, size_t len)
 {
-	size_t size = (size_t)aux->nr_pages << PAGE_SHIFT;
+	size_t n;
 
-	while (len) {
-		size_t off = head & (size - 1);
-		size_t n = min(len, PAGE_SIZE - offset_in_page(off));
-
-		ntrace_sink_read(r, aux->pages[off >> PAGE_SHIFT] +
-				 offset_in_page(off), n);
-		head += n;
-		len -= n;
-	}
+	for (; len; head += n, len -= n)
+		ntrace_sink_read(r, aux_at(aux, head, len, &n), n);
 }
 
 /*
@@ -166,7 +164,8 @@ static void ntrace_emit(void *ctx, const u8 *buf, size_t len, bool lost)
 		if (len > size)
 			skip = len - size;
 	} else if (len > h->size) {
-		len = h->size;
+		/* whole messages: the record still frames */
+		len = ntrace_msgs_fit(buf, len, h->size);
 		nc->fits = false;
 		perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
 	}

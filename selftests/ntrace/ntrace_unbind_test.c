@@ -17,8 +17,9 @@
  *    topologies: the shared sink), once for a funnel;
  *  - funnel topologies: events on every CPU behind a funnel (then the
  *    shared sink; a traced task pinned to each CPU) trace at once while
- *    the funnel (sink) is unbound: every event's trace ends flushed and
- *    then TRUNCATED, nothing after;
+ *    the funnel (sink) is unbound: every event's trace ends flushed (but
+ *    one whose end was lost, flagged PARTIAL or TRUNCATED) and then
+ *    TRUNCATED, nothing after;
  *  - with two CPUs, the same with a per-CPU event on the component's CPU
  *    while the unbind runs on another CPU (the driver stops the trace on
  *    the traced CPU through a cross-CPU call);
@@ -156,13 +157,15 @@ static void plain_work(void *arg)
 /* What the records of a recording hold. */
 struct rec_check {
 	int err;
-	unsigned int nr_aux, truncated;
+	unsigned int nr_aux, truncated, partial;
 	unsigned long msgs, bad, syncs;
+	bool end_lost;		/* loss flagged in or after the last data */
 	unsigned int after;	/* records with a sync address in spin_after() */
 	bool in_text;		/* every sync address in this program */
 	bool ended;		/* the last record is empty and TRUNCATED */
 	int last_tcode;		/* of the last non-empty record */
 	char why[128];
+	char tail[160];		/* the last records: size/flags/TCODEs */
 };
 
 static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
@@ -171,6 +174,7 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 	uintptr_t a1 = (uintptr_t)__stop_ntrace_after_unbind;
 	struct nt_frame_stats st;
 	unsigned int i;
+	bool lost;
 
 	memset(c, 0, sizeof(*c));
 	c->err = err;
@@ -189,10 +193,25 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 			continue;
 		}
 		c->truncated += trunc;
+		lost = trunc || (rec->aux[i].flags & PERF_AUX_FLAG_PARTIAL);
+		c->partial += !!(rec->aux[i].flags & PERF_AUX_FLAG_PARTIAL);
+		/* an empty flagged record: what was staged after the data lost */
+		if (lost || rec->aux[i].len)
+			c->end_lost = lost;
 		if (!rec->aux[i].len)
 			continue;
 		nt_frame_check(rec->data + rec->aux[i].off, rec->aux[i].len,
 			       nt_src_bits(0), &st);
+		if (i + 3 >= rec->nr_aux) {
+			size_t t = strlen(c->tail);
+
+			snprintf(c->tail + t, sizeof(c->tail) - t,
+				 " #%u %zu B flags %#llx TCODE %d..%d, %lu Correlation;",
+				 i, (size_t)rec->aux[i].len,
+				 (unsigned long long)rec->aux[i].flags,
+				 st.first_tcode, st.last_tcode,
+				 st.correlation_msgs);
+		}
 		c->msgs += st.msgs;
 		c->syncs += st.sync_msgs;
 		c->last_tcode = st.last_tcode;
@@ -329,6 +348,8 @@ static void test_tracing(const char *drv, const char *dev, int cpu,
 			 "unbind %s %s while this task is traced on CPU %d succeeds (%s)\n",
 			 drv, dev, cpu, err ? strerror(-err) :
 			 w.err ? strerror(-w.err) : "ok");
+	if (c.last_tcode != TCODE_CORRELATION)
+		ksft_print_msg("last records:%s\n", c.tail);
 	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION &&
 			 c.ended,
 			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d (%s)\n",
@@ -417,6 +438,8 @@ static void test_remote(const char *drv, const char *dev, int cpu,
 			 "unbind %s %s from CPU %d while a per-CPU event traces CPU %d succeeds (%s)\n",
 			 drv, dev, w.other, cpu, err ? strerror(-err) :
 			 w.err ? strerror(-w.err) : "ok");
+	if (c.last_tcode != TCODE_CORRELATION)
+		ksft_print_msg("last records:%s\n", c.tail);
 	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION &&
 			 c.ended,
 			 "%s unbound from another CPU: the trace before it frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d (%s)\n",
@@ -468,7 +491,8 @@ static void test_all_cpus(const char *drv, const char *dev,
 	struct perf_event_attr attr;
 	struct all_shared *sh;
 	pid_t pids[64] = { 0 };
-	int cpu, err = 0, n = 0, good = 0, flushed = 0, ended = 0, after = 0;
+	int cpu, err = 0, n = 0, good = 0, flushed = 0, cut = 0, ended = 0;
+	int after = 0;
 	int waited;
 	bool framed;
 	struct rec_check c;
@@ -520,14 +544,19 @@ static void test_all_cpus(const char *drv, const char *dev,
 		if (!(want & (1ull << cpu)))
 			continue;
 		c = sh->c[cpu];
-		ksft_print_msg("CPU %d: %u records, %lu messages, %u truncated, %lu bad, %s text, last TCODE %d, %u after (%s)\n",
-			       cpu, c.nr_aux, c.msgs, c.truncated, c.bad,
+		ksft_print_msg("CPU %d: %u records, %lu messages, %u truncated, %u partial (end lost: %s), %lu bad, %s text, last TCODE %d, %u after (%s)\n",
+			       cpu, c.nr_aux, c.msgs, c.truncated, c.partial,
+			       c.end_lost ? "yes" : "no", c.bad,
 			       c.in_text ? "in" : "not in", c.last_tcode,
 			       c.after, c.why);
+		if (c.last_tcode != TCODE_CORRELATION)
+			ksft_print_msg("CPU %d: last records:%s\n", cpu, c.tail);
 		/* four busy harts on one sink may lose trace: flagged, allowed */
 		framed = !c.err && c.msgs && !c.bad && c.in_text;
 		good += framed;
-		flushed += framed && c.last_tcode == TCODE_CORRELATION;
+		cut += c.end_lost;
+		flushed += framed && !c.end_lost &&
+			   c.last_tcode == TCODE_CORRELATION;
 		ended += sh->c[cpu].ended;
 		after += sh->c[cpu].after;
 	}
@@ -543,16 +572,16 @@ static void test_all_cpus(const char *drv, const char *dev,
 			 "%s unbound under %d events: %d traces frame, in this program (loss only where flagged); %d events (those running then) end with an empty TRUNCATED record\n",
 			 drv, n, good, ended);
 	/*
-	 * Known failure: now and then one CPU's trace lacks the encoder's
-	 * closing Correlation message, unflagged (seen in CI on 2 and 4
-	 * harts, funnel and sink unbind; not yet explained).
+	 * A trace whose end was lost (its last data record, or an empty one
+	 * after it, flagged PARTIAL or TRUNCATED: a full AUX area, a full
+	 * staging buffer or a dropped message, with four busy harts on one
+	 * sink) may lack its end, the closing message included; every other
+	 * one ends flushed. (Before the flags were checked here, this looked
+	 * like an unflagged loss.)
 	 */
-	if (flushed == n)
-		ksft_test_result_pass("%s unbound under %d events: every trace ends flushed (Correlation)\n",
-				      drv, n);
-	else
-		ksft_test_result_xfail("%s unbound under %d events: %d of %d traces end flushed (Correlation)\n",
-				       drv, n, flushed, n);
+	ksft_test_result(flushed == n - cut,
+			 "%s unbound under %d events: every trace whose end was not lost (flagged) ends flushed (Correlation): %d of %d (%d lost their end)\n",
+			 drv, n, flushed, n - cut, cut);
 	ksft_test_result(after == 0,
 			 "%s unbound under %d events: nothing traced after the unbind (%d records in the code after it)\n",
 			 drv, n, after);

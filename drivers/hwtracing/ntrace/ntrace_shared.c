@@ -153,9 +153,12 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	for (i = 0; i < s->path.nr_funnels; i++)
 		err |= ntrace_funnel_flush(s->path.funnel[i]);
 	err |= ntrace_sink_disable(sink, &d);
-	if (err)
+	if (err) {
+		/* as from a sink of its own: what did not flush is lost */
 		pr_warn_ratelimited("ntrace: %s: trace did not flush\n",
 				    dev_name(sink->dev));
+		s->lost = true;
+	}
 	len = d.len;
 	if (len > s->snap_size) {	/* another sink than the one it was sized for */
 		for_each_cpu(c, &sink->active)

@@ -154,6 +154,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			"(use harts=N)\n", M.nharts, MODEL_MAX_HARTS);
 		return -1;
 	}
+	clock_init();
 	topology_init();
 	if (topology_write_layout() < 0)
 		return -1;

@@ -17,6 +17,7 @@
  * timestamps reads it at every block; before that, older.
  * Without -icount every callback reads the timer.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
@@ -31,18 +32,17 @@ static __thread bool stale_read __attribute__((tls_model("initial-exec")));
 /* QEMU has no plugin call for it: look for -icount among its arguments. */
 void clock_init(void)
 {
-	char buf[8192];
-	size_t n, i;
 	FILE *f = fopen("/proc/self/cmdline", "r");
+	char *arg = NULL;
+	size_t cap = 0;
 
 	if (!f)
 		return;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	for (i = 0; i < n; i += strlen(buf + i) + 1)
-		if (!strcmp(buf + i, "-icount") || !strcmp(buf + i, "--icount"))
+	while (getdelim(&arg, &cap, 0, f) > 0)
+		if (!strcmp(arg, "-icount") || !strcmp(arg, "--icount"))
 			icount = true;
+	free(arg);
+	fclose(f);
 }
 
 bool clock_icount(void)

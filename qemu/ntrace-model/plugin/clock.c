@@ -58,7 +58,7 @@ void clock_block_cb(bool entering)
 
 uint64_t clock_read(void)
 {
-	uint64_t t, l;
+	uint64_t t;
 
 	if (!icount)
 		return ingress_read_time();
@@ -67,10 +67,7 @@ uint64_t clock_read(void)
 		return __atomic_load_n(&latest, __ATOMIC_RELAXED);
 	}
 	t = ingress_read_time();
-	/* vCPUs run in turns under -icount; keep the value monotonic */
-	l = __atomic_load_n(&latest, __ATOMIC_RELAXED);
-	if (t > l)
-		__atomic_store_n(&latest, t, __ATOMIC_RELAXED);
+	__atomic_store_n(&latest, t, __ATOMIC_RELAXED);
 	return t;
 }
 

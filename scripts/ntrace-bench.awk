@@ -2,7 +2,8 @@
 # The table of scripts/ntrace-bench.sh from the guest's "bench" lines
 # (tools/ntrace-bench/ntrace_bench.c): "throughput", "tp" rows, "reload",
 # "switch", each with KEY=VALUE fields; "boot RUN CONFIG" (ntrace-bench.sh)
-# starts each boot's lines.
+# starts each boot's lines. With both switch boots (sw, swf) a last table
+# sets baseline, sink per hart and shared sink side by side.
 function v(k,   i) { for (i = 1; i <= NF; i++) if (index($i, k "=") == 1) return substr($i, length(k) + 2); return "" }
 function summary() {
 	if (!rows) return
@@ -29,5 +30,16 @@ $1 == "switch" { summary()
 	printf "driver time per context switch (pipe ping-pong on CPU 0, %s round trips, QEMU -icount, best of 3; %s, %s CPUs):\n", v("rounds"), kind, (v("cpus") ? v("cpus") : 1)
 	printf "  %-36s %9s guest insns/switch (%s switches)\n", "no ntrace event (baseline)", v("insn_per_switch_plain"), v("switches_plain")
 	printf "  %-36s %9s guest insns/switch (%s switches, %s AUX records, %s lost/truncated)\n", "ntrace//u event on one of the two", v("insn_per_switch_traced"), v("switches_traced"), v("aux_records"), v("aux_lost_or_truncated")
-	printf "  %-36s %9s guest insns per switch, %s per stop+start of the traced task\n", "driver", v("driver_insn_per_switch"), v("driver_insn_per_stop_start") }
-END { summary() }
+	printf "  %-36s %9s guest insns per switch, %s per stop+start of the traced task\n", "driver", v("driver_insn_per_switch"), v("driver_insn_per_stop_start")
+	k = v("sink"); base[k] = v("insn_per_switch_plain"); traced[k] = v("insn_per_switch_traced"); drv[k] = v("driver_insn_per_switch") }
+# both switch boots: the three figures side by side
+function switch_summary(   b) {
+	if (!("per-hart" in drv) || !("shared" in drv)) return
+	b = base["per-hart"]
+	printf "cost per context switch, guest instructions (QEMU -icount, one hart, pipe ping-pong):\n"
+	printf "  %-36s %9s\n", "baseline (no ntrace event)", b
+	printf "  %-36s %9s (driver %+d)\n", "ntrace//u, sink per hart", traced["per-hart"], drv["per-hart"]
+	printf "  %-36s %9s (driver %+d; %+d = %+.0f%% against a sink per hart)\n", "ntrace//u, shared sink (funnel)", traced["shared"], drv["shared"],
+		drv["shared"] - drv["per-hart"], 100 * (drv["shared"] - drv["per-hart"]) / drv["per-hart"]
+}
+END { summary(); switch_summary() }

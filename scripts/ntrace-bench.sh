@@ -18,9 +18,10 @@
 #    harts tracing at once (ntrace-funnel-smp2, ntrace-funnel-smp4; one
 #    loop per hart, each with its own event), and the cost per context
 #    switch of the shared-sink path against a sink per hart, on one hart
-#    (ntrace-funnel against ntrace: QEMU's -icount, needed to count
-#    instructions, runs the vCPUs in one thread, where the model's plugin
-#    gets wrong vCPU indexes with more than one hart).
+#    (ntrace-funnel against ntrace: the model refuses QEMU's -icount,
+#    needed to count instructions, with more than one vCPU; see
+#    qemu/ntrace-model/plugin/main.c). The table ends with baseline,
+#    sink per hart and shared sink side by side.
 # Usage: scripts/ntrace-bench.sh [--kernel guest|debug] [--insns N] [--rounds N]
 #                               [--ipb "18 10 6 4 3 2"]  (instructions per branch)
 # NTRACE_BENCH_RUNS="tp sw tpf2 tpf4 swf" selects the boots (tp:

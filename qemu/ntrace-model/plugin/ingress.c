@@ -508,10 +508,13 @@ void ingress_tb_exec(unsigned int vcpu, void *udata)
 	uint64_t pc;
 	bool reached, follows;
 
+	clock_block_cb(true);
 	if (s->active & ACTIVE_SERVICE)
 		regs_service(vcpu);
-	if (!h)
+	if (!h) {
+		clock_block_cb(false);
 		return;
+	}
 	hart_lock(h);
 	if (h->tracing && h->ts_needed) {
 		/* the time the previous block's instructions had retired by */
@@ -542,6 +545,7 @@ void ingress_tb_exec(unsigned int vcpu, void *udata)
 		route_publish(h, false);
 	}
 	hart_unlock(h);
+	clock_block_cb(false);
 }
 
 void ingress_indirect_exec(unsigned int vcpu, void *udata)
@@ -611,6 +615,9 @@ void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 		regs_store(vcpu, pa, size, store_value(info), udata);
 	else
 		regs_load(vcpu, pa, size);
+	/* under -icount: read the timer again at this vCPU's next block */
+	if (clock_take_stale())
+		vcpu_set_active(vcpu, ACTIVE_SERVICE, true);
 }
 
 /* ---- trace on/off from the register model --------------------------------- */

@@ -154,6 +154,19 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			"(use harts=N)\n", M.nharts, MODEL_MAX_HARTS);
 		return -1;
 	}
+	clock_init();
+	/*
+	 * -icount runs the vCPUs in turns on one thread (no CF_PARALLEL),
+	 * and QEMU 10.0 then compiles a constant vCPU index into a block's
+	 * callbacks and scoreboard accesses: with several vCPUs the model
+	 * got indexes of no vCPU (576 on a 2-hart guest) and QEMU aborted.
+	 */
+	if (clock_icount() && M.nvcpus > 1) {
+		fprintf(stderr, "ntrace-model: -icount needs one vCPU (-smp 1): with %d, "
+			"QEMU 10.0 gives the model's callbacks wrong vCPU indexes\n",
+			M.nvcpus);
+		return -1;
+	}
 	topology_init();
 	if (topology_write_layout() < 0)
 		return -1;

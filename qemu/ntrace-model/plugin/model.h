@@ -308,6 +308,13 @@ static inline void hart_unlock(struct hart *h)
 }
 
 
+/* clock.c: the platform timer, also under -icount */
+void clock_init(void);
+bool clock_icount(void);
+void clock_block_cb(bool entering);
+uint64_t clock_read(void);
+bool clock_take_stale(void);
+
 /* guest_ram.c */
 int guest_ram_map(void);
 void *guest_ram_ptr(uint64_t phys, uint64_t len);

@@ -210,6 +210,9 @@ void regs_service(unsigned int vcpu)
 			h->te.active = true;
 			te_publish(h);
 		}
+		/* a register write under -icount could not read the timer */
+		if (clock_icount() && h->te.ts_running)
+			ts_publish(h);
 		hart_unlock(h);
 	}
 	for (i = 0; i < M.nsinks; i++) {

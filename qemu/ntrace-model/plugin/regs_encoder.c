@@ -129,7 +129,7 @@ uint64_t ts_value(struct hart *h)
 
 	if (!te->ts_running)
 		return 0;
-	return (ingress_read_time() >> (2 * ps)) & ((1ull << MODEL_TS_WIDTH) - 1);
+	return (clock_read() >> (2 * ps)) & ((1ull << MODEL_TS_WIDTH) - 1);
 }
 
 void ts_publish_value(struct hart *h, uint64_t v)

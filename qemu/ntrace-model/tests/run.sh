@@ -181,6 +181,8 @@ variants=(
 	"toggle-enable: --mode btm --sync-mode hwords --sync-max 8 --toggle-enable"
 	"smp2: --mode htm --ts --context --src-bits 2 --src-id 1 --sync-mode hwords --sync-max 10 --harts 2"
 	"smp2-toggle: --mode btm --seq-jump --implicit-return full --src-bits 1 --toggle-enable --harts 2"
+	# QEMU's -icount (the driver benchmarks count instructions with it)
+	"icount: --mode htm --ts --toggle-inst"
 )
 TRACE_CFG=0x80300000
 
@@ -524,6 +526,7 @@ variant_run() {
 	done
 	rm -f "$work/gt-$name".*
 	qextra=("${q[@]}")
+	[[ $name == icount* ]] && qextra+=(-icount shift=0)
 	[ -n "$GTP" ] && [ "$harts" = 1 ] &&
 		qextra+=(-plugin "$GTP,out=$work/$name.pcs,start=0x80000000")
 	exec_bm "$name" "$BM/trace.elf" "$rf" -s "$harts" -p "gt=$work/gt-$name"

@@ -316,6 +316,12 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 #define NT_MSEO_END_MSG		3
 #define NT_IDLE_BYTE		0xff
 
+/* The synchronisation messages of N-Trace 1.0 (they carry F-ADDR). */
+#define NT_TCODE_PROG_TRACE_SYNC		9
+#define NT_TCODE_DIRECT_BRANCH_SYNC		11
+#define NT_TCODE_INDIRECT_BRANCH_SYNC		12
+#define NT_TCODE_INDIRECT_BRANCH_HIST_SYNC	29
+
 size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
 			 bool wait, ntrace_msg_fn emit, void *ctx)
 {
@@ -380,4 +386,16 @@ size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max)
 	while (max && NT_MSEO(buf[max - 1]) != NT_MSEO_END_MSG)
 		max--;
 	return max;
+}
+
+bool ntrace_msg_is_sync(const u8 *msg)
+{
+	switch (NT_MDO(msg[0])) {	/* the TCODE, whole in the first byte */
+	case NT_TCODE_PROG_TRACE_SYNC:
+	case NT_TCODE_DIRECT_BRANCH_SYNC:
+	case NT_TCODE_INDIRECT_BRANCH_SYNC:
+	case NT_TCODE_INDIRECT_BRANCH_HIST_SYNC:
+		return true;
+	}
+	return false;
 }

@@ -127,4 +127,7 @@ size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
  */
 size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max);
 
+/* msg (a whole message) is a synchronisation message: a decoder can start there. */
+bool ntrace_msg_is_sync(const u8 *msg);
+
 #endif /* NTRACE_CONFIG_H */

@@ -334,7 +334,6 @@ static void ntrace_info_pack_test(struct kunit *test)
  * the specification's own example message.
  */
 #define NT_TCODE_DIRECT_BRANCH		3
-#define NT_TCODE_PROG_TRACE_SYNC	9
 #define NT_TCODE_INDIRECT_BRANCH_HIST	28
 
 struct msg_enc {
@@ -497,6 +496,8 @@ static void ntrace_split_sources_test(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, o.src[i], srcs[i]);
 		KUNIT_EXPECT_PTR_EQ(test, o.msg[i], s.buf + s.off[i]);
 		KUNIT_EXPECT_EQ(test, o.size[i], s.size[i]);
+		/* the odd ones are ProgTraceSync, the others DirectBranch */
+		KUNIT_EXPECT_EQ(test, ntrace_msg_is_sync(o.msg[i]), i % 2 == 1);
 	}
 }
 

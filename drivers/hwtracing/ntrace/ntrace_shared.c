@@ -37,7 +37,11 @@
  * its encoder (with a synchronisation message) and empties the buffer (a
  * smaller later message slipping in behind a dropped one would leave a
  * hole no decoder can see). A wrapped (not stop-on-wrap) sink lost the
- * oldest bytes of any source: all of them are flagged.
+ * oldest bytes of any source: all of them are flagged. A sink that
+ * stopped on wrap leaves the draining CPU's last messages upstream
+ * (dropped, or waiting in a funnel's FIFO until the sink captures again):
+ * its record is flagged, and those late messages are not staged (its
+ * trace starts again at its next sync message).
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -58,6 +62,7 @@ struct ntrace_src {
 	size_t snap_size;
 	bool lost;
 	bool full;			/* stage nothing until emitted */
+	bool resync;			/* stage nothing before a sync message */
 };
 
 static DEFINE_PER_CPU(struct ntrace_src, srcs);
@@ -115,6 +120,14 @@ static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 	s = per_cpu_ptr(&srcs, src);
 	if (s->full)
 		return;
+	if (s->resync) {
+		/* the tail of an emitted record, late: lost there */
+		if (!ntrace_msg_is_sync(msg)) {
+			s->lost = true;
+			return;
+		}
+		s->resync = false;
+	}
 	if (s->len + n > s->size) {
 		s->full = true;
 		s->lost = true;
@@ -180,12 +193,24 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	if (d.wrapped && !sink->stop_on_wrap)
 		for_each_cpu(c, &sink->active)
 			shared_block(per_cpu_ptr(&srcs, c));
+	/* a sink that stopped on wrap dropped or held the last messages */
+	if (d.wrapped)
+		s->lost = true;
 	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
 			     ntrace_prog_features(&s->prog, &s->path.te->caps,
 						  cpu));
 	if (len && src_bits)
 		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
 				  stage_msg, &ctx);
+	/*
+	 * A sink that stopped on wrap, or did not flush, left this CPU's
+	 * last messages upstream: dropped, or held in a funnel's FIFO until
+	 * the sink captures again. Those come after this copy: this record
+	 * lacks them (flagged), and the CPU's next one must not start with
+	 * them. Its trace starts again at its next sync message.
+	 */
+	if (d.wrapped || err)
+		s->resync = true;
 }
 
 /*

@@ -160,6 +160,7 @@ struct rec_check {
 	unsigned int nr_aux, truncated, partial;
 	unsigned long msgs, bad, syncs;
 	bool end_lost;		/* loss flagged in or after the last data */
+	unsigned int unsynced;	/* unflagged records not starting with a sync */
 	unsigned int after;	/* records with a sync address in spin_after() */
 	bool in_text;		/* every sync address in this program */
 	bool ended;		/* the last record is empty and TRUNCATED */
@@ -212,6 +213,13 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 				 st.first_tcode, st.last_tcode,
 				 st.correlation_msgs);
 		}
+		/* every record decodes on its own, unless loss is flagged */
+		if (!lost && !nt_tcode_is_sync(st.first_tcode)) {
+			if (!c->unsynced++ && !c->bad)
+				snprintf(c->why, sizeof(c->why),
+					 "record %u starts with TCODE %d, no sync",
+					 i, st.first_tcode);
+		}
 		c->msgs += st.msgs;
 		c->syncs += st.sync_msgs;
 		c->last_tcode = st.last_tcode;
@@ -231,7 +239,8 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 
 static bool rec_good(const struct rec_check *c)
 {
-	return !c->err && c->msgs && !c->bad && c->in_text && !c->truncated;
+	return !c->err && c->msgs && !c->bad && c->in_text && !c->truncated &&
+	       !c->unsynced;
 }
 
 /* Record plain_work() on any CPU. */
@@ -350,11 +359,13 @@ static void test_tracing(const char *drv, const char *dev, int cpu,
 			 w.err ? strerror(-w.err) : "ok");
 	if (c.last_tcode != TCODE_CORRELATION)
 		ksft_print_msg("last records:%s\n", c.tail);
-	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION &&
-			 c.ended,
-			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d (%s)\n",
+	/* a flagged loss at the end (a late drain filled the sink) may cut it */
+	ksft_test_result(rec_good(&c) && c.ended &&
+			 (c.last_tcode == TCODE_CORRELATION || c.end_lost),
+			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d%s (%s)\n",
 			 drv, c.ended ? "yes" : "no", c.nr_aux, c.msgs,
-			 c.last_tcode, c.why);
+			 c.last_tcode, c.end_lost ? ", end lost (flagged)" : "",
+			 c.why);
 	ksft_test_result(!c.err && !c.after,
 			 "%s unbound while tracing: nothing traced after the unbind (%u records in the code after it)\n",
 			 drv, c.after);
@@ -440,11 +451,13 @@ static void test_remote(const char *drv, const char *dev, int cpu,
 			 w.err ? strerror(-w.err) : "ok");
 	if (c.last_tcode != TCODE_CORRELATION)
 		ksft_print_msg("last records:%s\n", c.tail);
-	ksft_test_result(rec_good(&c) && c.last_tcode == TCODE_CORRELATION &&
-			 c.ended,
-			 "%s unbound from another CPU: the trace before it frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d (%s)\n",
+	/* a flagged loss at the end (a late drain filled the sink) may cut it */
+	ksft_test_result(rec_good(&c) && c.ended &&
+			 (c.last_tcode == TCODE_CORRELATION || c.end_lost),
+			 "%s unbound from another CPU: the trace before it frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d%s (%s)\n",
 			 drv, c.ended ? "yes" : "no", c.nr_aux, c.msgs,
-			 c.last_tcode, c.why);
+			 c.last_tcode, c.end_lost ? ", end lost (flagged)" : "",
+			 c.why);
 	ksft_test_result(!c.err && !c.after,
 			 "%s unbound from another CPU: nothing traced after the unbind (%u records in the code after it)\n",
 			 drv, c.after);
@@ -544,15 +557,15 @@ static void test_all_cpus(const char *drv, const char *dev,
 		if (!(want & (1ull << cpu)))
 			continue;
 		c = sh->c[cpu];
-		ksft_print_msg("CPU %d: %u records, %lu messages, %u truncated, %u partial (end lost: %s), %lu bad, %s text, last TCODE %d, %u after (%s)\n",
+		ksft_print_msg("CPU %d: %u records, %lu messages, %u truncated, %u partial (end lost: %s), %u not starting with a sync, %lu bad, %s text, last TCODE %d, %u after (%s)\n",
 			       cpu, c.nr_aux, c.msgs, c.truncated, c.partial,
-			       c.end_lost ? "yes" : "no", c.bad,
+			       c.end_lost ? "yes" : "no", c.unsynced, c.bad,
 			       c.in_text ? "in" : "not in", c.last_tcode,
 			       c.after, c.why);
 		if (c.last_tcode != TCODE_CORRELATION)
 			ksft_print_msg("CPU %d: last records:%s\n", cpu, c.tail);
 		/* four busy harts on one sink may lose trace: flagged, allowed */
-		framed = !c.err && c.msgs && !c.bad && c.in_text;
+		framed = !c.err && c.msgs && !c.bad && c.in_text && !c.unsynced;
 		good += framed;
 		cut += c.end_lost;
 		flushed += framed && !c.end_lost &&

@@ -11,13 +11,6 @@
 
 #include "msg_layout.h"
 
-struct bitwriter {
-	uint8_t *buf;
-	size_t n;		/* complete bytes */
-	unsigned int fill;	/* MDO bits in the current byte */
-	unsigned int cur;	/* MDO bits of the current byte */
-};
-
 /*
  * The low g (1..8) six-bit groups of v, one per byte in bits 7:2 (MDO),
  * first group in the low byte; the bytes above g are 0.
@@ -41,50 +34,49 @@ static inline void put_le64(uint8_t *p, uint64_t x)
 		p[i] = (uint8_t)(x >> (8 * i));
 }
 
-static inline void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
+/*
+ * Every field but the last of a message ends on a byte boundary, so only
+ * the fixed fields after TCODE share bytes with what follows: they wait in
+ * acc (at most 6 + 12 + 6 bits) and go out with the first variable field.
+ * The bytes go to a scratch buffer with room for one 8-byte store past the
+ * longest message, so a field is written eight groups per store.
+ */
+struct bitwriter {
+	uint8_t *p;		/* next byte */
+	uint64_t acc;		/* fixed-field bits not written yet */
+	unsigned int accbits;
+};
+
+static inline void bw_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
-	/* complete a partly filled byte first; the rest is byte-aligned */
-	if (w->fill) {
-		unsigned int k = 6 - w->fill;
-
-		if (k > bits)
-			k = bits;
-		w->cur |= (unsigned int)(v & ((1u << k) - 1)) << w->fill;
-		w->fill += k;
-		v >>= k;
-		bits -= k;
-		if (w->fill < 6)
-			return;
-		w->buf[w->n++] = (uint8_t)(w->cur << 2);
-		w->fill = 0;
-		w->cur = 0;
-	}
-	/* whole MDO groups: up to eight at once while the buffer has room */
-	while (bits >= 6 && w->n + 8 <= NTRACE_MSG_MAX_BYTES) {
-		unsigned int g = bits / 6 < 8 ? bits / 6 : 8;
-
-		put_le64(w->buf + w->n, mdo_spread(v, g));
-		w->n += g;
-		bits -= 6 * g;
-		v >>= 6 * g;
-	}
-	for (; bits >= 6; bits -= 6, v >>= 6)
-		w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
-	if (bits) {
-		w->cur = (unsigned int)(v & ((1u << bits) - 1));
-		w->fill = bits;
-	}
+	w->acc |= v << w->accbits;
+	w->accbits += bits;
 }
 
-/* End a variable field on a byte boundary with the given MSEO. */
-static void bw_end_field(struct bitwriter *w, unsigned int mseo)
+/* A variable field of bits (>= 1) bits of v, ended on a byte boundary with mseo. */
+static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits, unsigned int mseo)
 {
-	if (w->fill) {
-		w->buf[w->n++] = (uint8_t)(w->cur << 2);
-		w->fill = 0;
-		w->cur = 0;
+	unsigned int a = w->accbits, g = (a + bits + 5) / 6;
+	uint64_t lo, hi;
+
+	if (bits < 64)
+		v &= (1ull << bits) - 1;
+	/* the waiting fixed bits, then v: a 128-bit value as two words */
+	lo = w->acc | v << a;
+	hi = a ? v >> (64 - a) : 0;
+	w->acc = 0;
+	w->accbits = 0;
+	for (;;) {
+		put_le64(w->p, mdo_spread(lo, g));
+		if (g <= 8)
+			break;
+		w->p += 8;
+		g -= 8;
+		lo = lo >> 48 | hi << 16;
+		hi >>= 48;
 	}
-	w->buf[w->n - 1] |= (uint8_t)mseo;
+	w->p[g - 1] |= (uint8_t)mseo;
+	w->p += g;
 }
 
 static unsigned int bitlen(uint64_t v)
@@ -122,14 +114,16 @@ static int put_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
 	if (bits < 64 && (v >> bits))
 		return -1;
-	bw_put(w, v, bits);
+	bw_fixed(w, v, bits);
 	return 0;
 }
 
 size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
 			 uint8_t buf[NTRACE_MSG_MAX_BYTES])
 {
-	struct bitwriter w = { .buf = buf };
+	/* the longest message is 4 + 4 * 11 bytes: an 8-byte store past it fits */
+	uint8_t tmp[NTRACE_MSG_MAX_BYTES + 8];
+	struct bitwriter w = { .p = tmp };
 	uint64_t vals[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
 	unsigned int nbits[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
 	unsigned int nv = 0, i;
@@ -138,8 +132,8 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 
 	if (m->tcode > 63)
 		return 0;
-	memset(buf, 0, NTRACE_MSG_MAX_BYTES);
-	bw_put(&w, m->tcode, 6);
+	memset(tmp, 0, sizeof(tmp));
+	bw_fixed(&w, m->tcode, 6);
 	if (cfg->src_bits && put_fixed(&w, m->src, cfg->src_bits))
 		return 0;
 	if (!cfg->src_bits && m->src)
@@ -210,9 +204,9 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 			nbits[nv++] = bitlen(m->raw[i]);
 		}
 	}
-	for (i = 0; i < nv; i++) {
-		bw_put(&w, vals[i], nbits[i]);
-		bw_end_field(&w, i + 1 == nv ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
-	}
-	return w.n;
+	for (i = 0; i < nv; i++)
+		bw_field(&w, vals[i], nbits[i],
+			 i + 1 == nv ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
+	memcpy(buf, tmp, NTRACE_MSG_MAX_BYTES);
+	return (size_t)(w.p - tmp);
 }

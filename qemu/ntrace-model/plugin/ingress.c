@@ -186,6 +186,8 @@ static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *
 	}
 	if (!ti->target_known)
 		ok = false;
+	else if (ti->target_static)
+		*t = ti->target + h->delta;
 	else if (ti->d.kind == NTRACE_IK_TRAP_RETURN)
 		*t = rd(ti->xret_m ? R.mepc : R.sepc);
 	else if (ti->read_early)

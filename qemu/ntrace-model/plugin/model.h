@@ -47,6 +47,8 @@ struct tb_insn {
 	bool target_known;	/* indirect/xRET target can be read before it runs */
 	bool xret_m;		/* MRET (else SRET) */
 	bool read_early;	/* JALR with rd == rs1: read the target before it runs */
+	bool target_static;	/* JALR right after an AUIPC of its rs1: target known */
+	uint64_t target;	/* its target (translation address) */
 };
 
 #define CSRW_SATP	0x01

@@ -12,34 +12,34 @@
 #include "msg_layout.h"
 
 /*
- * The low g (1..8) six-bit groups of v, one per byte in bits 7:2 (MDO),
- * first group in the low byte; the bytes above g are 0.
+ * The low eight six-bit groups of v (48 bits), one per byte in bits 7:2
+ * (MDO), first group in the low byte.
  */
-static inline uint64_t mdo_spread(uint64_t v, unsigned int g)
+static inline uint64_t mdo_spread(uint64_t v)
 {
 	uint64_t x = v & 0xffffffffffffull;
 
 	x = (x & 0xffffffull) | (x & 0xffffff000000ull) << 8;
 	x = (x & 0x00000fff00000fffull) | (x & 0x00fff00000fff000ull) << 4;
 	x = (x & 0x003f003f003f003full) | (x & 0x0fc00fc00fc00fc0ull) << 2;
-	x <<= 2;
-	return g < 8 ? x & ((1ull << (8 * g)) - 1) : x;
+	return x << 2;
 }
 
+/* One 8-byte store: -O2 leaves a byte loop as eight byte stores. */
 static inline void put_le64(uint8_t *p, uint64_t x)
 {
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, sizeof(x));
 }
 
 /*
  * Every field but the last of a message ends on a byte boundary, so only
  * the fixed fields after TCODE share bytes with what follows: they wait in
  * acc (at most 6 + 12 + 6 bits) and go out with the first variable field.
- * The bytes go to a scratch buffer with room for one 8-byte store past the
- * longest message, so a field is written eight groups per store.
+ * The bytes go to a zeroed scratch buffer with room for an 8-byte store
+ * past the longest message, so a field of up to eight groups is one store.
  */
 struct bitwriter {
 	uint8_t *p;		/* next byte */
@@ -53,27 +53,28 @@ static inline void bw_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 	w->accbits += bits;
 }
 
-/* A variable field of bits (>= 1) bits of v, ended on a byte boundary with mseo. */
+/*
+ * A variable field: bits (>= 1) bits of v, none set above them, ended on a
+ * byte boundary with mseo.
+ */
 static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits, unsigned int mseo)
 {
 	unsigned int a = w->accbits, g = (a + bits + 5) / 6;
-	uint64_t lo, hi;
+	uint64_t lo = w->acc | v << a, hi = a ? v >> (64 - a) : 0;
 
-	if (bits < 64)
-		v &= (1ull << bits) - 1;
-	/* the waiting fixed bits, then v: a 128-bit value as two words */
-	lo = w->acc | v << a;
-	hi = a ? v >> (64 - a) : 0;
 	w->acc = 0;
 	w->accbits = 0;
-	for (;;) {
-		put_le64(w->p, mdo_spread(lo, g));
-		if (g <= 8)
-			break;
-		w->p += 8;
-		g -= 8;
-		lo = lo >> 48 | hi << 16;
-		hi >>= 48;
+	if (g <= 8) {
+		put_le64(w->p, mdo_spread(lo));
+	} else {
+		/* the waiting fixed bits and v as a 128-bit value: hi:lo */
+		unsigned int k;
+
+		for (k = 0; k < g; k += 8) {
+			put_le64(w->p + k, mdo_spread(lo));
+			lo = lo >> 48 | hi << 16;
+			hi >>= 48;
+		}
 	}
 	w->p[g - 1] |= (uint8_t)mseo;
 	w->p += g;
@@ -189,7 +190,14 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 				break;
 			}
 			vals[nv] = v;
-			nbits[nv++] = l.slots[i] == SLOT_ADDR ? addr_bits(cfg, v) : bitlen(v);
+			nbits[nv] = bitlen(v);
+			if (l.slots[i] == SLOT_ADDR) {
+				/* MSB extension may send fewer bits than the value has */
+				nbits[nv] = addr_bits(cfg, v);
+				if (nbits[nv] < 64)
+					vals[nv] &= (1ull << nbits[nv]) - 1;
+			}
+			nv++;
 		}
 		if ((m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp) {
 			vals[nv] = m->tstamp;

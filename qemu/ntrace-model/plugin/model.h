@@ -312,7 +312,15 @@ static inline void hart_unlock(struct hart *h)
 
 /* guest_ram.c */
 int guest_ram_map(void);
-void *guest_ram_ptr(uint64_t phys, uint64_t len);
+
+/* Host pointer for [phys, phys + len) or NULL when it is not all RAM. */
+static inline void *guest_ram_ptr(uint64_t phys, uint64_t len)
+{
+	if (phys < M.ram_base || len > M.ram_size ||
+	    phys - M.ram_base > M.ram_size - len)
+		return NULL;
+	return M.ram + (phys - M.ram_base);
+}
 
 /* regs_encoder.c */
 void te_reset(struct hart *h);

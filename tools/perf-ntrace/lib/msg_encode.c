@@ -119,17 +119,48 @@ static int put_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 	return 0;
 }
 
+/* Value of a variable field and the bits to send (none set above them). */
+static inline uint64_t slot_value(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
+				  unsigned int slot, unsigned int *bits)
+{
+	uint64_t v;
+
+	switch (slot) {
+	case SLOT_ICNT:
+		v = m->icnt;
+		break;
+	case SLOT_ADDR:
+		v = m->addr;
+		if (!cfg->ext_addr_msb)
+			break;
+		/* MSB extension may send fewer bits than the value has */
+		v &= (1ull << msg_addr_width(cfg)) - 1;
+		*bits = addr_bits(cfg, v);
+		return *bits < 64 ? v & ((1ull << *bits) - 1) : v;
+	case SLOT_HIST:
+		v = m->hist;
+		break;
+	case SLOT_COUNT:
+		v = m->count;
+		break;
+	default:
+		v = m->data;
+		break;
+	}
+	*bits = bitlen(v);
+	return v;
+}
+
 size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
 			 uint8_t buf[NTRACE_MSG_MAX_BYTES])
 {
 	/* the longest message is 4 + 4 * 11 bytes: an 8-byte store past it fits */
 	uint8_t tmp[NTRACE_MSG_MAX_BYTES + 8];
 	struct bitwriter w = { .p = tmp };
-	uint64_t vals[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
-	unsigned int nbits[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
-	unsigned int nv = 0, i;
+	unsigned int i, bits;
 	struct msg_layout l;
-	bool std;
+	uint64_t v;
+	bool std, ts;
 
 	if (m->tcode > 63)
 		return 0;
@@ -167,54 +198,23 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
 	if (std) {
+		ts = (m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp;
 		for (i = 0; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
-			uint64_t v = 0;
+			bool last = !ts && (i + 1 == MSG_MAX_SLOTS || l.slots[i + 1] == SLOT_END);
 
-			switch (l.slots[i]) {
-			case SLOT_ICNT:
-				v = m->icnt;
-				break;
-			case SLOT_ADDR:
-				v = m->addr;
-				if (cfg->ext_addr_msb)
-					v &= (1ull << msg_addr_width(cfg)) - 1;
-				break;
-			case SLOT_HIST:
-				v = m->hist;
-				break;
-			case SLOT_COUNT:
-				v = m->count;
-				break;
-			case SLOT_DATA:
-				v = m->data;
-				break;
-			}
-			vals[nv] = v;
-			nbits[nv] = bitlen(v);
-			if (l.slots[i] == SLOT_ADDR) {
-				/* MSB extension may send fewer bits than the value has */
-				nbits[nv] = addr_bits(cfg, v);
-				if (nbits[nv] < 64)
-					vals[nv] &= (1ull << nbits[nv]) - 1;
-			}
-			nv++;
+			v = slot_value(cfg, m, l.slots[i], &bits);
+			bw_field(&w, v, bits, last ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
 		}
-		if ((m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp) {
-			vals[nv] = m->tstamp;
-			nbits[nv++] = bitlen(m->tstamp);
-		}
+		if (ts)
+			bw_field(&w, m->tstamp, bitlen(m->tstamp), NTRACE_MSEO_END_MSG);
 	} else {
 		/* raw layout: the variable segments after the known fixed fields */
 		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
 			return 0;
-		for (i = 0; i < m->nraw; i++) {
-			vals[nv] = m->raw[i];
-			nbits[nv++] = bitlen(m->raw[i]);
-		}
+		for (i = 0; i < m->nraw; i++)
+			bw_field(&w, m->raw[i], bitlen(m->raw[i]),
+				 i + 1 == m->nraw ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
 	}
-	for (i = 0; i < nv; i++)
-		bw_field(&w, vals[i], nbits[i],
-			 i + 1 == nv ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
 	memcpy(buf, tmp, NTRACE_MSG_MAX_BYTES);
 	return (size_t)(w.p - tmp);
 }

@@ -50,6 +50,9 @@ static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len,
 	/* CSR instructions naming satp change the context */
 	if (x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_SATP)
 		ti->csr_watch = CSRW_SATP;
+	/* and those naming mtvec where M-mode traps enter */
+	if (x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_MTVEC)
+		ti->csr_watch = CSRW_MTVEC;
 }
 
 /* A block descriptor: header, instructions, then the record template. */

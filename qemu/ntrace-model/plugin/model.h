@@ -52,6 +52,7 @@ struct tb_insn {
 };
 
 #define CSRW_SATP	0x01
+#define CSRW_MTVEC	0x02
 
 struct tb_desc {
 	uint64_t pc;
@@ -194,6 +195,8 @@ struct hart {
 	bool priv_stale;
 	uint64_t context;
 	bool context_stale;
+	uint64_t mtvec;		/* where M-mode traps enter (mtvec_entry()) */
+	bool mtvec_stale;
 	bool start_pending;	/* next record carries TRACE_START */
 	bool clock_tstamp;	/* records carry the core clock (sync mode 2) */
 	/*

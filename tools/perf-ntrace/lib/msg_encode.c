@@ -7,6 +7,7 @@
  * padded to the byte boundary; its last byte gets MSEO=01, or 11 when it is
  * the last field of the message.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "msg_layout.h"
@@ -54,10 +55,11 @@ static inline void bw_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 }
 
 /*
- * A variable field: bits (>= 1) bits of v, none set above them, ended on a
- * byte boundary with mseo.
+ * A variable field: bits (>= 1) bits of v, none set above them, after the
+ * fixed bits waiting, ended on a byte boundary with MSEO=01 (the caller
+ * makes the message's last 11).
  */
-static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits, unsigned int mseo)
+static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
 	unsigned int a = w->accbits, g = (a + bits + 5) / 6;
 	uint64_t lo = w->acc | v << a, hi = a ? v >> (64 - a) : 0;
@@ -76,7 +78,19 @@ static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits, 
 			hi >>= 48;
 		}
 	}
-	w->p[g - 1] |= (uint8_t)mseo;
+	w->p[g - 1] |= NTRACE_MSEO_END_FIELD;
+	w->p += g;
+}
+
+/* The same for a field after the first (no fixed bits wait): at most 11 groups. */
+static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned int bits)
+{
+	unsigned int g = (bits + 5) / 6;
+
+	put_le64(w->p, mdo_spread(v));
+	if (g > 8)
+		put_le64(w->p + 8, mdo_spread(v >> 48));
+	w->p[g - 1] |= NTRACE_MSEO_END_FIELD;
 	w->p += g;
 }
 
@@ -119,33 +133,27 @@ static int put_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 	return 0;
 }
 
+/* Where each variable field's value is in struct ntrace_msg. */
+static const uint8_t slot_offset[] = {
+	[SLOT_ICNT] = offsetof(struct ntrace_msg, icnt),
+	[SLOT_ADDR] = offsetof(struct ntrace_msg, addr),
+	[SLOT_HIST] = offsetof(struct ntrace_msg, hist),
+	[SLOT_COUNT] = offsetof(struct ntrace_msg, count),
+	[SLOT_DATA] = offsetof(struct ntrace_msg, data),
+};
+
 /* Value of a variable field and the bits to send (none set above them). */
 static inline uint64_t slot_value(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
 				  unsigned int slot, unsigned int *bits)
 {
 	uint64_t v;
 
-	switch (slot) {
-	case SLOT_ICNT:
-		v = m->icnt;
-		break;
-	case SLOT_ADDR:
-		v = m->addr;
-		if (!cfg->ext_addr_msb)
-			break;
+	memcpy(&v, (const uint8_t *)m + slot_offset[slot], sizeof(v));
+	if (slot == SLOT_ADDR && cfg->ext_addr_msb) {
 		/* MSB extension may send fewer bits than the value has */
 		v &= (1ull << msg_addr_width(cfg)) - 1;
 		*bits = addr_bits(cfg, v);
 		return *bits < 64 ? v & ((1ull << *bits) - 1) : v;
-	case SLOT_HIST:
-		v = m->hist;
-		break;
-	case SLOT_COUNT:
-		v = m->count;
-		break;
-	default:
-		v = m->data;
-		break;
 	}
 	*bits = bitlen(v);
 	return v;
@@ -160,7 +168,7 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 	unsigned int i, bits;
 	struct msg_layout l;
 	uint64_t v;
-	bool std, ts;
+	bool std;
 
 	if (m->tcode > 63)
 		return 0;
@@ -198,23 +206,24 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
 	if (std) {
-		ts = (m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp;
-		for (i = 0; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
-			bool last = !ts && (i + 1 == MSG_MAX_SLOTS || l.slots[i + 1] == SLOT_END);
-
+		v = slot_value(cfg, m, l.slots[0], &bits);
+		bw_field(&w, v, bits);
+		for (i = 1; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
 			v = slot_value(cfg, m, l.slots[i], &bits);
-			bw_field(&w, v, bits, last ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
+			bw_field_aligned(&w, v, bits);
 		}
-		if (ts)
-			bw_field(&w, m->tstamp, bitlen(m->tstamp), NTRACE_MSEO_END_MSG);
+		if ((m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp)
+			bw_field_aligned(&w, m->tstamp, bitlen(m->tstamp));
 	} else {
 		/* raw layout: the variable segments after the known fixed fields */
 		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
 			return 0;
-		for (i = 0; i < m->nraw; i++)
-			bw_field(&w, m->raw[i], bitlen(m->raw[i]),
-				 i + 1 == m->nraw ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
+		bw_field(&w, m->raw[0], bitlen(m->raw[0]));
+		for (i = 1; i < m->nraw; i++)
+			bw_field_aligned(&w, m->raw[i], bitlen(m->raw[i]));
 	}
+	/* the last field ends the message: MSEO 01 -> 11 */
+	w.p[-1] |= NTRACE_MSEO_END_MSG;
 	memcpy(buf, tmp, NTRACE_MSG_MAX_BYTES);
 	return (size_t)(w.p - tmp);
 }

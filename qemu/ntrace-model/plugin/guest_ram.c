@@ -46,12 +46,3 @@ int guest_ram_map(void)
 	M.ram = p;
 	return 0;
 }
-
-/* Host pointer for [phys, phys + len) or NULL when it is not all RAM. */
-void *guest_ram_ptr(uint64_t phys, uint64_t len)
-{
-	if (phys < M.ram_base || len > M.ram_size ||
-	    phys - M.ram_base > M.ram_size - len)
-		return NULL;
-	return M.ram + (phys - M.ram_base);
-}

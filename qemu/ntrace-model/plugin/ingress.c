@@ -45,7 +45,7 @@
 static struct {
 	struct qemu_plugin_register *gpr[32];
 	struct qemu_plugin_register *priv, *mepc, *sepc, *mcause, *scause;
-	struct qemu_plugin_register *mtval, *stval, *satp, *pc, *time, *timeh;
+	struct qemu_plugin_register *mtval, *stval, *satp, *pc, *time, *timeh, *mtvec;
 } R;
 
 static const char *const gpr_names[32] = {
@@ -78,6 +78,7 @@ void ingress_vcpu_init(unsigned int vcpu)
 		if (!strcmp(n, "mtval")) R.mtval = d[i].handle;
 		if (!strcmp(n, "stval")) R.stval = d[i].handle;
 		if (!strcmp(n, "satp")) R.satp = d[i].handle;
+		if (!strcmp(n, "mtvec")) R.mtvec = d[i].handle;
 		if (!strcmp(n, "pc")) R.pc = d[i].handle;
 		if (!strcmp(n, "time")) R.time = d[i].handle;
 		if (!strcmp(n, "timeh")) R.timeh = d[i].handle;
@@ -186,6 +187,8 @@ static bool indirect_target(struct hart *h, const struct tb_insn *ti, uint64_t *
 	}
 	if (!ti->target_known)
 		ok = false;
+	else if (ti->target_static)
+		*t = ti->target + h->delta;
 	else if (ti->d.kind == NTRACE_IK_TRAP_RETURN)
 		*t = rd(ti->xret_m ? R.mepc : R.sepc);
 	else if (ti->read_early)
@@ -215,6 +218,44 @@ static int leads_to(struct hart *h, const struct tb_insn *ti, uint64_t next_pc)
 	    h->ras[(h->ras_n - 1) % MODEL_RAS] == next_pc)
 		return 1;
 	return indirect_target(h, ti, &target) ? next_pc == target : -1;
+}
+
+/*
+ * Can next_pc be where an M-mode trap enters: mtvec's base, or in
+ * vectored mode an interrupt's entry above it? (Without a readable
+ * mtvec, every address can.)
+ */
+static bool mtvec_entry(struct hart *h, uint64_t next_pc)
+{
+	uint64_t base;
+
+	if (!R.mtvec)
+		return true;
+	if (h->mtvec_stale) {
+		h->mtvec = rd(R.mtvec);
+		h->mtvec_stale = false;
+	}
+	base = h->mtvec & ~3ull;
+	if ((h->mtvec & 3) == 1)
+		return next_pc - base < 4 * 64;
+	return next_pc == base;
+}
+
+/*
+ * leads_to() for the next block d. M-mode fetches are not translated, so
+ * a block that runs in M-mode (QEMU keys blocks by privilege level) runs
+ * at its translation's address. After an M-mode indirect jump, control
+ * reaches the next block either at the jump's target or through a trap,
+ * which enters M-mode at mtvec: a next M-mode block anywhere else is the
+ * target, with no register read.
+ */
+static int leads_to_block(struct hart *h, const struct tb_insn *ti, const struct tb_desc *d)
+{
+	if (ti->d.kind == NTRACE_IK_INDIRECT && ti->target_known && !ti->read_early &&
+	    h->prev_priv == NTRACE_PRIV_M && d->tmpl_priv == NTRACE_PRIV_M &&
+	    !mtvec_entry(h, d->pc))
+		return 1;
+	return leads_to(h, ti, d->pc);
 }
 
 /* Can control leave instruction ti for next_pc without a trap? */
@@ -388,7 +429,7 @@ static uint64_t next_block_pc(struct hart *h, const struct tb_desc *d, bool reac
 	else if (p->succ_static)	/* leads_to() without decoding again */
 		*follows = d->pc == p->succ[0] + h->delta || d->pc == p->succ[1] + h->delta;
 	else
-		*follows = leads_to(h, &p->insn[p->n - 1], d->pc) == 1;
+		*follows = leads_to_block(h, &p->insn[p->n - 1], d) == 1;
 	return *follows ? d->pc : rd(R.pc);
 }
 
@@ -462,7 +503,7 @@ static bool boundary_fast(struct hart *h, struct vcpu_sb *s, const struct tb_des
 	} else {
 		/* an indirect jump: where it went is read (or predicted) */
 		h->tgt_cached = false;
-		if (leads_to(h, last, d->pc) != 1)
+		if (leads_to_block(h, last, d) != 1)
 			return false;
 		b.itype = itype_at(h, last, d->pc);
 	}
@@ -571,9 +612,14 @@ void ingress_xret_exec(unsigned int vcpu, void *udata)
 
 void ingress_csr_exec(unsigned int vcpu, void *udata)
 {
-	(void)udata;
-	if (vcpu < M.nharts)
+	const struct tb_insn *ti = udata;
+
+	if (vcpu >= M.nharts)
+		return;
+	if (ti->csr_watch & CSRW_SATP)
 		M.harts[vcpu].context_stale = true;
+	if (ti->csr_watch & CSRW_MTVEC)
+		M.harts[vcpu].mtvec_stale = true;
 }
 
 /* The value a guest store wrote (at most 8 bytes: RV64 scalar stores). */
@@ -642,6 +688,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	h->prev = NULL;
 	h->priv_stale = true;
 	h->context_stale = true;
+	h->mtvec_stale = true;
 	if (at && vcpu == h->idx) {
 		/* this hart started its own trace: go on right after the store */
 		s = qemu_plugin_scoreboard_find(M.sb, vcpu);

@@ -13,13 +13,20 @@
 static pthread_mutex_t alloc_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct tb_desc *alloc_list;
 
-static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
+/*
+ * Classify ti; prev is the instruction before it in the block (op
+ * NTRACE_IOP_OTHER for the first), x gets ti's operands.
+ */
+static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len,
+		     const struct tb_insn *prev, const struct ntrace_iext *px,
+		     struct ntrace_iext *xo)
 {
 	/* RV64GC or RV32GC as the target is: C.JAL exists on RV32 only */
 	const struct ntrace_isa_cfg isa_cfg = { .xlen = (uint8_t)M.xlen, .ext = NTRACE_ISA_C };
 	struct ntrace_iext x;
 
 	ntrace_isa_decode_ext_bytes(raw, len, &isa_cfg, &x);
+	*xo = x;
 	ti->d = x.d;
 	ti->imm = x.op == NTRACE_IOP_JALR ? (int32_t)x.imm : 0;
 	/* JALR with rd == rs1 overwrites its base: read the target before it runs */
@@ -30,9 +37,22 @@ static void classify(struct tb_insn *ti, const uint8_t *raw, size_t len)
 	ti->xret_m = x.op == NTRACE_IOP_XRET && x.csr == NTRACE_CSR_MEPC;
 	ti->seq_rd = ntrace_isa_seq_setup_reg(&x);
 	ti->seq_jump = ntrace_isa_seq_jump_reg(&x) != 0;
+	/*
+	 * AUIPC rs1 then JALR in one block (a call or tail call out of range
+	 * of JAL): the JALR runs right after the AUIPC, so its target is
+	 * known at translation and needs no register read.
+	 */
+	if (x.op == NTRACE_IOP_JALR && x.rs1 && px->op == NTRACE_IOP_AUIPC && px->rd == x.rs1) {
+		ti->target_static = true;
+		ti->target = xaddr((prev->pc + (uint64_t)px->imm + (uint64_t)x.imm) & ~1ull);
+		ti->read_early = false;
+	}
 	/* CSR instructions naming satp change the context */
 	if (x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_SATP)
 		ti->csr_watch = CSRW_SATP;
+	/* and those naming mtvec where M-mode traps enter */
+	if (x.op == NTRACE_IOP_CSR && x.csr == NTRACE_CSR_MTVEC)
+		ti->csr_watch = CSRW_MTVEC;
 }
 
 /* A block descriptor: header, instructions, then the record template. */
@@ -45,6 +65,7 @@ static size_t desc_size(unsigned int n)
 void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t n = qemu_plugin_tb_n_insns(tb), i;
+	struct ntrace_iext x, px = { .op = NTRACE_IOP_OTHER };
 	struct tb_desc *d;
 
 	(void)id;
@@ -78,7 +99,8 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		ti->pc = qemu_plugin_insn_vaddr(insn);
 		ti->tb = d;
 		ti->idx = i;
-		classify(ti, raw, len);
+		classify(ti, raw, len, i ? ti - 1 : NULL, &px, &x);
+		px = x;
 		ti->d.size = qemu_plugin_insn_size(insn);
 
 		/* loads only matter for trRamData, which only SRAM mode has */
@@ -105,7 +127,7 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 		const struct tb_insn *l = &d->insn[n - 1];
 		uint64_t fall = l->pc + l->d.size, target = l->pc + (uint64_t)(int64_t)l->d.off;
 
-		/* as ntrace_isa_may_follow() decides for these kinds */
+		/* as ntrace_isa_may_follow() decides for these kinds, and a JALR whose target is known */
 		d->succ_static = true;
 		if (l->d.kind == NTRACE_IK_NONE)
 			d->succ[0] = d->succ[1] = fall;
@@ -113,6 +135,8 @@ void ingress_tb_trans(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			d->succ[0] = target, d->succ[1] = fall;
 		else if (l->d.kind == NTRACE_IK_JUMP)
 			d->succ[0] = d->succ[1] = target;
+		else if (l->target_static)
+			d->succ[0] = d->succ[1] = l->target;
 		else
 			d->succ_static = false;
 		if (d->succ_static) {

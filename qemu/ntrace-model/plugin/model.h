@@ -47,9 +47,12 @@ struct tb_insn {
 	bool target_known;	/* indirect/xRET target can be read before it runs */
 	bool xret_m;		/* MRET (else SRET) */
 	bool read_early;	/* JALR with rd == rs1: read the target before it runs */
+	bool target_static;	/* JALR right after an AUIPC of its rs1: target known */
+	uint64_t target;	/* its target (translation address) */
 };
 
 #define CSRW_SATP	0x01
+#define CSRW_MTVEC	0x02
 
 struct tb_desc {
 	uint64_t pc;
@@ -192,6 +195,8 @@ struct hart {
 	bool priv_stale;
 	uint64_t context;
 	bool context_stale;
+	uint64_t mtvec;		/* where M-mode traps enter (mtvec_entry()) */
+	bool mtvec_stale;
 	bool start_pending;	/* next record carries TRACE_START */
 	bool clock_tstamp;	/* records carry the core clock (sync mode 2) */
 	/*
@@ -317,7 +322,15 @@ bool clock_take_stale(void);
 
 /* guest_ram.c */
 int guest_ram_map(void);
-void *guest_ram_ptr(uint64_t phys, uint64_t len);
+
+/* Host pointer for [phys, phys + len) or NULL when it is not all RAM. */
+static inline void *guest_ram_ptr(uint64_t phys, uint64_t len)
+{
+	if (phys < M.ram_base || len > M.ram_size ||
+	    phys - M.ram_base > M.ram_size - len)
+		return NULL;
+	return M.ram + (phys - M.ram_base);
+}
 
 /* regs_encoder.c */
 void te_reset(struct hart *h);

@@ -7,84 +7,91 @@
  * padded to the byte boundary; its last byte gets MSEO=01, or 11 when it is
  * the last field of the message.
  */
+#include <stddef.h>
 #include <string.h>
 
 #include "msg_layout.h"
 
-struct bitwriter {
-	uint8_t *buf;
-	size_t n;		/* complete bytes */
-	unsigned int fill;	/* MDO bits in the current byte */
-	unsigned int cur;	/* MDO bits of the current byte */
-};
-
 /*
- * The low g (1..8) six-bit groups of v, one per byte in bits 7:2 (MDO),
- * first group in the low byte; the bytes above g are 0.
+ * The low eight six-bit groups of v (48 bits), one per byte in bits 7:2
+ * (MDO), first group in the low byte.
  */
-static inline uint64_t mdo_spread(uint64_t v, unsigned int g)
+static inline uint64_t mdo_spread(uint64_t v)
 {
 	uint64_t x = v & 0xffffffffffffull;
 
 	x = (x & 0xffffffull) | (x & 0xffffff000000ull) << 8;
 	x = (x & 0x00000fff00000fffull) | (x & 0x00fff00000fff000ull) << 4;
 	x = (x & 0x003f003f003f003full) | (x & 0x0fc00fc00fc00fc0ull) << 2;
-	x <<= 2;
-	return g < 8 ? x & ((1ull << (8 * g)) - 1) : x;
+	return x << 2;
 }
 
+/* One 8-byte store: -O2 leaves a byte loop as eight byte stores. */
 static inline void put_le64(uint8_t *p, uint64_t x)
 {
-	unsigned int i;
-
-	for (i = 0; i < 8; i++)
-		p[i] = (uint8_t)(x >> (8 * i));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(p, &x, sizeof(x));
 }
 
-static inline void bw_put(struct bitwriter *w, uint64_t v, unsigned int bits)
+/*
+ * Every field but the last of a message ends on a byte boundary, so only
+ * the fixed fields after TCODE share bytes with what follows: they wait in
+ * acc (at most 6 + 12 + 6 bits) and go out with the first variable field.
+ * The bytes go to a zeroed scratch buffer with room for an 8-byte store
+ * past the longest message, so a field of up to eight groups is one store.
+ */
+struct bitwriter {
+	uint8_t *p;		/* next byte */
+	uint64_t acc;		/* fixed-field bits not written yet */
+	unsigned int accbits;
+};
+
+static inline void bw_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
-	/* complete a partly filled byte first; the rest is byte-aligned */
-	if (w->fill) {
-		unsigned int k = 6 - w->fill;
-
-		if (k > bits)
-			k = bits;
-		w->cur |= (unsigned int)(v & ((1u << k) - 1)) << w->fill;
-		w->fill += k;
-		v >>= k;
-		bits -= k;
-		if (w->fill < 6)
-			return;
-		w->buf[w->n++] = (uint8_t)(w->cur << 2);
-		w->fill = 0;
-		w->cur = 0;
-	}
-	/* whole MDO groups: up to eight at once while the buffer has room */
-	while (bits >= 6 && w->n + 8 <= NTRACE_MSG_MAX_BYTES) {
-		unsigned int g = bits / 6 < 8 ? bits / 6 : 8;
-
-		put_le64(w->buf + w->n, mdo_spread(v, g));
-		w->n += g;
-		bits -= 6 * g;
-		v >>= 6 * g;
-	}
-	for (; bits >= 6; bits -= 6, v >>= 6)
-		w->buf[w->n++] = (uint8_t)((v & 0x3f) << 2);
-	if (bits) {
-		w->cur = (unsigned int)(v & ((1u << bits) - 1));
-		w->fill = bits;
-	}
+	w->acc |= v << w->accbits;
+	w->accbits += bits;
 }
 
-/* End a variable field on a byte boundary with the given MSEO. */
-static void bw_end_field(struct bitwriter *w, unsigned int mseo)
+/*
+ * A variable field: bits (>= 1) bits of v, none set above them, after the
+ * fixed bits waiting, ended on a byte boundary with MSEO=01 (the caller
+ * makes the message's last 11).
+ */
+static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
-	if (w->fill) {
-		w->buf[w->n++] = (uint8_t)(w->cur << 2);
-		w->fill = 0;
-		w->cur = 0;
+	unsigned int a = w->accbits, g = (a + bits + 5) / 6;
+	uint64_t lo = w->acc | v << a, hi = a ? v >> (64 - a) : 0;
+
+	w->acc = 0;
+	w->accbits = 0;
+	if (g <= 8) {
+		put_le64(w->p, mdo_spread(lo));
+	} else {
+		/* the waiting fixed bits and v as a 128-bit value: hi:lo */
+		unsigned int k;
+
+		for (k = 0; k < g; k += 8) {
+			put_le64(w->p + k, mdo_spread(lo));
+			lo = lo >> 48 | hi << 16;
+			hi >>= 48;
+		}
 	}
-	w->buf[w->n - 1] |= (uint8_t)mseo;
+	w->p[g - 1] |= NTRACE_MSEO_END_FIELD;
+	w->p += g;
+}
+
+/* The same for a field after the first (no fixed bits wait): at most 11 groups. */
+static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned int bits)
+{
+	unsigned int g = (bits + 5) / 6;
+
+	put_le64(w->p, mdo_spread(v));
+	if (g > 8)
+		put_le64(w->p + 8, mdo_spread(v >> 48));
+	w->p[g - 1] |= NTRACE_MSEO_END_FIELD;
+	w->p += g;
 }
 
 static unsigned int bitlen(uint64_t v)
@@ -122,24 +129,51 @@ static int put_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
 	if (bits < 64 && (v >> bits))
 		return -1;
-	bw_put(w, v, bits);
+	bw_fixed(w, v, bits);
 	return 0;
+}
+
+/* Where each variable field's value is in struct ntrace_msg. */
+static const uint8_t slot_offset[] = {
+	[SLOT_ICNT] = offsetof(struct ntrace_msg, icnt),
+	[SLOT_ADDR] = offsetof(struct ntrace_msg, addr),
+	[SLOT_HIST] = offsetof(struct ntrace_msg, hist),
+	[SLOT_COUNT] = offsetof(struct ntrace_msg, count),
+	[SLOT_DATA] = offsetof(struct ntrace_msg, data),
+};
+
+/* Value of a variable field and the bits to send (none set above them). */
+static inline uint64_t slot_value(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
+				  unsigned int slot, unsigned int *bits)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)m + slot_offset[slot], sizeof(v));
+	if (slot == SLOT_ADDR && cfg->ext_addr_msb) {
+		/* MSB extension may send fewer bits than the value has */
+		v &= (1ull << msg_addr_width(cfg)) - 1;
+		*bits = addr_bits(cfg, v);
+		return *bits < 64 ? v & ((1ull << *bits) - 1) : v;
+	}
+	*bits = bitlen(v);
+	return v;
 }
 
 size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
 			 uint8_t buf[NTRACE_MSG_MAX_BYTES])
 {
-	struct bitwriter w = { .buf = buf };
-	uint64_t vals[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
-	unsigned int nbits[MSG_MAX_SLOTS + NTRACE_MSG_RAW_FIELDS + 1];
-	unsigned int nv = 0, i;
+	/* the longest message is 4 + 4 * 11 bytes: an 8-byte store past it fits */
+	uint8_t tmp[NTRACE_MSG_MAX_BYTES + 8];
+	struct bitwriter w = { .p = tmp };
+	unsigned int i, bits;
 	struct msg_layout l;
+	uint64_t v;
 	bool std;
 
 	if (m->tcode > 63)
 		return 0;
-	memset(buf, 0, NTRACE_MSG_MAX_BYTES);
-	bw_put(&w, m->tcode, 6);
+	memset(tmp, 0, sizeof(tmp));
+	bw_fixed(&w, m->tcode, 6);
 	if (cfg->src_bits && put_fixed(&w, m->src, cfg->src_bits))
 		return 0;
 	if (!cfg->src_bits && m->src)
@@ -172,47 +206,24 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
 	if (std) {
-		for (i = 0; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
-			uint64_t v = 0;
-
-			switch (l.slots[i]) {
-			case SLOT_ICNT:
-				v = m->icnt;
-				break;
-			case SLOT_ADDR:
-				v = m->addr;
-				if (cfg->ext_addr_msb)
-					v &= (1ull << msg_addr_width(cfg)) - 1;
-				break;
-			case SLOT_HIST:
-				v = m->hist;
-				break;
-			case SLOT_COUNT:
-				v = m->count;
-				break;
-			case SLOT_DATA:
-				v = m->data;
-				break;
-			}
-			vals[nv] = v;
-			nbits[nv++] = l.slots[i] == SLOT_ADDR ? addr_bits(cfg, v) : bitlen(v);
+		v = slot_value(cfg, m, l.slots[0], &bits);
+		bw_field(&w, v, bits);
+		for (i = 1; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
+			v = slot_value(cfg, m, l.slots[i], &bits);
+			bw_field_aligned(&w, v, bits);
 		}
-		if ((m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp) {
-			vals[nv] = m->tstamp;
-			nbits[nv++] = bitlen(m->tstamp);
-		}
+		if ((m->flags & NTRACE_MSGF_TSTAMP) && cfg->tstamp)
+			bw_field_aligned(&w, m->tstamp, bitlen(m->tstamp));
 	} else {
 		/* raw layout: the variable segments after the known fixed fields */
 		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
 			return 0;
-		for (i = 0; i < m->nraw; i++) {
-			vals[nv] = m->raw[i];
-			nbits[nv++] = bitlen(m->raw[i]);
-		}
+		bw_field(&w, m->raw[0], bitlen(m->raw[0]));
+		for (i = 1; i < m->nraw; i++)
+			bw_field_aligned(&w, m->raw[i], bitlen(m->raw[i]));
 	}
-	for (i = 0; i < nv; i++) {
-		bw_put(&w, vals[i], nbits[i]);
-		bw_end_field(&w, i + 1 == nv ? NTRACE_MSEO_END_MSG : NTRACE_MSEO_END_FIELD);
-	}
-	return w.n;
+	/* the last field ends the message: MSEO 01 -> 11 */
+	w.p[-1] |= NTRACE_MSEO_END_MSG;
+	memcpy(buf, tmp, NTRACE_MSG_MAX_BYTES);
+	return (size_t)(w.p - tmp);
 }

@@ -194,6 +194,7 @@ enum ntrace_iop {
 
 /* CSR numbers the trace cares about. */
 #define NTRACE_CSR_SATP		0x180
+#define NTRACE_CSR_MTVEC	0x305
 #define NTRACE_CSR_SEPC		0x141
 #define NTRACE_CSR_MEPC		0x341
 #define NTRACE_CSR_MNEPC	0x741

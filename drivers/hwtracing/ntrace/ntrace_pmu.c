@@ -293,7 +293,9 @@ static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
 
 	if (!ntrace_drain(nc, cpu) ||
 	    !perf_aux_output_begin(&nc->handle, event)) {
+		/* stopped for good: nothing here may use the event any more */
 		event->hw.state |= PERF_HES_STOPPED;
+		nc->event = NULL;
 		return false;
 	}
 	ntrace_hw_start(nc, cpu, event->pmu_private);
@@ -401,8 +403,12 @@ static void ntrace_pmu_stop(struct perf_event *event, int flags)
 {
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
 
-	if (event->hw.state & PERF_HES_STOPPED)
+	if (event->hw.state & PERF_HES_STOPPED) {
+		/* never leave a pointer to an event that perf may free */
+		if (nc->event == event)
+			nc->event = NULL;
 		return;
+	}
 	/* Same CPU, interrupts off: the callback cannot be running. */
 	hrtimer_try_to_cancel(&nc->timer);
 	if (perf_get_aux(&nc->handle) || nc->shared)

@@ -41,7 +41,8 @@
  * stopped on wrap leaves the draining CPU's last messages upstream
  * (dropped, or waiting in a funnel's FIFO until the sink captures again):
  * its record is flagged, and those late messages are not staged (its
- * trace starts again at its next sync message).
+ * trace starts again at its next sync message); the first source of an
+ * idle sink discards what the funnels still hold of an earlier session.
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -214,6 +215,28 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 }
 
 /*
+ * The first source of an idle sink starts it. What the funnels still hold
+ * of an earlier session (sent while the sink was full: a late drain) would
+ * be written first and staged as this session's trace: let it in, throw
+ * it away, and start the sink afresh. Sink lock held.
+ */
+static int shared_sink_start(struct ntrace_sink *sink,
+			     const struct ntrace_path *path)
+{
+	struct ntrace_drain d;
+	unsigned int i;
+	int err;
+
+	err = ntrace_sink_enable(sink);
+	if (err)
+		return err;
+	for (i = 0; i < path->nr_funnels; i++)
+		ntrace_funnel_flush(path->funnel[i]);
+	ntrace_sink_disable(sink, &d);
+	return ntrace_sink_enable(sink);
+}
+
+/*
  * cpu's encoder (programmed with prog, SRC on) starts tracing through
  * path into its shared sink. Interrupts off, on cpu.
  */
@@ -235,7 +258,7 @@ int ntrace_shared_start(int cpu, const struct ntrace_path *path,
 	s->path = *path;
 	s->prog = *prog;
 	if (cpumask_empty(&sink->active)) {
-		err = ntrace_sink_enable(sink);
+		err = shared_sink_start(sink, path);
 		if (err)
 			goto out;
 	}

@@ -173,6 +173,7 @@ int ntrace_decoder_reset(struct ntrace_decoder *d)
 
 	cut(d);
 	ntrace_parser_init(&d->parser, &d->cfg.enc.codec, d->st.bytes);
+	d->aligned = false;
 	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
 		if (d->srcs[k])
 			dec_src_unsync(d, d->srcs[k]);

@@ -241,6 +241,7 @@ static void resync(struct ntrace_decoder *d, struct dec_src *s, const struct ntr
 	if (!s->synced)
 		d->st.syncs++;
 	s->synced = true;
+	d->aligned = true;
 	dec_event(d, s, NTRACE_DEV_SYNC, m->sync, d->text);
 }
 
@@ -375,11 +376,22 @@ static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		dec_error(d, s, "bad bytes at offset %" PRIu64 " (%u bytes): %s", m->offset,
 			  m->size, ntrace_msg_err_name(m->err));
 	}
-	if (!any) {
-		snprintf(d->text, sizeof(d->text), "bad bytes at offset %" PRIu64 " (%u bytes): %s",
-			 m->offset, m->size, ntrace_msg_err_name(m->err));
-		dec_event(d, NULL, NTRACE_DEV_WARN, m->err, d->text);
+	if (any)
+		return;
+	/*
+	 * No source decoding (between a stop and the next sync): after a sync
+	 * the stream is known to be at message boundaries, so the bytes may
+	 * have been a sync, and trace is lost. Before one they may be the
+	 * tail of a message cut off where the input starts.
+	 */
+	if (d->aligned) {
+		dec_error(d, NULL, "bad bytes at offset %" PRIu64 " (%u bytes): %s", m->offset,
+			  m->size, ntrace_msg_err_name(m->err));
+		return;
 	}
+	snprintf(d->text, sizeof(d->text), "bad bytes at offset %" PRIu64 " (%u bytes): %s",
+		 m->offset, m->size, ntrace_msg_err_name(m->err));
+	dec_event(d, NULL, NTRACE_DEV_WARN, m->err, d->text);
 }
 
 /*

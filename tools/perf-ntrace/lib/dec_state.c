@@ -125,6 +125,7 @@ void dec_state_save(const struct ntrace_decoder *d, struct dec_state *st)
 	st->len = 0;
 	st->oom = false;
 	put64(st, (uint64_t)d->stopped);
+	put64(st, d->aligned);
 	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
 		if (d->srcs[k] && !initial(d->srcs[k]))
 			put_src(st, d, d->srcs[k]);

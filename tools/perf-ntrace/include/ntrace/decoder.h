@@ -95,8 +95,11 @@ struct ntrace_dec_run {
 enum ntrace_dec_ev {
 	NTRACE_DEV_SYNC,	/* a sync message: decoding (re)starts or goes on at pc;
 				 * code = SYNC */
-	NTRACE_DEV_ERROR,	/* decoding stopped: text says why; waits for a sync */
-	NTRACE_DEV_WARN,	/* something odd that did not stop decoding */
+	NTRACE_DEV_ERROR,	/* decoding stopped: text says why; waits for a sync.
+				 * Bad bytes are one even while no source decodes,
+				 * once a sync was seen since new or reset */
+	NTRACE_DEV_WARN,	/* something odd that did not stop decoding (bad
+				 * bytes before that first sync: a cut message) */
 	NTRACE_DEV_LOST,	/* Error message: the encoder lost messages; code = ECODE */
 	NTRACE_DEV_STOP,	/* ProgTraceCorrelation: trace stopped; code = EVCODE */
 	NTRACE_DEV_OWNER,	/* Ownership: priv, context */

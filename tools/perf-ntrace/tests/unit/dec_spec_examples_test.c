@@ -580,6 +580,28 @@ int main(void)
 		tap_ok(same(&o, want, N(want)) && !o.errors,
 		       "each source's mode comes from its own messages");
 	}
+	{	/*
+		 * Bad bytes while no source decodes: between a stop and the next
+		 * sync they are damage (the sync they replaced is lost), before
+		 * the first sync the tail of a message cut off at the start.
+		 */
+		struct ntrace_msg bad = { .err = NTRACE_MSG_ERR_GARBAGE, .offset = 8, .size = 64 };
+		struct ntrace_msg gap[] = { sync_at(0x100), corr(3, 0, 0), bad, sync_at(0x100),
+					    corr(3, 0, 0) };
+		struct ntrace_msg lead[] = { bad, sync_at(0x100), corr(3, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x100, 0x102 };
+		int ok;
+
+		gap[1].code = gap[4].code = NTRACE_EVCODE_TRACE_DISABLED;
+		lead[2].code = NTRACE_EVCODE_TRACE_DISABLED;
+		decode(&btm, gap, N(gap), &o);
+		ok = same(&o, want, N(want)) && o.errors == 1 && !o.warns &&
+		     strstr(o.last_err, "bad bytes at offset 8 (64 bytes)");
+		tap_ok(ok, "bad bytes after a stop are a decode error: a sync may be lost there");
+		decode(&btm, lead, N(lead), &o);
+		tap_ok(same(&o, want, 2) && !o.errors && o.warns == 1,
+		       "bad bytes before the first sync are a warning: a cut message");
+	}
 	ntrace_images_free(img);
 	return tap_done();
 }

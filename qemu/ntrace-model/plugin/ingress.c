@@ -572,6 +572,25 @@ void ingress_csr_exec(unsigned int vcpu, void *udata)
 		M.harts[vcpu].context_stale = true;
 }
 
+/* The value a guest store wrote (at most 8 bytes: RV64 scalar stores). */
+static uint64_t store_value(qemu_plugin_meminfo_t info)
+{
+	qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
+
+	switch (v.type) {
+	case QEMU_PLUGIN_MEM_VALUE_U8:
+		return v.data.u8;
+	case QEMU_PLUGIN_MEM_VALUE_U16:
+		return v.data.u16;
+	case QEMU_PLUGIN_MEM_VALUE_U32:
+		return v.data.u32;
+	case QEMU_PLUGIN_MEM_VALUE_U64:
+		return v.data.u64;
+	default:
+		return v.data.u128.low;
+	}
+}
+
 /*
  * Guest stores (and, when the model has SRAM, loads: trRamData reads
  * advance trRamRP) that land in the register region.
@@ -589,7 +608,7 @@ void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	if (pa + size <= M.reg_base || pa >= M.reg_base + MODEL_REGION_SIZE)
 		return;
 	if (qemu_plugin_mem_is_store(info))
-		regs_store(vcpu, pa, size, udata);
+		regs_store(vcpu, pa, size, store_value(info), udata);
 	else
 		regs_load(vcpu, pa, size);
 }

@@ -355,7 +355,7 @@ void route_publish(struct hart *h, bool all);
 /* regs.c: dispatch of guest stores to the register region */
 void regs_init(void);
 void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
-		const struct tb_insn *at);
+		uint64_t value, const struct tb_insn *at);
 void regs_load(unsigned int vcpu, uint64_t phys, unsigned int size);
 void regs_service(unsigned int vcpu);
 void vcpu_set_active(unsigned int vcpu, uint64_t bits, bool on);

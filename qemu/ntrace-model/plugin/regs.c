@@ -101,8 +101,30 @@ static uint32_t byte_mask(uint64_t word_phys, uint64_t phys, unsigned int size)
 	return m;
 }
 
+/*
+ * The register word at w after a store of size bytes of value at phys:
+ * the stored bytes from value, not from the page, which another vCPU
+ * publishing the same component's registers may have overwritten since
+ * (a lost trRamControl or trRamWP write); the others from the page.
+ */
+static uint32_t stored_word(uint64_t w, uint64_t phys, unsigned int size,
+			    uint64_t value)
+{
+	uint32_t v = *(volatile uint32_t *)guest_ram_ptr(w, 4);
+	unsigned int b;
+
+	for (b = 0; b < 4; b++) {
+		uint64_t k = w + b - phys;
+
+		if (w + b < phys || k >= size || k >= 8)
+			continue;
+		v = (v & ~(0xffu << (8 * b))) | (uint32_t)(value >> (8 * k) & 0xff) << (8 * b);
+	}
+	return v;
+}
+
 void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
-		const struct tb_insn *at)
+		uint64_t value, const struct tb_insn *at)
 {
 	uint64_t w, end = phys + size;
 
@@ -116,7 +138,7 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 		if (rel >= MODEL_REGION_SIZE)
 			break;
 		k = &M.blocks[rel / TCI_BLOCK_SIZE];
-		val = *(volatile uint32_t *)guest_ram_ptr(w, 4);
+		val = stored_word(w, phys, size, value);
 		mask = byte_mask(w, phys, size);
 		if (k->kind == COMP_ENCODER) {
 			struct hart *h = &M.harts[k->idx];

@@ -321,6 +321,7 @@ loss_check() {
 		done
 		loss_bad+=" cpu$c flagged in $f records but no free hart's log holds its $(wc -l <"$p.cpu$c") insns in order$([ "$strict" = 1 ] && echo ', some lost');"
 	done
+	loss_quiet=${loss_quiet# }
 }
 
 for data in $datas; do
@@ -373,7 +374,7 @@ for data in $datas; do
 		gtok=$(hart_match "$tmp/$data")
 	fi
 	if [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ] && [ "$nflag" -gt 0 ]; then
-		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth where no AUX record was flagged (${loss_quiet# }), an ordered part of it where $nflag were: $loss_n instructions lost (decoded/truth:$loss_lossy)"
+		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (decoded/truth:$loss_lossy)"
 	elif [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ]; then
 		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth ($gtok: $(counts "$tmp/$data.cpu") instructions)"
 	elif [ "$nflag" -gt 0 ]; then
@@ -407,7 +408,7 @@ for data in $datas; do
 		fi
 		splits=$(sed -n 's/^exec_splits: //p' "$tmp/$data.st")
 		if [ -n "$gtok" ] && [ -s "$tmp/$data.perf" ] && [ "$nflag" -gt 0 ]; then
-			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth where no AUX record was flagged (${loss_quiet# }), an ordered part of it where $nflag were: $loss_n instructions lost (samples/truth:$loss_lossy)"
+			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (samples/truth:$loss_lossy)"
 		elif [ -n "$gtok" ] && [ -s "$tmp/$data.perf" ]; then
 			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth ($gtok: $(counts "$tmp/$data.perf.cpu"))"
 		elif [ -n "$ntok" ] && [ "${splits:-0}" -gt 0 ]; then
@@ -479,7 +480,7 @@ overflow_check() {
 	local kind=$1
 	loss_check "$2" o 1
 	if [ -z "$loss_bad" ] && [ -n "$loss_lossy" ]; then
-		ok "$what, $kind: the CPUs with flagged AUX records lost instructions ($loss_n; decoded/truth:$loss_lossy), the others decode exactly (${loss_quiet# })"
+		ok "$what, $kind: the CPUs with flagged AUX records lost instructions ($loss_n; decoded/truth:$loss_lossy)${loss_quiet:+, the others decode exactly (${loss_quiet# })}"
 	else
 		not_ok "$what, $kind:${loss_bad:- no CPU lost trace}"
 	fi

@@ -41,7 +41,8 @@
 # hart): the AUX records of a CPU are flagged PARTIAL/TRUNCATED exactly
 # when its decoded flow lost instructions against its hart's log (so not
 # on the quiet CPU), and what was not lost decodes as runs of that log
-# without errors beyond the loss points.
+# without errors beyond the loss points and none in a process whose
+# records were not flagged.
 # Usage: scripts/perf-e2e-cpuwide.sh [--config CONFIG]   [ntrace-smp2]
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 # NTRACE_CPUWIDE_NODRAIN=1 records a and c0 with the driver's switch_drain
@@ -283,6 +284,14 @@ aux_flags() {
 		sort -n >"$tmp/$1.flags"
 	awk '{ s += $3 } END { print s + 0 }' "$tmp/$1.flags"
 }
+# unflagged_errs ST: processes of perf-ntrace's stats ST with decode errors
+# and no flagged AUX record (loss where none was reported, or a record
+# decoded for the wrong task)
+unflagged_errs() {
+	awk '$1 == "process" { e = f = 0
+		for (i = 4; i < NF; i++) { if ($i == "errors") e = $(i + 1); if ($i == "flagged") f = $(i + 1) }
+		if (e > 0 && f == 0) printf " pid %s (%s) %s errors,", $2, $3, e }' "$1"
+}
 # loss_check PREFIX DATA STRICT: PC lists PREFIX.cpuC against the harts'
 # logs $tmp/DATA.hartH, with the flags of $tmp/DATA.flags. A CPU with no
 # flagged record must be exactly one hart's log; a flagged one an ordered
@@ -343,11 +352,12 @@ for data in $datas; do
 	   grep -q '^unattributed_bytes: 0$' "$tmp/$data.st" && [ ! -s "$tmp/$data.st.err" ]; then
 		ok "$what: every process decodes with its own images, 0 errors: $(grep -E '^(instructions|tasks|exec_splits):' "$tmp/$data.st" | tr '\n' ' ')"
 	elif [ "$nflag" -gt 0 ] && [ $dst -eq 0 ] && grep -q '^task_mode: 1$' "$tmp/$data.st" &&
-	   [ -n "$errs" ] && [ "$errs" -le "$nflag" ] && grep -q '^images_missing: 0$' "$tmp/$data.st" &&
+	   [ -n "$errs" ] && [ "$errs" -le "$nflag" ] && [ -z "$(unflagged_errs "$tmp/$data.st")" ] &&
+	   grep -q '^images_missing: 0$' "$tmp/$data.st" &&
 	   grep -q '^unattributed_bytes: 0$' "$tmp/$data.st" && grep -q '^missing_bytes: 0$' "$tmp/$data.st"; then
-		ok "$what: every process decodes with its own images, $errs decode errors for $nflag flagged AUX records (at most one per loss point): $(grep -E '^(instructions|tasks|exec_splits|aux_partial|aux_truncated|lost):' "$tmp/$data.st" | tr '\n' ' ')"
+		ok "$what: every process decodes with its own images, $errs decode errors for $nflag flagged AUX records (at most one per loss point, none in a process without): $(grep -E '^(instructions|tasks|exec_splits|aux_partial|aux_truncated|lost):' "$tmp/$data.st" | tr '\n' ' ')"
 	else
-		not_ok "$what: exit $dst, errors ${errs:-?}, $(grep -E '^(aux_partial|aux_truncated|resyncs|unattributed_bytes|images_missing):' "$tmp/$data.st" | tr '\n' ' ')driver: $(grep -o 'ntrace: CPU.*' "$out/$data.console.log" | head -2 | tr '\n' ' '): $(head -c 300 "$tmp/$data.st.err")"
+		not_ok "$what: exit $dst, errors ${errs:-?},$(unflagged_errs "$tmp/$data.st") $(grep -E '^(aux_partial|aux_truncated|resyncs|unattributed_bytes|images_missing):' "$tmp/$data.st" | tr '\n' ' ')driver: $(grep -o 'ntrace: CPU.*' "$out/$data.console.log" | head -2 | tr '\n' ' '): $(head -c 300 "$tmp/$data.st.err")"
 	fi
 	grep '^process' "$tmp/$data.st" | sed "s/^/# $data: /"
 	# time order across CPUs; on -C 0 one CPU's trace holds both programs
@@ -501,10 +511,11 @@ if [ $config != ntrace-smp2 ]; then
 	nflag=$(aux_flags o)
 	echo "# o: AUX records per CPU (CPU RECORDS FLAGGED): $(tr '\n' ';' <"$tmp/o.flags")"
 	errs=$(sed -n 's/^errors: //p' "$tmp/o.st")
-	if [ -n "$errs" ] && [ "$errs" -le "$nflag" ] && [ "$nflag" -gt 0 ]; then
-		ok "$what: $nflag AUX records flagged, $errs decode errors (at most one per loss point): $(grep -E '^(instructions|aux_partial|aux_truncated|resyncs):' "$tmp/o.st" | tr '\n' ' ')"
+	ue=$(unflagged_errs "$tmp/o.st")
+	if [ -n "$errs" ] && [ "$errs" -le "$nflag" ] && [ "$nflag" -gt 0 ] && [ -z "$ue" ]; then
+		ok "$what: $nflag AUX records flagged, $errs decode errors (at most one per loss point, none in a process without): $(grep -E '^(instructions|aux_partial|aux_truncated|resyncs):' "$tmp/o.st" | tr '\n' ' ')"
 	else
-		not_ok "$what: ${nflag} AUX records flagged, ${errs:-?} decode errors: $(head -c 300 "$tmp/o.st.err")"
+		not_ok "$what: ${nflag} AUX records flagged, ${errs:-?} decode errors,${ue} $(head -c 300 "$tmp/o.st.err")"
 	fi
 	overflow_check perf-ntrace "$tmp/o"
 	if [ -n "$hostperf" ]; then

@@ -40,8 +40,8 @@
  * oldest bytes of any source: all of them are flagged. A stop-on-wrap sink
  * that filled up leaves what came after in the funnels, the draining
  * CPU's last messages among them: the drain lets that in and copies the
- * sink again, so they stay in its record; if they filled it again, all
- * sources are flagged (the funnels may have dropped more, unseen).
+ * sink again, so they stay in its record (flagged if they filled it
+ * again).
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -190,8 +190,9 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * funnels hold it, this CPU's last messages among them. Take that
 	 * too (sink on, funnels flushed, sink off), so that it goes into
 	 * this record after what came before, not into the next one. If it
-	 * filled the sink again, the funnels may have dropped the rest with
-	 * no encoder to report it: every source is flagged.
+	 * filled the sink again, this record may lack its end: flagged (the
+	 * other sources' streams stay in order; what they lose, their
+	 * encoders report).
 	 */
 	if (d.wrapped && sink->stop_on_wrap && !ntrace_sink_enable(sink)) {
 		if (len && src_bits)
@@ -221,8 +222,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
 				  stage_msg, &ctx);
 	if (refull)
-		for_each_cpu(c, &sink->active)
-			shared_block(per_cpu_ptr(&srcs, c));
+		s->lost = true;
 }
 
 /*

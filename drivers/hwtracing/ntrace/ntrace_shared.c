@@ -40,8 +40,7 @@
  * oldest bytes of any source: all of them are flagged. A stop-on-wrap sink
  * that filled up leaves what came after in the funnels, the draining
  * CPU's last messages among them: the drain lets that in and copies the
- * sink again, so they stay in its record (flagged if they filled it
- * again).
+ * sink again, so they stay in its record.
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -171,7 +170,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 	struct ntrace_drain d = { };
 	unsigned int i, src_bits;
-	bool ovf, others, refull = false;
+	bool ovf, others;
 	size_t len;
 	int c, err;
 
@@ -189,10 +188,9 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * A stop-on-wrap sink that filled up refused what came after: the
 	 * funnels hold it, this CPU's last messages among them. Take that
 	 * too (sink on, funnels flushed, sink off), so that it goes into
-	 * this record after what came before, not into the next one. If it
-	 * filled the sink again, this record may lack its end: flagged (the
-	 * other sources' streams stay in order; what they lose, their
-	 * encoders report).
+	 * this record after what came before, not into the next one. (If it
+	 * filled the sink again, what is left in the funnels goes into later
+	 * records; what the funnels drop, the encoders report.)
 	 */
 	if (d.wrapped && sink->stop_on_wrap && !ntrace_sink_enable(sink)) {
 		if (len && src_bits)
@@ -202,7 +200,6 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 			err |= ntrace_funnel_flush(s->path.funnel[i]);
 		err |= ntrace_sink_disable(sink, &d);
 		len = shared_copy(sink, s, &d);
-		refull = d.wrapped;
 	}
 	if (err)
 		pr_warn_ratelimited("ntrace: %s: trace did not flush\n",
@@ -221,8 +218,6 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	if (len && src_bits)
 		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
 				  stage_msg, &ctx);
-	if (refull)
-		s->lost = true;
 }
 
 /*

@@ -12,7 +12,8 @@
  * counter of the CPU's context switches whose overflow handler (every
  * switch, in the outgoing task's context) drains the sink: each AUX record
  * then holds one task's trace, and its sample_id (pid, tid, time, cpu)
- * names that task.
+ * names that task. A per-task event is cut at a switch by ->del(), or,
+ * when perf swaps the contexts of two tasks instead, in ->pmu_enable().
  */
 #include <linux/hrtimer.h>
 #include <linux/module.h>
@@ -69,6 +70,8 @@ struct ntrace_cpu {
 	struct perf_output_handle handle;
 	struct hrtimer timer;
 	struct perf_event *event;
+	/* per-task event: the task its context had when tracing started */
+	const struct task_struct *task;
 	struct ntrace_prog prog;	/* as programmed */
 	bool active;			/* hardware is tracing */
 	struct ntrace_sink *shared;	/* tracing into this shared sink */
@@ -252,11 +255,13 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 }
 
 static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
-			    const struct ntrace_event *ev)
+			    struct perf_event *event)
 {
+	const struct ntrace_event *ev = event->pmu_private;
 	const struct ntrace_path *p = ntrace_path(cpu);
 	struct ntrace_encoder *te = p->te;
 
+	nc->task = READ_ONCE(event->ctx->task);
 	nc->prog = ev->prog;
 	nc->prog.nr_ranges = ev->nr_ranges;
 	/* encoders sharing a sink: SRC in every message, trTeSrcID = cpu */
@@ -298,7 +303,7 @@ static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
 		nc->event = NULL;
 		return false;
 	}
-	ntrace_hw_start(nc, cpu, event->pmu_private);
+	ntrace_hw_start(nc, cpu, event);
 	return true;
 }
 
@@ -394,7 +399,7 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	nc->event = event;
 	/* new or remapped address filters -> ntrace_addr_filters_sync() */
 	perf_event_addr_filters_sync(event);
-	ntrace_hw_start(nc, cpu, event->pmu_private);
+	ntrace_hw_start(nc, cpu, event);
 	hrtimer_start(&nc->timer, drain_period(cpu),
 		      HRTIMER_MODE_REL_PINNED_HARD);
 }
@@ -452,6 +457,45 @@ static void ntrace_pmu_del(struct perf_event *event, int flags)
 
 static void ntrace_pmu_read(struct perf_event *event)
 {
+}
+
+/*
+ * A running per-task event whose context now belongs to another task:
+ * perf_event_context_sched_out() swapped the contexts of two equivalent
+ * tasks (a parent and a child with inherited events) instead of calling
+ * ->del() and ->add(). It sets ctx->task to the incoming task between
+ * perf_ctx_disable() and perf_ctx_enable(), the outgoing one current.
+ */
+static bool ntrace_ctx_swapped(const struct ntrace_cpu *nc)
+{
+	const struct perf_event *event = nc->event;
+
+	return nc->active && event && (event->attach_state & PERF_ATTACH_TASK) &&
+	       READ_ONCE(event->ctx->task) != nc->task;
+}
+
+/* Nothing to hold: ntrace_pmu_enable() only looks for a swap. */
+static void ntrace_pmu_disable(struct pmu *pmu)
+{
+}
+
+/*
+ * Called often (every context switch of a traced task): a few loads,
+ * unless perf swapped contexts. Then the trace so far is the outgoing
+ * task's: cut it into an AUX record in its name, as ->del() would.
+ */
+static void ntrace_pmu_enable(struct pmu *pmu)
+{
+	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
+	unsigned long flags;
+
+	if (likely(!ntrace_ctx_swapped(nc)))
+		return;
+	/* ntrace_cut() wants them off: a caller may not have */
+	local_irq_save(flags);
+	if (ntrace_ctx_swapped(nc))
+		ntrace_cut(nc, nc->event);
+	local_irq_restore(flags);
 }
 
 static void ntrace_event_destroy(struct perf_event *event)
@@ -583,6 +627,8 @@ int ntrace_pmu_register(void)
 		.start = ntrace_pmu_start,
 		.stop = ntrace_pmu_stop,
 		.read = ntrace_pmu_read,
+		.pmu_enable = ntrace_pmu_enable,
+		.pmu_disable = ntrace_pmu_disable,
 		.setup_aux = ntrace_setup_aux,
 		.free_aux = ntrace_free_aux,
 		.addr_filters_validate = ntrace_addr_filters_validate,

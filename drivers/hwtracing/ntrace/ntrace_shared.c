@@ -37,12 +37,14 @@
  * its encoder (with a synchronisation message) and empties the buffer (a
  * smaller later message slipping in behind a dropped one would leave a
  * hole no decoder can see). A wrapped (not stop-on-wrap) sink lost the
- * oldest bytes of any source: all of them are flagged. A sink that
- * stopped on wrap leaves the draining CPU's last messages upstream
- * (dropped, or waiting in a funnel's FIFO until the sink captures again):
- * its record is flagged, and those late messages are not staged (its
- * trace starts again at its next sync message); the first source of an
- * idle sink discards what the funnels still hold of an earlier session.
+ * oldest bytes of any source: all of them are flagged. A stop-on-wrap sink
+ * that filled up leaves what came after in the funnels, the draining
+ * CPU's last messages among them: the drain lets that in and copies the
+ * sink again, so they stay in its record. If that filled the sink again,
+ * what the funnels still hold of the draining CPU comes later: it is not
+ * staged (its trace starts again at its next sync message; dropping it
+ * flags its next record). The first source of an idle sink discards what
+ * the funnels still hold of an earlier session.
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -146,6 +148,30 @@ static void shared_block(struct ntrace_src *src)
 }
 
 /*
+ * Copy what the disabled sink holds (d) into s's snapshot buffer, oldest
+ * byte first; returns its length. More than the buffer: every source
+ * loses it.
+ */
+static size_t shared_copy(struct ntrace_sink *sink, struct ntrace_src *s,
+			  struct ntrace_drain *d)
+{
+	size_t len = d->len;
+	int c;
+
+	if (len > s->snap_size) {	/* another sink than the one it was sized for */
+		for_each_cpu(c, &sink->active)
+			shared_block(per_cpu_ptr(&srcs, c));
+		return 0;
+	}
+	if (len) {
+		ntrace_sink_fetch(sink, d);	/* SRAM: into sink->buf */
+		memcpy(s->snap, sink->buf + d->head, len - d->head);
+		memcpy(s->snap + len - d->head, sink->buf, d->head);
+	}
+	return len;
+}
+
+/*
  * cpu leaves sink: stop its encoder, flush its funnels, copy what the sink
  * holds into cpu's snapshot buffer (oldest byte first) with the sink off,
  * then enable the sink again for the other sources and split the copy
@@ -157,8 +183,8 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 	struct ntrace_drain d = { };
 	unsigned int i, src_bits;
-	size_t len;
 	bool ovf, others;
+	size_t len;
 	int c, err;
 
 	err = ntrace_encoder_disable(s->path.te, &s->prog, &ovf);
@@ -167,21 +193,33 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	for (i = 0; i < s->path.nr_funnels; i++)
 		err |= ntrace_funnel_flush(s->path.funnel[i]);
 	err |= ntrace_sink_disable(sink, &d);
+	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
+			     ntrace_prog_features(&s->prog, &s->path.te->caps,
+						  cpu));
+	len = shared_copy(sink, s, &d);
+	/*
+	 * A stop-on-wrap sink that filled up refused what came after: the
+	 * funnels hold it, this CPU's last messages among them. Take that
+	 * too (sink on, funnels flushed, sink off), so that it goes into
+	 * this record after what came before, not into the next one. (If it
+	 * filled the sink again, what is left in the funnels comes later:
+	 * the other sources' in order, this CPU's not staged, see below;
+	 * what the funnels drop, the encoders report.)
+	 */
+	if (d.wrapped && sink->stop_on_wrap && !ntrace_sink_enable(sink)) {
+		if (len && src_bits)
+			ntrace_split_msgs(s->snap, len, src_bits, false,
+					  stage_msg, &ctx);
+		for (i = 0; i < s->path.nr_funnels; i++)
+			err |= ntrace_funnel_flush(s->path.funnel[i]);
+		err |= ntrace_sink_disable(sink, &d);
+		len = shared_copy(sink, s, &d);
+	}
 	if (err) {
 		/* as from a sink of its own: what did not flush is lost */
 		pr_warn_ratelimited("ntrace: %s: trace did not flush\n",
 				    dev_name(sink->dev));
 		s->lost = true;
-	}
-	len = d.len;
-	if (len > s->snap_size) {	/* another sink than the one it was sized for */
-		for_each_cpu(c, &sink->active)
-			shared_block(per_cpu_ptr(&srcs, c));
-		len = 0;
-	} else if (len) {
-		ntrace_sink_fetch(sink, &d);	/* SRAM: into sink->buf */
-		memcpy(s->snap, sink->buf + d.head, len - d.head);
-		memcpy(s->snap + len - d.head, sink->buf, d.head);
 	}
 	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
 	if (others && ntrace_sink_enable(sink)) {
@@ -194,21 +232,14 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	if (d.wrapped && !sink->stop_on_wrap)
 		for_each_cpu(c, &sink->active)
 			shared_block(per_cpu_ptr(&srcs, c));
-	/* a sink that stopped on wrap dropped or held the last messages */
-	if (d.wrapped)
-		s->lost = true;
-	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
-			     ntrace_prog_features(&s->prog, &s->path.te->caps,
-						  cpu));
 	if (len && src_bits)
 		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
 				  stage_msg, &ctx);
 	/*
-	 * A sink that stopped on wrap, or did not flush, left this CPU's
-	 * last messages upstream: dropped, or held in a funnel's FIFO until
-	 * the sink captures again. Those come after this copy: this record
-	 * lacks them (flagged), and the CPU's next one must not start with
-	 * them. Its trace starts again at its next sync message.
+	 * A sink that filled up again (or did not flush) may have left this
+	 * CPU's last messages upstream, to come after this copy: its next
+	 * record must not start with them. Its trace starts again at its
+	 * next sync message.
 	 */
 	if (d.wrapped || err)
 		s->resync = true;

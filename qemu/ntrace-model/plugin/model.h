@@ -144,6 +144,7 @@ struct ramsink {
 	 * written when capturing resumes (sink_store.c, ram_hold()).
 	 */
 	uint8_t held[MODEL_HELD_BYTES];
+	uint8_t held_from[MODEL_HELD_BYTES];	/* the hart of each held byte */
 	size_t held_len;
 };
 
@@ -214,6 +215,12 @@ struct hart {
 	struct ntrace_insn rec[MODEL_BATCH];
 	unsigned int nrec;
 	bool ram_dirty;		/* sink pointers moved: publish root's trRamWP */
+	/*
+	 * Held messages of this hart could not be written (sink_store.c):
+	 * its next message is dropped too, so that its encoder reports the
+	 * loss. Under its root sink's lock.
+	 */
+	bool release_lost;
 
 	/* output */
 	FILE *gt;
@@ -354,7 +361,7 @@ bool ram_sram_mode(const struct ramsink *r);
 
 /* sink_store.c: the sink's data path (sink lock held) */
 int ram_push(struct ramsink *r, const uint8_t *buf, size_t n);
-int ram_hold(struct ramsink *r, const uint8_t *buf, size_t n);
+int ram_hold(struct ramsink *r, unsigned int hart, const uint8_t *buf, size_t n);
 void ram_release(struct ramsink *r);
 void ram_flush(struct ramsink *r);
 uint32_t ram_sram_word(const struct ramsink *r, uint64_t addr);

@@ -43,26 +43,31 @@ void ram_flush(struct ramsink *r)
  * output; the size allows for a host descheduling the vCPU that stopped
  * the sink). Returns 0, or -1 when there is no room: it is dropped.
  */
-int ram_hold(struct ramsink *r, const uint8_t *buf, size_t n)
+int ram_hold(struct ramsink *r, unsigned int hart, const uint8_t *buf, size_t n)
 {
 	if (r->held_len + n > sizeof(r->held))
 		return -1;
 	memcpy(r->held + r->held_len, buf, n);
+	memset(r->held_from + r->held_len, (int)hart, n);
 	r->held_len += n;
 	return 0;
 }
 
 /*
- * Capturing resumes: write what the funnel held first. (If the sink stops
- * on wrap meanwhile, the rest is lost with no encoder to report it.)
+ * Capturing resumes: write what the funnel held first. If the sink stops
+ * on wrap meanwhile, the rest is lost: each hart that lost some reports it
+ * with its next message (its encoder overflowed).
  */
 void ram_release(struct ramsink *r)
 {
-	size_t n = r->held_len;
+	uint64_t before = r->bytes;
+	size_t i, n = r->held_len;
 
 	r->held_len = 0;
-	if (n)
-		ram_push(r, r->held, n);
+	if (!n || !ram_push(r, r->held, n))
+		return;
+	for (i = r->bytes - before; i < n; i++)
+		M.harts[r->held_from[i]].release_lost = true;
 }
 
 /*

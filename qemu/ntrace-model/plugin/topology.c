@@ -186,6 +186,12 @@ int route_push(struct hart *h, const uint8_t *buf, size_t n)
 	int ret;
 
 	spin_lock(&r->lock);
+	/* held messages of h were lost (ram_release()): this one goes too */
+	if (h->release_lost) {
+		h->release_lost = false;
+		spin_unlock(&r->lock);
+		return -1;
+	}
 	for (;;) {
 		const struct funnel *f;
 
@@ -193,7 +199,7 @@ int route_push(struct hart *h, const uint8_t *buf, size_t n)
 			/* a funnel holds what its sink does not take yet */
 			if (at.idx == r->idx && h->out.kind == COMP_FUNNEL &&
 			    r->active && !r->enable)
-				ret = ram_hold(r, buf, n);
+				ret = ram_hold(r, h->idx, buf, n);
 			else
 				ret = ram_push(r, buf, n);
 			if (!ret)

@@ -187,9 +187,10 @@ static void pd_on_task(void *ctx, const struct ntrace_pd_task *t)
 
 	if (c->stats_only &&
 	    fprintf(c->out, "process %u %s records %" PRIu64 " bytes %" PRIu64 " instructions %"
-		    PRIu64 " errors %" PRIu64 " lost %" PRIu64 " exec_splits %" PRIu64 "\n",
+		    PRIu64 " errors %" PRIu64 " lost %" PRIu64 " exec_splits %" PRIu64
+		    " flagged %" PRIu64 "\n",
 		    t->pid, t->comm[0] ? t->comm : "-", t->records, t->bytes, t->insns,
-		    t->errors, t->lost, t->exec_splits) < 0)
+		    t->errors, t->lost, t->exec_splits, t->flagged) < 0)
 		c->werr = 1;
 }
 

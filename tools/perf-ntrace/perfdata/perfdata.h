@@ -224,6 +224,7 @@ struct ntrace_pd_task {
 	uint64_t bytes, insns;	/* trace bytes, instructions decoded */
 	uint64_t errors, lost;	/* decode errors, Error (lost trace) messages */
 	uint64_t exec_splits;	/* AUX records cut at an exec */
+	uint64_t flagged;	/* AUX records flagged TRUNCATED, PARTIAL or COLLISION */
 };
 
 /* Callbacks of ntrace_pd_decode(); ctx is passed to each. */

@@ -250,9 +250,14 @@ static int add_task_event(struct pd_dec *x, const struct ntrace_pd_rec *r)
 		if (n)
 			*n = e;
 		break;
+	case NTRACE_PD_ITRACE_START:
+		/*
+		 * The task's event starts tracing on the CPU: its trace there
+		 * begins no earlier (a per-task recording has no switch-ins).
+		 */
 	case NTRACE_PD_SWITCH_CPU_WIDE:
-		if ((r->misc & NTRACE_PD_MISC_SWITCH_OUT) || !r->sid.has_cpu || !r->sid.has_tid ||
-		    !r->sid.has_time)
+		if ((r->type == NTRACE_PD_SWITCH_CPU_WIDE && (r->misc & NTRACE_PD_MISC_SWITCH_OUT)) ||
+		    !r->sid.has_cpu || !r->sid.has_tid || !r->sid.has_time)
 			return 0;
 		w = GROW(x->swins, x->nswins);
 		if (!w)
@@ -362,6 +367,9 @@ static int scan(struct pd_dec *x)
 		}
 		case NTRACE_PD_ITRACE_START:
 			x->st->itrace_starts++;
+			rc = add_task_event(x, &r);
+			if (rc)
+				return rc;
 			break;
 		default:
 			break;

@@ -69,7 +69,7 @@ struct auxrec {
 	uint64_t t_start;	/* when the task's run on the CPU began (as far as known) */
 };
 
-/* A task's switch-in (SWITCH_CPU_WIDE without the out flag). */
+/* A task's switch-in (SWITCH_CPU_WIDE without the out flag) or ITRACE_START. */
 struct swin {
 	uint32_t cpu, tid;
 	uint64_t time;

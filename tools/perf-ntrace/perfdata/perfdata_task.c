@@ -501,6 +501,8 @@ static int task_record(struct pd_dec *x, const struct auxrec *a)
 		       (unsigned long long)a->file_offset, (unsigned long long)whole);
 	}
 	t->records++;
+	if (a->flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_PARTIAL | NTRACE_PD_AUX_COLLISION))
+		t->flagged++;
 	/* The execs of the process during this run, in order. */
 	for (i = 0; i < x->nexecs && nin < 8; i++)
 		if (x->execs[i].pid == a->pid && x->execs[i].time > a->t_start &&

@@ -641,25 +641,6 @@ static uint64_t store_value(qemu_plugin_meminfo_t info)
 	}
 }
 
-/* The value a guest store wrote (at most 8 bytes: RV64 scalar stores). */
-static uint64_t store_value(qemu_plugin_meminfo_t info)
-{
-	qemu_plugin_mem_value v = qemu_plugin_mem_get_value(info);
-
-	switch (v.type) {
-	case QEMU_PLUGIN_MEM_VALUE_U8:
-		return v.data.u8;
-	case QEMU_PLUGIN_MEM_VALUE_U16:
-		return v.data.u16;
-	case QEMU_PLUGIN_MEM_VALUE_U32:
-		return v.data.u32;
-	case QEMU_PLUGIN_MEM_VALUE_U64:
-		return v.data.u64;
-	default:
-		return v.data.u128.low;
-	}
-}
-
 /*
  * Guest stores (and, when the model has SRAM, loads: trRamData reads
  * advance trRamRP) that land in the register region.

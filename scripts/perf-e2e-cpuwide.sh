@@ -337,6 +337,19 @@ loss_check() {
 	loss_quiet=${loss_quiet# }
 }
 
+# truth_match PREFIX DATA: set gtok to how PREFIX.cpuC match the harts'
+# logs (hart_match), or to "loss" where records were flagged ($nflag) and
+# each is an ordered part of its hart's log (loss_check); empty if not.
+truth_match() {
+	gtok=
+	if [ "$nflag" -gt 0 ]; then
+		loss_check "$1" "$2" 0
+		[ -n "$loss_bad" ] || gtok=loss
+	else
+		gtok=$(hart_match "$1")
+	fi
+}
+
 for data in $datas; do
 	case $data in
 	a) what="perf record -a" ;;
@@ -379,14 +392,7 @@ for data in $datas; do
 		awk -v c=$c '$1 == c { print $5 }' "$tmp/$data.tpc" >"$tmp/$data.cpu$c"
 	done
 	gt_harts $data
-	if [ "$nflag" -gt 0 ]; then
-		# where records were flagged, an ordered part of the hart's log
-		loss_check "$tmp/$data" $data 0
-		gtok=
-		[ -n "$loss_bad" ] || gtok=loss
-	else
-		gtok=$(hart_match "$tmp/$data")
-	fi
+	truth_match "$tmp/$data" $data
 	if [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ] && [ "$nflag" -gt 0 ]; then
 		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (decoded/truth:$loss_lossy)"
 	elif [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ]; then
@@ -413,13 +419,7 @@ for data in $datas; do
 		# (admin guide, Limits) when perf-ntrace, which cuts it, is exact.
 		ntok=$gtok
 		perf_cpus "$tmp/$data.perf" "$tmp/$data.perf"
-		if [ "$nflag" -gt 0 ]; then
-			loss_check "$tmp/$data.perf" $data 0
-			gtok=
-			[ -n "$loss_bad" ] || gtok=loss
-		else
-			gtok=$(hart_match "$tmp/$data.perf")
-		fi
+		truth_match "$tmp/$data.perf" $data
 		splits=$(sed -n 's/^exec_splits: //p' "$tmp/$data.st")
 		if [ -n "$gtok" ] && [ -s "$tmp/$data.perf" ] && [ "$nflag" -gt 0 ]; then
 			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (samples/truth:$loss_lossy)"

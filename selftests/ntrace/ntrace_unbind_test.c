@@ -240,6 +240,19 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 	}
 }
 
+/*
+ * The trace ends flushed (its last message a ProgTraceCorrelation), or a
+ * flagged loss at its end (a late drain filled the sink) cut it; if not
+ * flushed, say how it ends.
+ */
+static bool end_flushed(const struct rec_check *c)
+{
+	if (c->last_tcode == TCODE_CORRELATION)
+		return true;
+	ksft_print_msg("last records:%s\n", c->tail);
+	return c->end_lost;
+}
+
 static bool rec_good(const struct rec_check *c)
 {
 	return !c->err && c->msgs && !c->bad && c->in_text && !c->truncated &&
@@ -360,11 +373,7 @@ static void test_tracing(const char *drv, const char *dev, int cpu,
 			 "unbind %s %s while this task is traced on CPU %d succeeds (%s)\n",
 			 drv, dev, cpu, err ? strerror(-err) :
 			 w.err ? strerror(-w.err) : "ok");
-	if (c.last_tcode != TCODE_CORRELATION)
-		ksft_print_msg("last records:%s\n", c.tail);
-	/* a flagged loss at the end (a late drain filled the sink) may cut it */
-	ksft_test_result(rec_good(&c) && c.ended &&
-			 (c.last_tcode == TCODE_CORRELATION || c.end_lost),
+	ksft_test_result(end_flushed(&c) && rec_good(&c) && c.ended,
 			 "%s unbound while tracing: the trace before it is in the AUX area, frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d%s (%s)\n",
 			 drv, c.ended ? "yes" : "no", c.nr_aux, c.msgs,
 			 c.last_tcode, c.end_lost ? ", end lost (flagged)" : "",
@@ -452,11 +461,7 @@ static void test_remote(const char *drv, const char *dev, int cpu,
 			 "unbind %s %s from CPU %d while a per-CPU event traces CPU %d succeeds (%s)\n",
 			 drv, dev, w.other, cpu, err ? strerror(-err) :
 			 w.err ? strerror(-w.err) : "ok");
-	if (c.last_tcode != TCODE_CORRELATION)
-		ksft_print_msg("last records:%s\n", c.tail);
-	/* a flagged loss at the end (a late drain filled the sink) may cut it */
-	ksft_test_result(rec_good(&c) && c.ended &&
-			 (c.last_tcode == TCODE_CORRELATION || c.end_lost),
+	ksft_test_result(end_flushed(&c) && rec_good(&c) && c.ended,
 			 "%s unbound from another CPU: the trace before it frames and ends flushed, then the event ends (empty TRUNCATED record: %s): %u records, %lu messages, last TCODE %d%s (%s)\n",
 			 drv, c.ended ? "yes" : "no", c.nr_aux, c.msgs,
 			 c.last_tcode, c.end_lost ? ", end lost (flagged)" : "",

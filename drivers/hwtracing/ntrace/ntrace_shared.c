@@ -172,6 +172,22 @@ static size_t shared_copy(struct ntrace_sink *sink, struct ntrace_src *s,
 }
 
 /*
+ * Let the funnels of path flush into the sink, then disable it; d tells
+ * what the sink holds.
+ */
+static int shared_flush_sink(struct ntrace_sink *sink,
+			     const struct ntrace_path *path,
+			     struct ntrace_drain *d)
+{
+	unsigned int i;
+	int err = 0;
+
+	for (i = 0; i < path->nr_funnels; i++)
+		err |= ntrace_funnel_flush(path->funnel[i]);
+	return err | ntrace_sink_disable(sink, d);
+}
+
+/*
  * cpu leaves sink: stop its encoder, flush its funnels, copy what the sink
  * holds into cpu's snapshot buffer (oldest byte first) with the sink off,
  * then enable the sink again for the other sources and split the copy
@@ -182,7 +198,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	struct split_ctx ctx = { .cpus = &sink->active };
 	struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 	struct ntrace_drain d = { };
-	unsigned int i, src_bits;
+	unsigned int src_bits;
 	bool ovf, others;
 	size_t len;
 	int c, err;
@@ -190,9 +206,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	err = ntrace_encoder_disable(s->path.te, &s->prog, &ovf);
 	if (ovf)
 		s->lost = true;
-	for (i = 0; i < s->path.nr_funnels; i++)
-		err |= ntrace_funnel_flush(s->path.funnel[i]);
-	err |= ntrace_sink_disable(sink, &d);
+	err |= shared_flush_sink(sink, &s->path, &d);
 	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
 			     ntrace_prog_features(&s->prog, &s->path.te->caps,
 						  cpu));
@@ -210,9 +224,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 		if (len && src_bits)
 			ntrace_split_msgs(s->snap, len, src_bits, false,
 					  stage_msg, &ctx);
-		for (i = 0; i < s->path.nr_funnels; i++)
-			err |= ntrace_funnel_flush(s->path.funnel[i]);
-		err |= ntrace_sink_disable(sink, &d);
+		err |= shared_flush_sink(sink, &s->path, &d);
 		len = shared_copy(sink, s, &d);
 	}
 	if (err) {
@@ -255,15 +267,12 @@ static int shared_sink_start(struct ntrace_sink *sink,
 			     const struct ntrace_path *path)
 {
 	struct ntrace_drain d;
-	unsigned int i;
 	int err;
 
 	err = ntrace_sink_enable(sink);
 	if (err)
 		return err;
-	for (i = 0; i < path->nr_funnels; i++)
-		ntrace_funnel_flush(path->funnel[i]);
-	ntrace_sink_disable(sink, &d);
+	shared_flush_sink(sink, path, &d);
 	return ntrace_sink_enable(sink);
 }
 

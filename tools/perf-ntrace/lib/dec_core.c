@@ -16,6 +16,33 @@ void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg)
 	cfg->merge_not_taken = true;
 }
 
+/* Everything but the caches, as a new decoder has it (d zeroed but for them). */
+static void init(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
+		 struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx)
+{
+	d->cfg = *cfg;
+	if (!d->cfg.hist_backlog)
+		d->cfg.hist_backlog = 1u << 18;
+	d->img = img;
+	if (ops)
+		d->ops = *ops;
+	d->ctx = ctx;
+	d->htm_default = cfg->enc.mode == NTRACE_MODE_HTM;
+	d->iret = cfg->enc.implicit_return != NTRACE_IRET_OFF;	/* checked: 4-bit itype */
+	d->seqj = cfg->enc.seq_jump;
+	d->alljumps = cfg->enc.all_jumps;
+	d->merge = cfg->merge_not_taken;
+	d->xlen = cfg->enc.codec.xlen ? cfg->enc.codec.xlen : 64;
+	/* a field carries its own width: the configured ones are a check on request */
+	d->icnt_limit = d->bcnt_limit = d->hrep_limit = UINT64_MAX;
+	if (cfg->check_widths) {
+		d->icnt_limit = (1ull << cfg->enc.icnt_bits) - 1;
+		d->bcnt_limit = (1ull << cfg->enc.bcnt_bits) - 1;
+		d->hrep_limit = (1ull << cfg->enc.hrepeat_bits) - 1;
+	}
+	ntrace_parser_init(&d->parser, &cfg->enc.codec, 0);
+}
+
 struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 					  struct ntrace_images *img,
 					  const struct ntrace_dec_ops *ops, void *ctx,
@@ -53,37 +80,15 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	}
 	d->memo = dec_memo_new();	/* without it, every walk is done */
 	d->cuts = dec_cuts_new();	/* without it, every message is parsed */
-	d->cfg = *cfg;
 	d->bc_mask = (1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) - 1;
-	if (!d->cfg.hist_backlog)
-		d->cfg.hist_backlog = 1u << 18;
-	d->img = img;
-	if (ops)
-		d->ops = *ops;
-	d->ctx = ctx;
-	d->htm_default = cfg->enc.mode == NTRACE_MODE_HTM;
-	d->iret = cfg->enc.implicit_return != NTRACE_IRET_OFF;	/* checked: 4-bit itype */
-	d->seqj = cfg->enc.seq_jump;
-	d->alljumps = cfg->enc.all_jumps;
-	d->merge = cfg->merge_not_taken;
-	d->xlen = cfg->enc.codec.xlen ? cfg->enc.codec.xlen : 64;
-	/* a field carries its own width: the configured ones are a check on request */
-	d->icnt_limit = d->bcnt_limit = d->hrep_limit = UINT64_MAX;
-	if (cfg->check_widths) {
-		d->icnt_limit = (1ull << cfg->enc.icnt_bits) - 1;
-		d->bcnt_limit = (1ull << cfg->enc.bcnt_bits) - 1;
-		d->hrep_limit = (1ull << cfg->enc.hrepeat_bits) - 1;
-	}
-	ntrace_parser_init(&d->parser, &cfg->enc.codec, 0);
+	init(d, cfg, img, ops, ctx);
 	return d;
 }
 
-void ntrace_decoder_free(struct ntrace_decoder *d)
+static void free_srcs(struct ntrace_decoder *d)
 {
 	uint32_t i;
 
-	if (!d)
-		return;
 	for (i = 0; i < (1u << NTRACE_MAX_SRC_BITS); i++) {
 		if (d->srcs[i]) {
 			free(d->srcs[i]->hq);
@@ -91,6 +96,31 @@ void ntrace_decoder_free(struct ntrace_decoder *d)
 		}
 		free(d->srcs[i]);
 	}
+}
+
+void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
+	       struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx)
+{
+	struct dec_blk *bc = d->bc;
+	struct dec_memo *memo = d->memo;
+	struct fmsg *cuts = d->cuts;
+	uint32_t mask = d->bc_mask, epoch = d->epoch;
+
+	free_srcs(d);
+	memset(d, 0, sizeof(*d));
+	d->bc = bc;
+	d->bc_mask = mask;
+	d->epoch = epoch;	/* the cached entries carry it */
+	d->memo = memo;
+	d->cuts = cuts;
+	init(d, cfg, img, ops, ctx);
+}
+
+void ntrace_decoder_free(struct ntrace_decoder *d)
+{
+	if (!d)
+		return;
+	free_srcs(d);
 	free(d->memo);
 	free(d->cuts);
 	free(d->bc);

@@ -241,8 +241,28 @@ const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct d
 				  struct ntrace_msg *tmp);
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
-/* dec_sink.c: bytes formatted but not written to the sink's FILE yet */
+/* dec_sink.c: bytes formatted but not written out yet */
 size_t dec_sink_pending(const struct ntrace_sink *s);
+/* A sink's output buffer: its size, and what a hand-off must give back. */
+#define DEC_SINK_BUF	((1u << 18) + 1024)
+/*
+ * PC list and branch records without a FILE: each full buffer (buf, n
+ * bytes, from malloc) goes to take(ctx, buf, n), which keeps it and
+ * returns an empty one of DEC_SINK_BUF bytes (NULL: out of memory, the
+ * sink fails). Forgets what was not handed over yet and an earlier
+ * failure: the sink starts afresh (the parallel decoder's pieces).
+ */
+void dec_sink_to(struct ntrace_sink *s, char *(*take)(void *ctx, char *buf, size_t n),
+		 void *ctx);
+
+/*
+ * d as ntrace_decoder_new(cfg, img, ops, ctx) makes it, but with the block
+ * cache, walk memo and cut cache it has: what they hold depends on the
+ * code and the message bytes only, so a decoder used again starts warm.
+ * The images must hold the same code as before.
+ */
+void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
+	       struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx);
 
 /* dec_state.c: the state that decides the rest of a decode (see there) */
 struct dec_state {

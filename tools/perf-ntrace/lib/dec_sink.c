@@ -14,7 +14,7 @@
 #include "ntrace/ingress_build.h"
 #include "sink_autofdo.h"
 
-#define OUTBUF (1u << 18)
+#define OUTBUF (DEC_SINK_BUF - 1024)	/* a record at most 1024 bytes past it */
 #define TV_CHUNK 65536
 
 struct ntrace_sink {
@@ -27,6 +27,8 @@ struct ntrace_sink {
 	bool symbols;
 	size_t n;
 	char *buf;
+	char *(*take)(void *ctx, char *buf, size_t n);	/* dec_sink_to(), or NULL */
+	void *take_ctx;
 	char prefix[128];		/* at the start of each line */
 	size_t plen;
 	/* tv: records held until a fall-through boundary (at most ~TV_CHUNK) */
@@ -43,8 +45,16 @@ struct ntrace_sink {
 
 static int out_flush(struct ntrace_sink *s)
 {
-	if (s->n && fwrite(s->buf, 1, s->n, s->out) != s->n && !s->err.code)
+	if (s->n && s->take) {
+		char *b = s->take(s->take_ctx, s->buf, s->n);
+
+		if (b)
+			s->buf = b;
+		else if (!s->err.code)
+			ntrace_err_set(&s->err, NTRACE_ENOMEM, "out of memory for output");
+	} else if (s->n && fwrite(s->buf, 1, s->n, s->out) != s->n && !s->err.code) {
 		ntrace_err_set(&s->err, NTRACE_EWRITE, "write error: %s", strerror(errno));
+	}
 	s->n = 0;
 	return s->err.code;
 }
@@ -324,7 +334,7 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 
 	if (!s)
 		return NULL;
-	s->buf = malloc(OUTBUF + 1024);
+	s->buf = malloc(DEC_SINK_BUF);
 	if (!s->buf) {
 		free(s);
 		return NULL;
@@ -414,9 +424,19 @@ int ntrace_sink_flush(struct ntrace_sink *s)
 	if (s->afdo && !s->err.code)
 		afdo_flush(s);
 	out_flush(s);
-	if (fflush(s->out) && !s->err.code)
+	if (s->out && fflush(s->out) && !s->err.code)
 		ntrace_err_set(&s->err, NTRACE_EWRITE, "write error: %s", strerror(errno));
 	return s->err.code;
+}
+
+void dec_sink_to(struct ntrace_sink *s, char *(*take)(void *ctx, char *buf, size_t n),
+		 void *ctx)
+{
+	s->take = take;
+	s->take_ctx = ctx;
+	s->out = NULL;
+	s->n = 0;
+	ntrace_err_clear(&s->err);
 }
 
 size_t dec_sink_pending(const struct ntrace_sink *s)

@@ -39,48 +39,50 @@ static void stats_add(struct ntrace_dec_stats *acc, const struct ntrace_dec_stat
 		a[i] += n[i] - b[i];
 }
 
-static const char *check(const struct ntrace_dec_cfg *cfg, struct ntrace_images *img,
-			 const struct ntrace_pardec_cfg *pc)
-{
-	struct ntrace_decoder *d;
-	const char *why = NULL;
-
-	if (pc->runs && pc->fmt != NTRACE_SINK_PC && pc->fmt != NTRACE_SINK_BRANCHES)
-		return "parallel decoding writes the PC list or branch records only";
-	if (img && img->fetch)
-		return "images that fetch code on demand cannot be shared by threads";
-	d = ntrace_decoder_new(cfg, img, NULL, NULL, &why);
-	ntrace_decoder_free(d);
-	return d ? NULL : why;
-}
-
 struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 					struct ntrace_images *img,
 					const struct ntrace_pardec_cfg *pc, FILE *out,
 					int (*event)(void *ctx, const struct ntrace_dec_event *ev),
 					void *ctx, const char **why)
 {
-	const char *e = check(cfg, img, pc);
+	const char *e = NULL;
 	struct ntrace_images *v = NULL;
 	struct ntrace_pardec *p = NULL;
+	struct pd_engine *eng;
 	unsigned int i;
 	int rc;
 
+	if (pc->runs && pc->fmt != NTRACE_SINK_PC && pc->fmt != NTRACE_SINK_BRANCHES)
+		e = "parallel decoding writes the PC list or branch records only";
+	else if (!img)
+		e = "no program images";
+	else if (img->fetch)
+		e = "images that fetch code on demand cannot be shared by threads";
 	if (!e) {
 		/* builds the code tables the threads will share */
 		v = ntrace_img_share(img, &rc);
 		p = v ? calloc(1, sizeof(*p)) : NULL;
 		ntrace_images_free(v);
 		if (!p)
-			e = ntrace_errstr(NTRACE_ENOMEM);
+			e = ntrace_errstr(v ? NTRACE_ENOMEM : rc);
+	}
+	if (p) {
+		p->cfg = *cfg;
+		p->pc = *pc;
+		p->img = img;
+		/* a small decoder checks the settings */
+		eng = pd_engine_get(p, 0, &e);
+		pd_engine_free(eng);
+		if (!eng) {
+			free(p);
+			p = NULL;
+		}
 	}
 	if (e) {
 		if (why)
 			*why = e;
 		return NULL;
 	}
-	p->cfg = *cfg;
-	p->pc = *pc;
 	if (!p->pc.jobs) {
 		long n = sysconf(_SC_NPROCESSORS_ONLN);
 
@@ -92,7 +94,6 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 		p->pc.out_limit = 4096;
 	if (p->pc.piece_bytes && p->pc.piece_bytes < PD_MIN_PIECE)
 		p->pc.piece_bytes = PD_MIN_PIECE;
-	p->img = img;
 	p->out = out;
 	p->event = event;
 	p->ctx = ctx;
@@ -129,13 +130,26 @@ static size_t piece_target(const struct ntrace_pardec *p)
 	return t < (64u << 10) ? 64u << 10 : t > (8u << 20) ? 8u << 20 : (size_t)t;
 }
 
+/* An input buffer of at least cap bytes: a spare one, or a new one. */
+static uint8_t *in_buf(struct ntrace_pardec *p, size_t cap)
+{
+	while (p->nspare_in) {
+		uint8_t *b = p->spare_in[--p->nspare_in].buf;
+
+		if (p->spare_in[p->nspare_in].cap >= cap)
+			return b;
+		free(b);
+	}
+	return malloc(cap);
+}
+
 /* Move fill[0, cut) into a new piece; the next piece starts mid-message if nocut_next. */
 static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 {
 	struct pd_piece *pc = calloc(1, sizeof(*pc));
 	size_t cap = p->fill_cap ? p->fill_cap : PD_MIN_PIECE;
-	uint8_t *rest = malloc(cap);
-	int rc = 0;
+	uint8_t *rest = pc ? in_buf(p, cap) : NULL;
+	const char *why;
 
 	if (!pc || !rest) {
 		free(pc);
@@ -146,12 +160,13 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 	pc->index = p->next_index++;
 	pc->start = p->fill_start;
 	pc->buf = p->fill;
+	pc->cap = p->fill_cap;
 	pc->len = cut;
 	pc->nocut = p->fill_nocut;
-	if (!pc->nocut && !(pc->img = ntrace_img_share(p->img, &rc))) {
+	if (!pc->nocut && !(pc->eng = pd_engine_get(p, cut, &why))) {
 		free(pc);
 		free(rest);
-		return ntrace_err_set(&p->err, rc, "cannot share the images: %s", ntrace_errstr(rc));
+		return ntrace_err_set(&p->err, NTRACE_ENOMEM, "cannot make a decoder: %s", why);
 	}
 	if (p->fill_len > cut)
 		memcpy(rest, p->fill + cut, p->fill_len - cut);
@@ -458,6 +473,20 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 		p->head = pc->next;
 		pd_piece_free(pc);
 	}
+	while (p->spare_eng) {
+		struct pd_engine *e = p->spare_eng;
+
+		p->spare_eng = e->next;
+		pd_engine_free(e);
+	}
+	while (p->spare_out) {
+		char *b = p->spare_out;
+
+		p->spare_out = *(char **)b;
+		free(b);
+	}
+	while (p->nspare_in)
+		free(p->spare_in[--p->nspare_in].buf);
 	free(p->thr);
 	free(p->fill);
 	dec_state_free(&p->cmp);

@@ -10,14 +10,26 @@
 #include "dec_internal.h"
 #include "ntrace/pardec.h"
 
-#define PD_BLK		(1u << 20)	/* output block */
 #define PD_MAXSNAP	8		/* states recorded near a piece's start */
+#define PD_INSPARE	4		/* piece input buffers kept for reuse */
 
-/* Formatted output of a piece: a chain of blocks, written by its thread. */
+/* Formatted output of a piece: the sink's buffers, handed over in order. */
 struct pd_blk {
 	struct pd_blk *next;
-	size_t len;			/* bytes in data (under the lock) */
-	char data[PD_BLK];
+	size_t len;
+	char *data;			/* DEC_SINK_BUF bytes, from malloc */
+};
+
+/*
+ * A decoder with its view of the images and its sink, used by one piece
+ * at a time and then by a later one (dec_renew()): its caches stay warm,
+ * and no piece pays for making them.
+ */
+struct pd_engine {
+	struct pd_engine *next;		/* in the spare list */
+	struct ntrace_images *img;
+	struct ntrace_decoder *d;
+	struct ntrace_sink *sink;	/* NULL without runs */
 };
 
 struct pd_ev {
@@ -46,11 +58,11 @@ struct pd_piece {
 	size_t len;
 	bool nocut;			/* starts mid-message: only the decoder before
 					 * may decode it */
-	/* the decoder of the piece (made by its thread) */
-	struct ntrace_images *img;	/* a view of the shared set */
-	struct ntrace_decoder *d;
+	size_t cap;			/* of buf */
+	/* the decoder of the piece (set up by its thread) */
+	struct pd_engine *eng;		/* NULL for a nocut piece */
+	struct ntrace_decoder *d;	/* eng's, once set up */
 	struct ntrace_sink *sink;
-	FILE *f;			/* into the chain */
 	struct ntrace_dec_stats base;	/* counters where its output starts counting */
 	/* under p->mu */
 	int state;			/* PD_* */
@@ -85,6 +97,14 @@ struct ntrace_pardec {
 	struct pd_piece *head, *tail;
 	unsigned int npieces;
 	uint64_t next_index;
+	struct pd_engine *spare_eng;	/* engines no piece uses (calling thread) */
+	char *spare_out;		/* empty sink buffers, linked by their first
+					 * bytes (under mu) */
+	struct {
+		uint8_t *buf;
+		size_t cap;
+	} spare_in[PD_INSPARE];		/* input buffers (calling thread) */
+	unsigned int nspare_in;
 	/* bytes not yet in a piece */
 	uint8_t *fill;
 	size_t fill_len, fill_cap, scan;
@@ -102,14 +122,21 @@ struct ntrace_pardec {
 	struct ntrace_errbuf err;
 };
 
-/* pdec_work.c: the threads */
+/* pdec_work.c: the threads and the pieces' decoders */
 void *pd_thread(void *arg);
-/* Make the decoder of a piece; 0 or NTRACE_ENOMEM. */
-int pd_piece_setup(struct pd_piece *pc);
+/* A spare engine or a new one for a piece of len bytes (calling thread); NULL with *why. */
+struct pd_engine *pd_engine_get(struct ntrace_pardec *p, size_t len, const char **why);
+void pd_engine_free(struct pd_engine *e);
+/* Start the piece's decoder afresh (its thread). */
+void pd_piece_setup(struct pd_piece *pc);
+/* Free a piece; its engine and buffers become spares (calling thread). */
 void pd_piece_free(struct pd_piece *pc);
 
 /* pdec_out.c: output and events of a piece */
-FILE *pd_chain_open(struct pd_piece *pc);
+/* The sink's hand-off (dec_sink_to()): buf joins pc's output. */
+char *pd_take(void *ctx, char *buf, size_t n);
+/* An output buffer no chain holds any more becomes a spare (under p->mu). */
+void pd_spare_out(struct ntrace_pardec *p, char *buf);
 int pd_on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n);
 int pd_on_event(void *ctx, const struct ntrace_dec_event *ev);
 /* Write out what pc holds now, with its events; 0 or the stop/failure code. */

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
- * Output of the parallel decoder's pieces: each piece's sink writes into a
- * chain of blocks (a FILE of its own), its events are recorded with the
- * output position they follow, and the calling thread writes both out in
- * order. A piece's thread waits while its chain holds more than out_limit
- * bytes, until the calling thread has taken them.
+ * Output of the parallel decoder's pieces: each piece's sink hands its
+ * full buffers over (dec_sink_to()) into a chain, its events are recorded
+ * with the output position they follow, and the calling thread writes
+ * both out in order; written buffers go back to the sinks. A piece's
+ * thread waits while its chain holds more than out_limit bytes, until
+ * the calling thread has taken them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -12,61 +13,49 @@
 
 #include "pdec_internal.h"
 
-static ssize_t chain_write(void *cookie, const char *buf, size_t len)
+void pd_spare_out(struct ntrace_pardec *p, char *buf)
 {
-	struct pd_piece *pc = cookie;
-	struct ntrace_pardec *p = pc->p;
-	size_t left = len;
-
-	while (left) {
-		struct pd_blk *t = pc->tail;
-		size_t n;
-
-		if (!t || t->len == PD_BLK) {
-			struct pd_blk *nb = malloc(sizeof(*nb));
-
-			if (!nb) {
-				errno = ENOMEM;
-				return -1;
-			}
-			nb->next = NULL;
-			nb->len = 0;
-			pthread_mutex_lock(&p->mu);
-			if (t)
-				t->next = nb;
-			else
-				pc->head = nb;
-			pc->tail = t = nb;
-			pthread_mutex_unlock(&p->mu);
-		}
-		/* only this thread writes past t->len */
-		n = PD_BLK - t->len < left ? PD_BLK - t->len : left;
-		memcpy(t->data + t->len, buf, n);
-		buf += n;
-		left -= n;
-		pthread_mutex_lock(&p->mu);
-		t->len += n;
-		pc->committed += n;
-		/* the merger may wait for the recorded states: they end before
-		 * the chain can fill */
-		if (!pc->snap_done && pc->committed - pc->drained > p->pc.out_limit / 2)
-			pc->snap_done = true;
-		pthread_cond_broadcast(&p->cv);
-		while (!pc->main && !pc->cancel && pc->committed - pc->drained > p->pc.out_limit)
-			pthread_cond_wait(&p->cv, &p->mu);
-		pthread_mutex_unlock(&p->mu);
-	}
-	return (ssize_t)len;
+	*(char **)buf = p->spare_out;
+	p->spare_out = buf;
 }
 
-FILE *pd_chain_open(struct pd_piece *pc)
+char *pd_take(void *ctx, char *buf, size_t n)
 {
-	cookie_io_functions_t io = { .write = chain_write };
-	FILE *f = fopencookie(pc, "w", io);
+	struct pd_piece *pc = ctx;
+	struct ntrace_pardec *p = pc->p;
+	struct pd_blk *b = malloc(sizeof(*b));
+	char *nb;
 
-	if (f)
-		setvbuf(f, NULL, _IONBF, 0);	/* the sink buffers already */
-	return f;
+	if (!b)
+		return NULL;
+	pthread_mutex_lock(&p->mu);
+	nb = p->spare_out;
+	if (nb)
+		p->spare_out = *(char **)nb;
+	pthread_mutex_unlock(&p->mu);
+	if (!nb && !(nb = malloc(DEC_SINK_BUF))) {
+		free(b);
+		return NULL;
+	}
+	b->next = NULL;
+	b->len = n;
+	b->data = buf;
+	pthread_mutex_lock(&p->mu);
+	if (pc->tail)
+		pc->tail->next = b;
+	else
+		pc->head = b;
+	pc->tail = b;
+	pc->committed += n;
+	/* the merger may wait for the recorded states: they end before the
+	 * chain can fill */
+	if (!pc->snap_done && pc->committed - pc->drained > p->pc.out_limit / 2)
+		pc->snap_done = true;
+	pthread_cond_broadcast(&p->cv);
+	while (!pc->main && !pc->cancel && pc->committed - pc->drained > p->pc.out_limit)
+		pthread_cond_wait(&p->cv, &p->mu);
+	pthread_mutex_unlock(&p->mu);
+	return nb;
 }
 
 uint64_t pd_outpos(struct pd_piece *pc)
@@ -116,7 +105,20 @@ int pd_on_event(void *ctx, const struct ntrace_dec_event *ev)
 	return 0;
 }
 
-/* Hand out bytes [drained, drained + n) of pc's chain (under p->mu). */
+/* The head block of pc's chain is written out: its buffer is a spare (under p->mu). */
+static void pop_head(struct ntrace_pardec *p, struct pd_piece *pc)
+{
+	struct pd_blk *b = pc->head;
+
+	pc->head = b->next;
+	if (!pc->head)
+		pc->tail = NULL;
+	pc->head_off = 0;
+	pd_spare_out(p, b->data);
+	free(b);
+}
+
+/* Hand out bytes [drained, drained + n) of pc's chain, all in its head block (under p->mu). */
 static int put_out(struct ntrace_pardec *p, struct pd_piece *pc, size_t n)
 {
 	const char *src = pc->head->data + pc->head_off;
@@ -126,6 +128,7 @@ static int put_out(struct ntrace_pardec *p, struct pd_piece *pc, size_t n)
 	if (drop > n)
 		drop = n;
 	pthread_mutex_unlock(&p->mu);
+	/* the head block does not change: only its reader frees it */
 	if (n > drop && !p->stopped) {
 		if (fwrite(src + drop, 1, n - drop, p->out) != n - drop)
 			rc = ntrace_err_set(&p->err, NTRACE_EWRITE, "write error: %s",
@@ -135,13 +138,8 @@ static int put_out(struct ntrace_pardec *p, struct pd_piece *pc, size_t n)
 	pthread_mutex_lock(&p->mu);
 	pc->head_off += n;
 	pc->drained += n;
-	if (pc->head_off == PD_BLK && pc->head->next) {
-		struct pd_blk *b = pc->head;
-
-		pc->head = b->next;
-		pc->head_off = 0;
-		free(b);
-	}
+	if (pc->head_off == pc->head->len)
+		pop_head(p, pc);
 	pthread_cond_broadcast(&p->cv);
 	return rc;
 }
@@ -173,15 +171,7 @@ int pd_drain(struct ntrace_pardec *p, struct pd_piece *pc)
 			avail = pc->ev[pc->evdone].pos - pc->drained;
 		if (pc->head->len - pc->head_off < avail)
 			avail = pc->head->len - pc->head_off;
-		if (avail)
-			rc = put_out(p, pc, (size_t)avail);
-		else if (pc->head_off == PD_BLK && pc->head->next) {
-			struct pd_blk *b = pc->head;
-
-			pc->head = b->next;
-			pc->head_off = 0;
-			free(b);
-		}
+		rc = put_out(p, pc, (size_t)avail);
 	}
 	pthread_mutex_unlock(&p->mu);
 	if (rc && !p->stopped)

@@ -10,61 +10,113 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "image_internal.h"
 #include "pdec_internal.h"
 
-int pd_piece_setup(struct pd_piece *pc)
+struct pd_engine *pd_engine_get(struct ntrace_pardec *p, size_t len, const char **why)
+{
+	struct pd_engine *e = p->spare_eng;
+	struct ntrace_dec_cfg cfg = p->cfg;
+	unsigned int bits = 10, max = cfg.bcache_bits ? cfg.bcache_bits : DEC_BC_BITS;
+	int rc;
+
+	if (e) {
+		p->spare_eng = e->next;
+		return e;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e) {
+		*why = ntrace_errstr(NTRACE_ENOMEM);
+		return NULL;
+	}
+	e->img = ntrace_img_share(p->img, &rc);
+	if (!e->img) {
+		*why = ntrace_errstr(rc);
+		free(e);
+		return NULL;
+	}
+	/* a block cache for the size of its first piece: small traces need
+	 * no large one, and the first pieces of a large trace are the
+	 * smallest (a cache: the output is the same) */
+	while (bits < max && ((size_t)1 << (bits + 1)) < len)
+		bits++;
+	cfg.bcache_bits = (uint8_t)bits;
+	e->d = ntrace_decoder_new(&cfg, e->img, NULL, NULL, why);
+	if (e->d && p->pc.runs) {
+		e->sink = ntrace_sink_new(p->pc.fmt, NULL, e->d, NULL);
+		if (!e->sink)
+			*why = ntrace_errstr(NTRACE_ENOMEM);
+	}
+	if (!e->d || (p->pc.runs && !e->sink)) {
+		pd_engine_free(e);
+		return NULL;
+	}
+	return e;
+}
+
+void pd_engine_free(struct pd_engine *e)
+{
+	if (!e)
+		return;
+	ntrace_sink_free(e->sink);
+	ntrace_decoder_free(e->d);
+	ntrace_images_free(e->img);
+	free(e);
+}
+
+void pd_piece_setup(struct pd_piece *pc)
 {
 	struct ntrace_pardec *p = pc->p;
 	struct ntrace_dec_cfg cfg = p->cfg;
 	struct ntrace_dec_ops ops = { p->pc.runs ? pd_on_runs : NULL, pd_on_event };
-
-	unsigned int bits = 10, max = cfg.bcache_bits ? cfg.bcache_bits : DEC_BC_BITS;
+	struct pd_engine *e = pc->eng;
 
 	/* every piece but the first starts right after an end of message */
 	if (pc->index)
 		cfg.enc.codec.wait_for_eom = false;
-	/* a block cache for the piece's size (a cache: the output is the same) */
-	while (bits < max && ((size_t)1 << (bits + 1)) < pc->len)
-		bits++;
-	cfg.bcache_bits = (uint8_t)bits;
-	pc->d = ntrace_decoder_new(&cfg, pc->img, &ops, pc, NULL);
-	if (!pc->d)
-		return NTRACE_ENOMEM;
+	dec_renew(e->d, &cfg, e->img, &ops, pc);
+	pc->d = e->d;
 	ntrace_parser_init(&pc->d->parser, &cfg.enc.codec, pc->start);
-	if (p->pc.runs) {
-		pc->f = pd_chain_open(pc);
-		pc->sink = pc->f ? ntrace_sink_new(p->pc.fmt, pc->f, pc->d, NULL) : NULL;
-		if (!pc->sink)
-			return NTRACE_ENOMEM;
-		ntrace_sink_set_symbols(pc->sink, p->pc.symbols);
+	if (e->sink) {
+		dec_sink_to(e->sink, pd_take, pc);
+		ntrace_sink_set_symbols(e->sink, p->pc.symbols);
+		pc->sink = e->sink;
 	}
-	return 0;
 }
 
 void pd_piece_free(struct pd_piece *pc)
 {
+	struct ntrace_pardec *p;
 	size_t i;
 	unsigned int k;
 
 	if (!pc)
 		return;
-	ntrace_sink_free(pc->sink);
-	if (pc->f)
-		fclose(pc->f);
-	ntrace_decoder_free(pc->d);
-	ntrace_images_free(pc->img);
+	p = pc->p;
+	if (pc->eng) {
+		pc->eng->next = p->spare_eng;
+		p->spare_eng = pc->eng;
+	}
+	pthread_mutex_lock(&p->mu);
 	while (pc->head) {
 		struct pd_blk *b = pc->head;
 
 		pc->head = b->next;
+		pd_spare_out(p, b->data);
 		free(b);
 	}
+	pthread_mutex_unlock(&p->mu);
 	for (i = pc->evdone; i < pc->nev; i++)
 		free(pc->ev[i].text);
 	free(pc->ev);
 	for (k = 0; k < PD_MAXSNAP; k++)
 		dec_state_free(&pc->snap[k].state);
-	free(pc->buf);
+	if (p->nspare_in < PD_INSPARE) {
+		p->spare_in[p->nspare_in].buf = pc->buf;
+		p->spare_in[p->nspare_in++].cap = pc->cap;
+	} else {
+		free(pc->buf);
+	}
 	free(pc);
 }
 
@@ -165,7 +217,6 @@ void *pd_thread(void *arg)
 {
 	struct ntrace_pardec *p = arg;
 	struct pd_piece *pc;
-	int rc;
 
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
@@ -183,15 +234,11 @@ void *pd_thread(void *arg)
 		pc->state = PD_RUNNING;
 		pthread_mutex_unlock(&p->mu);
 
-		rc = 0;
 		if (!pc->nocut && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
-			rc = pd_piece_setup(pc);
-			if (!rc)
-				piece_decode(pc);
+			pd_piece_setup(pc);
+			piece_decode(pc);
 		}
 		pthread_mutex_lock(&p->mu);
-		if (rc)
-			pc->err = rc;
 		pc->snap_done = true;
 		pc->state = PD_DONE;
 		pthread_cond_broadcast(&p->cv);

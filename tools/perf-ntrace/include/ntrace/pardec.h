@@ -29,6 +29,8 @@
  * those of one decoder. Callbacks never run in the library's threads.
  * Memory: at most 2 x jobs pieces are held, each with a decoder (its block
  * cache, decoder.h), its trace bytes and up to out_limit bytes of output.
+ * A piece's decoder, once the piece is written out, decodes a later one:
+ * its caches stay warm, as one decoder's do.
  */
 #ifndef NTRACE_PARDEC_H
 #define NTRACE_PARDEC_H

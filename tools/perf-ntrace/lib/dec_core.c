@@ -215,14 +215,16 @@ void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stat
 	*s = d->st;
 }
 
+#define KIND(s) { s, sizeof(s) - 1 }
+const struct dec_name dec_kind_names[NTRACE_DK__COUNT] = {
+	KIND("fall"), KIND("not_taken"), KIND("taken"), KIND("jump"), KIND("call"),
+	KIND("ind_jump"), KIND("ind_call"), KIND("return"), KIND("trap_return"),
+	KIND("exception"), KIND("interrupt"), KIND("trap"), KIND("stop"),
+};
+
 const char *ntrace_dec_kind_name(unsigned int kind)
 {
-	static const char *const names[NTRACE_DK__COUNT] = {
-		"fall", "not_taken", "taken", "jump", "call", "ind_jump", "ind_call",
-		"return", "trap_return", "exception", "interrupt", "trap", "stop",
-	};
-
-	return kind < NTRACE_DK__COUNT ? names[kind] : "?";
+	return kind < NTRACE_DK__COUNT ? dec_kind_names[kind].s : "?";
 }
 
 const char *ntrace_dec_ev_name(unsigned int type)

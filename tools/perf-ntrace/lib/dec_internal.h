@@ -241,6 +241,13 @@ const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct d
 				  struct ntrace_msg *tmp);
 size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
+/* dec_core.c: the names of ntrace_dec_kind_name(), with their lengths (formatting) */
+struct dec_name {
+	const char *s;
+	size_t len;
+};
+extern const struct dec_name dec_kind_names[NTRACE_DK__COUNT];
+
 /* dec_sink.c: bytes formatted but not written out yet */
 size_t dec_sink_pending(const struct ntrace_sink *s);
 /* A sink's output buffer: its size, and what a hand-off must give back. */

@@ -143,9 +143,8 @@ static char *sym(struct ntrace_sink *s, char *p, uint64_t addr)
 
 static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 {
-	const char *k;
+	const struct dec_name *k;
 	char *p;
-	int len;
 
 	if (r->kind == NTRACE_DK_FALL || r->kind == NTRACE_DK_NOT_TAKEN)
 		return 0;
@@ -157,10 +156,13 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 	*p++ = ' ';
 	p = hex(p, r->to);
 	*p++ = ' ';
-	k = ntrace_dec_kind_name(r->kind);
-	len = (int)strlen(k);
-	memcpy(p, k, (size_t)len);
-	p += len;
+	if (r->kind < NTRACE_DK__COUNT) {
+		k = &dec_kind_names[r->kind];
+		memcpy(p, k->s, k->len);
+		p += k->len;
+	} else {
+		*p++ = '?';	/* as ntrace_dec_kind_name() */
+	}
 	*p++ = ' ';
 	p = dec(p, r->tstamp);
 	if (s->symbols) {

@@ -17,8 +17,8 @@
 #    gives that same instruction sequence.
 # All of it runs for each XLEN in NTRACE_MODEL_XLENS (default "64 32"): the
 # same programs built for RV32 (baremetal-rv32/) on qemu-system-riscv32,
-# with TAP names "model: rv32: ...". Topologies, the device tree and Linux
-# run on RV64 only (see Documentation/trace/ntrace-qemu-model.rst).
+# with TAP names "model: rv32: ...". The device tree and Linux run on RV64
+# only (see Documentation/trace/ntrace-qemu-model.rst).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -771,11 +771,11 @@ else
 	not_ok "remote: hart 0 reported hart 1's trace"
 fi
 
-# The rest is the same on both XLENs: RV64 only
-[ "$XL" = 64 ] || exit 0
-
 # Topologies (a sink per hart, funnels), SRAM sinks: tests/funnel.sh
 . "$here/tests/funnel.sh"
+
+# The rest is the same on both XLENs: RV64 only
+[ "$XL" = 64 ] || exit 0
 
 # Device tree: QEMU's DT plus encoder/sink nodes and the reserved region.
 if "$here/dt/gen-dt.sh" -o "$work/nt.dtb" -s 2 2>"$work/dt.err" &&

@@ -88,8 +88,8 @@ static void te_probe_features(struct ntrace_encoder *te)
 	hw_bits = min_t(u32, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, ones),
 			TCI_TE_SRC_BITS_MAX);
 	/*
-	 * SRC holds the CPU number: no wider than that (the hardware's 12
-	 * bits cost two bytes per message), if the WARL field takes it.
+	 * SRC holds the CPU number: no wider than that (12 bits, the
+	 * most, add two bytes to every message), if the WARL field takes it.
 	 */
 	c->src_bits = ntrace_src_bits(hw_bits, nr_cpu_ids);
 	v = te_warl(reg, FIELD_PREP(TCI_TE_F_SRC_BITS_MASK, c->src_bits));

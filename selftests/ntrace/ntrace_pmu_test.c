@@ -58,7 +58,6 @@ static const struct {
 	{ "sync_max", "15" },
 	{ "sync_mode_default", "1" },
 	{ "sync_max_default", "8" },
-	{ "src_bits", "12" },
 	{ "nr_filters", "2" },
 	{ "nr_comparators", "2" },
 	{ "priv_filter", "1" },
@@ -101,6 +100,31 @@ static void test_format(void)
 	ksft_test_result(!bad, "format/ matches the UAPI config layout\n");
 }
 
+/*
+ * The SRC width the driver uses: the CPU number fits (trTeSrcID), no more
+ * (the model offers 12 bits). nr_cpu_ids: the last possible CPU + 1.
+ */
+static unsigned int want_src_bits(void)
+{
+	char buf[256] = "";
+	FILE *f = fopen("/sys/devices/system/cpu/possible", "r");
+	unsigned int last, bits = 1;
+	char *p;
+
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+	}
+	p = buf + strcspn(buf, "\n");
+	while (p > buf && p[-1] >= '0' && p[-1] <= '9')
+		p--;
+	last = strtoul(p, NULL, 10);
+	while (bits < 12 && last >> bits)
+		bits++;
+	return bits;
+}
+
 static void test_caps(void)
 {
 	char rel[64], got[64];
@@ -118,6 +142,11 @@ static void test_caps(void)
 		}
 	}
 	ksft_test_result(!bad, "caps/ reports the model's features\n");
+
+	ksft_test_result(!nt_read_sysfs("caps/src_bits", got, sizeof(got)) &&
+			 strtoul(got, NULL, 10) == want_src_bits(),
+			 "caps/src_bits is the narrowest width for every CPU number (%s, want %u)\n",
+			 got, want_src_bits());
 
 	size = nt_read_sysfs("caps/buffer_size", got, sizeof(got)) ? 0 :
 	       strtol(got, NULL, 0);
@@ -255,7 +284,7 @@ int main(void)
 	ksft_print_header();
 	if (type < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(6 + ARRAY_SIZE(bads) + 2 + 3);
+	ksft_set_plan(7 + ARRAY_SIZE(bads) + 2 + 3);
 	ksft_test_result(type > 0, "PMU registered with type %d\n", type);
 	test_format();
 	test_caps();

@@ -51,6 +51,12 @@ struct ntrace_sink {
 	 */
 	raw_spinlock_t lock;
 	struct cpumask active;
+	/*
+	 * Under lock: the funnels (or an encoder) may still hold bytes that
+	 * no drain took, which the sink would write first when it starts
+	 * again: its next first source purges them (ntrace_shared.c).
+	 */
+	bool upstream_stale;
 	bool sram;			/* SRAM mode: read through trRamData */
 	bool stop_on_wrap;		/* trRamStopOnWrap works */
 	u64 min_addr, max_addr;		/* legal trRamStart/Limit range */
@@ -142,6 +148,7 @@ bool ntrace_path_src_required(void);
 
 /* ntrace_shared.c: sinks shared through funnels */
 int ntrace_shared_prepare(int cpu, size_t sink_size);
+void ntrace_shared_mark_stale(struct ntrace_sink *sink);
 void ntrace_shared_free(void);
 int ntrace_shared_start(int cpu, const struct ntrace_path *path,
 			const struct ntrace_prog *prog);

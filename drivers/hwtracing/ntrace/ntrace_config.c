@@ -208,6 +208,13 @@ u32 ntrace_prog_features(const struct ntrace_prog *prog,
 	return f;
 }
 
+unsigned int ntrace_src_bits(unsigned int hw_bits, unsigned int nr_cpus)
+{
+	unsigned int need = nr_cpus > 1 ? fls(nr_cpus - 1) : 1;
+
+	return min(need, hw_bits);
+}
+
 u64 ntrace_ts_rate(u8 ts_mode, u64 node_hz, u64 timebase_hz)
 {
 	if (ts_mode == NTRACE_TS_MODE_NONE)

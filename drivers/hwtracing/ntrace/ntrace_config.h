@@ -21,7 +21,7 @@ struct ntrace_caps {
 	u8 sync_max;		/* largest trTeInstSyncMax */
 	u8 sync_mode_reset;	/* reset values of trTeInstSyncMode/Max */
 	u8 sync_max_reset;
-	u8 src_bits;		/* largest trTeSrcBits */
+	u8 src_bits;		/* trTeSrcBits used: ntrace_src_bits() */
 	bool src_id_writable;	/* trTeSrcID takes any 12-bit value */
 	bool ctx;		/* trTeContext */
 	bool priv_filter;	/* filters can match privilege */
@@ -80,6 +80,13 @@ int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
 u32 ntrace_prog_te_control(const struct ntrace_prog *prog);
 u32 ntrace_prog_features(const struct ntrace_prog *prog,
 			 const struct ntrace_caps *caps, unsigned int cpu);
+
+/*
+ * The SRC width to program when trTeSrcID is the logical CPU number: the
+ * fewest bits that hold every CPU number below nr_cpus, at least 1, at
+ * most what the encoder has (hw_bits; 0: no SRC field).
+ */
+unsigned int ntrace_src_bits(unsigned int hw_bits, unsigned int nr_cpus);
 
 /* Largest number of address ranges the encoder can filter on. */
 unsigned int ntrace_caps_nr_ranges(const struct ntrace_caps *caps);

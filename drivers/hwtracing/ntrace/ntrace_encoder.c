@@ -7,6 +7,7 @@
  */
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
+#include <linux/cpumask.h>
 #include <linux/iopoll.h>
 #include <linux/mod_devicetable.h>
 #include <linux/ntrace_tci.h>
@@ -80,12 +81,20 @@ static void te_probe_features(struct ntrace_encoder *te)
 	void __iomem *reg = te->base + TCI_TE_INST_FEATURES;
 	u32 ones = te_warl(reg, ~0u);
 	u32 zero = te_warl(reg, 0);
-	unsigned int m;
+	unsigned int m, hw_bits;
 	u32 v;
 
 	c->features = ones & TE_FEATURE_BITS;
-	c->src_bits = min_t(u32, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, ones),
-			    TCI_TE_SRC_BITS_MAX);
+	hw_bits = min_t(u32, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, ones),
+			TCI_TE_SRC_BITS_MAX);
+	/*
+	 * SRC holds the CPU number: no wider than that (12 bits, the
+	 * most, add two bytes to every message), if the WARL field takes it.
+	 */
+	c->src_bits = ntrace_src_bits(hw_bits, nr_cpu_ids);
+	v = te_warl(reg, FIELD_PREP(TCI_TE_F_SRC_BITS_MASK, c->src_bits));
+	if (FIELD_GET(TCI_TE_F_SRC_BITS_MASK, v) != c->src_bits)
+		c->src_bits = hw_bits;
 	c->src_id_writable = FIELD_GET(TCI_TE_F_SRC_ID_MASK, ones) ==
 			     FIELD_MAX(TCI_TE_F_SRC_ID_MASK) &&
 			     !FIELD_GET(TCI_TE_F_SRC_ID_MASK, zero);

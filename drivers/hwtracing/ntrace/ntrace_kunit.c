@@ -17,7 +17,7 @@
 /* The pure functions under test are built into this module. */
 #include "ntrace_config.c"
 
-/* What discovery finds on the QEMU model (ntrace-qemu-model.rst). */
+/* What discovery finds on the QEMU model with 4 harts (ntrace-qemu-model.rst). */
 static const struct ntrace_caps model_caps = {
 	.te_impl = 0x00010101,
 	.modes = BIT(TCI_TE_INST_MODE_BTM) | BIT(TCI_TE_INST_MODE_HTM),
@@ -26,7 +26,7 @@ static const struct ntrace_caps model_caps = {
 	.sync_max = 15,
 	.sync_mode_reset = 1,
 	.sync_max_reset = 8,
-	.src_bits = 12,
+	.src_bits = 2,		/* of 12: CPU numbers 0..3 */
 	.src_id_writable = true,
 	.ctx = true,
 	.priv_filter = true,
@@ -124,9 +124,9 @@ static void ntrace_options_test(struct kunit *test)
 			FIELD_PREP(TCI_TS_MODE_MASK, NTRACE_TS_MODE_EXTERNAL) |
 			FIELD_PREP(TCI_TS_PRESCALE_MASK, 2));
 	KUNIT_EXPECT_EQ(test, p.priv_mask, BIT(NTRACE_PRIV_U));
-	f = ntrace_prog_features(&p, &model_caps, 5);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_SRC_ID_MASK, f), 5);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, f), 12);
+	f = ntrace_prog_features(&p, &model_caps, 3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_SRC_ID_MASK, f), 3);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_F_SRC_BITS_MASK, f), 2);
 
 	cfg = NTRACE_CFG_SET(IRET, 1) | NTRACE_CFG_SET(IRET_MODE, 1);
 	KUNIT_ASSERT_EQ(test, resolve(&model_caps, cfg, true, false, &p), 0);
@@ -219,6 +219,33 @@ static void ntrace_ts_rate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_EXTERNAL, 0, 0), 0);
 }
 
+/* The SRC width for trTeSrcID = CPU number: enough for every CPU, no more. */
+static void ntrace_src_bits_test(struct kunit *test)
+{
+	static const struct {
+		unsigned int hw, cpus, want;
+	} t[] = {
+		{ 12, 1, 1 },		/* one CPU: still a SRC field */
+		{ 12, 2, 1 },
+		{ 12, 3, 2 },
+		{ 12, 4, 2 },
+		{ 12, 5, 3 },
+		{ 12, 256, 8 },
+		{ 12, 257, 9 },
+		{ 12, 4096, 12 },
+		{ 12, 8192, 12 },	/* never wider than the encoder */
+		{ 4, 64, 4 },
+		{ 1, 1, 1 },
+		{ 0, 4, 0 },		/* no SRC field at all */
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++)
+		KUNIT_EXPECT_EQ_MSG(test, ntrace_src_bits(t[i].hw, t[i].cpus),
+				    t[i].want, "%u bits, %u CPUs", t[i].hw,
+				    t[i].cpus);
+}
+
 static void ntrace_intersect_test(struct kunit *test)
 {
 	struct ntrace_caps all = model_caps, other = model_caps;
@@ -288,7 +315,7 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ci.cpu, 3);
 	KUNIT_EXPECT_EQ(test, ci.hartid, 7);
 	KUNIT_EXPECT_EQ(test, ci.src_id, 3);
-	KUNIT_EXPECT_EQ(test, ci.src_bits, 12);
+	KUNIT_EXPECT_EQ(test, ci.src_bits, 2);
 	KUNIT_EXPECT_EQ(test, ci.format, 1);
 	KUNIT_EXPECT_EQ(test, ci.proto_major, 1);
 	KUNIT_EXPECT_EQ(test, ci.proto_minor, 0);
@@ -656,6 +683,7 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_options_test),
 	KUNIT_CASE_PARAM(ntrace_bad_config_test, bad_config_gen_params),
 	KUNIT_CASE(ntrace_ts_rate_test),
+	KUNIT_CASE(ntrace_src_bits_test),
 	KUNIT_CASE(ntrace_intersect_test),
 	KUNIT_CASE(ntrace_info_layout_test),
 	KUNIT_CASE(ntrace_info_pack_test),

@@ -271,6 +271,7 @@ static int paths_pair(void)
 static int paths_rebuild(void)
 {
 	struct ntrace_path *old, *next;
+	struct ntrace_sink *sink;
 	const char *sink_mode = NULL;
 	size_t buf_size = 0;
 	bool src_required = false;
@@ -301,6 +302,9 @@ static int paths_rebuild(void)
 		    smp_call_function_single(cpu, path_set_local, next, 1))
 			*old = *next;
 	}
+	/* upstream of a sink, a component came or went */
+	list_for_each_entry(sink, &sinks, node)
+		ntrace_shared_mark_stale(sink);
 	cpumask_copy(&path_cpus, &next_cpus);
 	path_caps = next_caps;
 	path_buf_size = buf_size;

@@ -44,7 +44,11 @@
  * what the funnels still hold of the draining CPU comes later: it is not
  * staged (its trace starts again at its next sync message; dropping it
  * flags its next record). The first source of an idle sink discards what
- * the funnels still hold of an earlier session.
+ * the funnels still hold of an earlier session, when one may have left
+ * something there (sink->upstream_stale): a drain that filled the sink
+ * or did not flush, a funnel that did not, a component that came or went.
+ * Otherwise the funnels are empty and the purge would only slow down
+ * every cut of a single-source session.
  */
 #include <linux/bitfield.h>
 #include <linux/cpumask.h>
@@ -235,6 +239,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	}
 	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
 	if (others && ntrace_sink_enable(sink)) {
+		sink->upstream_stale = true;	/* the others' trace piles up */
 		pr_warn_ratelimited("ntrace: %s: sink busy, its sources' trace is lost\n",
 				    dev_name(sink->dev));
 		for_each_cpu(c, &sink->active)
@@ -251,17 +256,20 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * A sink that filled up again (or did not flush) may have left this
 	 * CPU's last messages upstream, to come after this copy: its next
 	 * record must not start with them. Its trace starts again at its
-	 * next sync message.
+	 * next sync message, and the sink's next session starts without
+	 * them.
 	 */
-	if (d.wrapped || err)
+	if (d.wrapped || err) {
 		s->resync = true;
+		sink->upstream_stale = true;
+	}
 }
 
 /*
- * The first source of an idle sink starts it. What the funnels still hold
- * of an earlier session (sent while the sink was full: a late drain) would
- * be written first and staged as this session's trace: let it in, throw
- * it away, and start the sink afresh. Sink lock held.
+ * The first source of an idle sink starts it. What the funnels may still
+ * hold of an earlier session (sent while the sink was full: a late drain)
+ * would be written first and staged as this session's trace: let it in,
+ * throw it away, and start the sink afresh. Sink lock held.
  */
 static int shared_sink_start(struct ntrace_sink *sink,
 			     const struct ntrace_path *path)
@@ -270,10 +278,24 @@ static int shared_sink_start(struct ntrace_sink *sink,
 	int err;
 
 	err = ntrace_sink_enable(sink);
-	if (err)
+	if (err || !sink->upstream_stale)
 		return err;
-	shared_flush_sink(sink, path, &d);
+	/* what did not flush may come later: purge again next time */
+	sink->upstream_stale = shared_flush_sink(sink, path, &d);
 	return ntrace_sink_enable(sink);
+}
+
+/*
+ * A component came or went (probe, unbind): its sink's first source purges
+ * the funnels, whatever a debugger, firmware or an earlier driver left.
+ */
+void ntrace_shared_mark_stale(struct ntrace_sink *sink)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&sink->lock, flags);
+	sink->upstream_stale = true;
+	raw_spin_unlock_irqrestore(&sink->lock, flags);
 }
 
 /*
@@ -337,8 +359,10 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 		for (i = 0; i < s->path.nr_funnels; i++) {
 			struct ntrace_funnel *f = s->path.funnel[i];
 
-			if (ntrace_funnel_detach(f, s->path.input[i]))
+			if (ntrace_funnel_detach(f, s->path.input[i])) {
+				sink->upstream_stale = true;
 				dev_warn_ratelimited(f->dev, "does not flush\n");
+			}
 		}
 	}
 	emit(ctx, s->stage, s->len, s->lost);

@@ -288,6 +288,23 @@ static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
 }
 
 /*
+ * After a TRUNCATED record perf disables the event from irq_work; a
+ * context switch before that starts it again with the few bytes the
+ * record left. Less than a page is no room for a record: end it at once,
+ * empty and TRUNCATED, as that one ended (not a second cut-off record).
+ */
+static bool ntrace_aux_full(struct perf_output_handle *h)
+{
+	struct ntrace_aux *aux = perf_get_aux(h);
+
+	if (aux->snapshot || h->size >= PAGE_SIZE)
+		return false;
+	perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+	perf_aux_output_end(h, 0);
+	return true;
+}
+
+/*
  * Move what the sink holds into the AUX area (one AUX record, written in
  * the context of the task that is current) and go on tracing into a new
  * AUX transaction. Interrupts off. False when the event had to stop.
@@ -297,7 +314,8 @@ static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
 	int cpu = smp_processor_id();
 
 	if (!ntrace_drain(nc, cpu) ||
-	    !perf_aux_output_begin(&nc->handle, event)) {
+	    !perf_aux_output_begin(&nc->handle, event) ||
+	    ntrace_aux_full(&nc->handle)) {
 		/* stopped for good: nothing here may use the event any more */
 		event->hw.state |= PERF_HES_STOPPED;
 		nc->event = NULL;
@@ -391,7 +409,8 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 		event->hw.state |= PERF_HES_STOPPED;
 		return;
 	}
-	if (!perf_aux_output_begin(&nc->handle, event)) {
+	if (!perf_aux_output_begin(&nc->handle, event) ||
+	    ntrace_aux_full(&nc->handle)) {
 		event->hw.state |= PERF_HES_STOPPED;
 		return;
 	}

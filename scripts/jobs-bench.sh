@@ -5,7 +5,8 @@
 # thread and with two, into branch records and into the PC list (written
 # to /dev/null), and the peak RSS on a trace of REPEAT copies and one ten
 # times as long. Numbers only, never pass/fail; the machine is shared, so
-# the per-process CPU time is printed too.
+# the per-process CPU time is printed too: a second thread only gains
+# where a second core is free (uptime's load is printed).
 # Traces: the decbench programs (scripts/bench.sh records them) encoded
 # with periodic sync (rt-tool's htm-ret8-rh-sync: a sync every 2^6
 # messages), the way a parallel decode wants them; each copy starts with a
@@ -20,6 +21,7 @@ W=$(mktemp -d /tmp/jobs-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 [ -x "$B/perf-ntrace" ] && [ -x "$B/tools/rt-tool" ] || make -s -C "$TOP/tools/perf-ntrace" all
 
+echo "# jobs-bench: $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 for w in mixed loops; do
 	pcs=$D/$w/$w.pcs elf=$D/$w/$w.elf
 	[ -s "$pcs" ] || { echo "# jobs-bench: no $pcs (run scripts/bench.sh first)"; continue; }
@@ -33,8 +35,11 @@ for w in mixed loops; do
 			/usr/bin/time -f "%e %U %S %M" -o "$W/t" "$B/perf-ntrace" decode --elf "$elf" \
 				--jobs $j --format=$f -o /dev/null "$W/$w.bin"
 			read -r e u s m <"$W/t"
-			awk -v f=$f -v j=$j -v e="$e" -v u="$u" -v s="$s" -v m="$m" -v n="$insns" \
-				'BEGIN { printf "  %-8s --jobs %d: %6.0f M instructions/s (%.2f s wall, %.2f s CPU), peak RSS %d MB\n", f, j, n / e / 1e6, e, u + s, m / 1024 }'
+			[ $j = 1 ] && e1=$e
+			awk -v f=$f -v j=$j -v e="$e" -v u="$u" -v s="$s" -v m="$m" -v n="$insns" -v e1="$e1" \
+				'BEGIN { printf "  %-8s --jobs %d: %6.0f M instructions/s (%.2f s wall, %.2f s CPU), peak RSS %d MB", f, j, n / e / 1e6, e, u + s, m / 1024
+					 if (j > 1) printf ", %.2fx one thread", e1 / e
+					 printf "\n" }'
 		done
 	done
 done

@@ -68,9 +68,15 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 		size_t sz = ((size_t)1 << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) *
 			    sizeof(*d->bc);
 
-		d->bc = aligned_alloc(64, sz);
-		if (d->bc)
-			memset(d->bc, 0, sz);	/* zero: all entries empty */
+		/*
+		 * Zero: all entries empty. calloc of a large size maps pages
+		 * the kernel zeroes when first touched: a program uses a few
+		 * of them, and no memset touches them all. Entries are
+		 * aligned to 64 bytes by hand.
+		 */
+		d->bc_mem = calloc(1, sz + 64);
+		if (d->bc_mem)
+			d->bc = (struct dec_blk *)(((uintptr_t)d->bc_mem + 63) & ~(uintptr_t)63);
 	}
 	if (!d || !d->bc) {
 		free(d);
@@ -102,6 +108,7 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	       struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx)
 {
 	struct dec_blk *bc = d->bc;
+	void *bc_mem = d->bc_mem;
 	struct dec_memo *memo = d->memo;
 	struct fmsg *cuts = d->cuts;
 	uint32_t mask = d->bc_mask, epoch = d->epoch;
@@ -109,6 +116,7 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	free_srcs(d);
 	memset(d, 0, sizeof(*d));
 	d->bc = bc;
+	d->bc_mem = bc_mem;
 	d->bc_mask = mask;
 	d->epoch = epoch;	/* the cached entries carry it */
 	d->memo = memo;
@@ -123,7 +131,7 @@ void ntrace_decoder_free(struct ntrace_decoder *d)
 	free_srcs(d);
 	free(d->memo);
 	free(d->cuts);
-	free(d->bc);
+	free(d->bc_mem);
 	free(d);
 }
 

@@ -103,7 +103,8 @@ struct ntrace_decoder {
 	uint8_t xlen;
 	uint64_t icnt_limit, bcnt_limit, hrep_limit;
 	struct ntrace_parser parser;
-	struct dec_blk *bc;
+	struct dec_blk *bc;	/* in bc_mem, 64-byte aligned */
+	void *bc_mem;
 	uint32_t bc_mask;
 	uint32_t epoch;		/* bumped when the images change: older entries are stale */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */

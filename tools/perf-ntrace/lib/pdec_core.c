@@ -99,6 +99,7 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 	p->ctx = ctx;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
+	pthread_cond_init(&p->work_cv, NULL);
 	p->thr = calloc(p->pc.jobs, sizeof(*p->thr));
 	for (i = 0; p->thr && i < p->pc.jobs; i++) {
 		if (pthread_create(&p->thr[i], NULL, pd_thread, p))
@@ -184,7 +185,7 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 		p->head = pc;
 	p->tail = pc;
 	p->npieces++;
-	pthread_cond_broadcast(&p->cv);
+	pthread_cond_signal(&p->work_cv);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
 }
@@ -466,6 +467,7 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 	for (pc = p->head; pc; pc = pc->next)
 		__atomic_store_n(&pc->cancel, true, __ATOMIC_RELAXED);
 	pthread_cond_broadcast(&p->cv);
+	pthread_cond_broadcast(&p->work_cv);
 	pthread_mutex_unlock(&p->mu);
 	for (i = 0; i < p->nthr; i++)
 		pthread_join(p->thr[i], NULL);
@@ -492,5 +494,6 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 	dec_state_free(&p->cmp);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->work_cv);
 	free(p);
 }

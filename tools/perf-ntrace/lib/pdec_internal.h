@@ -78,6 +78,7 @@ struct pd_piece {
 	struct pd_snap snap[PD_MAXSNAP];
 	unsigned int nsnap;
 	bool snap_done;			/* no more states will be recorded */
+	bool full;			/* its thread waits for its output to be taken */
 	int err;			/* its thread ran out of memory */
 };
 
@@ -91,7 +92,9 @@ struct ntrace_pardec {
 	pthread_t *thr;
 	unsigned int nthr;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;		/* any change of any piece */
+	pthread_cond_t cv;		/* a piece's progress: the calling thread waits
+					 * on it, and a thread whose output is full */
+	pthread_cond_t work_cv;		/* a piece queued, or shutdown: idle threads */
 	bool shutdown;
 	/* pieces in stream order: head is the one whose output is being written */
 	struct pd_piece *head, *tail;

@@ -47,13 +47,23 @@ char *pd_take(void *ctx, char *buf, size_t n)
 		pc->head = b;
 	pc->tail = b;
 	pc->committed += n;
-	/* the merger may wait for the recorded states: they end before the
-	 * chain can fill */
-	if (!pc->snap_done && pc->committed - pc->drained > p->pc.out_limit / 2)
+	/*
+	 * The calling thread takes output of the head piece only, an eighth
+	 * of out_limit at a time (fewer wake-ups; it also takes all of it
+	 * when the piece is done), and waits for the others' states: they
+	 * end before the chain can fill.
+	 */
+	if (!pc->snap_done && pc->committed - pc->drained > p->pc.out_limit / 2) {
 		pc->snap_done = true;
-	pthread_cond_broadcast(&p->cv);
-	while (!pc->main && !pc->cancel && pc->committed - pc->drained > p->pc.out_limit)
+		pthread_cond_broadcast(&p->cv);
+	} else if (pc == p->head && pc->committed - pc->drained >= p->pc.out_limit / 8) {
+		pthread_cond_broadcast(&p->cv);
+	}
+	while (!pc->main && !pc->cancel && pc->committed - pc->drained > p->pc.out_limit) {
+		pc->full = true;
 		pthread_cond_wait(&p->cv, &p->mu);
+	}
+	pc->full = false;
 	pthread_mutex_unlock(&p->mu);
 	return nb;
 }
@@ -140,7 +150,8 @@ static int put_out(struct ntrace_pardec *p, struct pd_piece *pc, size_t n)
 	pc->drained += n;
 	if (pc->head_off == pc->head->len)
 		pop_head(p, pc);
-	pthread_cond_broadcast(&p->cv);
+	if (pc->full)
+		pthread_cond_broadcast(&p->cv);
 	return rc;
 }
 

@@ -225,7 +225,7 @@ void *pd_thread(void *arg)
 				;
 			if (pc || p->shutdown)
 				break;
-			pthread_cond_wait(&p->cv, &p->mu);
+			pthread_cond_wait(&p->work_cv, &p->mu);
 		}
 		if (!pc) {
 			pthread_mutex_unlock(&p->mu);

@@ -412,14 +412,17 @@ static void branch_bit(struct ntrace_encoder *e, unsigned int taken)
 	e->hist = e->hist << 1 | taken;
 }
 
-/* Classify one record; may set a pending message. */
-static void classify(struct ntrace_encoder *e, const struct ntrace_insn *r, bool prev_in_block)
+/*
+ * Classify one record, of ingress itype itype and flags, whose next
+ * sequential address is next_pc; may set a pending message.
+ */
+static inline void classify(struct ntrace_encoder *e, unsigned int itype, uint8_t flags,
+			    uint64_t next_pc, bool prev_in_block)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
 	bool htm = c->mode == NTRACE_MODE_HTM;
-	unsigned int it = norm_itype(c, r->itype);
-	uint64_t next_pc = r->addr + r->size;
-	bool seq = c->seq_jump && (r->flags & NTRACE_INSN_SEQ_INFERABLE) && prev_in_block;
+	unsigned int it = norm_itype(c, itype);
+	bool seq = c->seq_jump && (flags & NTRACE_INSN_SEQ_INFERABLE) && prev_in_block;
 
 	switch (it) {
 	case NTRACE_ITYPE_EXCEPTION:
@@ -609,7 +612,7 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		 r->tstamp > e->last_record_ts)
 		e->sync_count += r->tstamp - e->last_record_ts;
 
-	classify(e, r, prev_in_block);
+	classify(e, r->itype, r->flags, r->addr + r->size, prev_in_block);
 	if (e->pend)
 		e->pend_ts = r->tstamp;
 
@@ -755,30 +758,42 @@ int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *i
 }
 
 /*
- * A quiet block (run_is_quiet() for all of it) that ends in a conditional
- * branch: put_traced() of its records reduced to what they change. The
- * plain ones only add to I-CNT (and the half-word sync count); the
- * branch adds its half-words, then its history bit (HTM) or makes a
- * DirectBranch message wait for the next block (BTM, taken). Neither
- * counter fills inside the block, so only HIST and the periodic sync are
- * left to check.
+ * A quiet block (run_is_quiet() for all of it) that does not stop trace:
+ * put_traced() of its records reduced to what they change. The plain
+ * ones only add to I-CNT (and the half-word sync count); the last one
+ * adds its half-words and is classified (a branch's history bit, a
+ * message that waits for the next block's address). Neither counter fills
+ * inside the block, so only HIST and the periodic sync are left to check.
  */
-static inline int put_branch_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
-				   const struct ntrace_run_attr *a)
+static inline int put_quiet_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+				  const struct ntrace_run_attr *a)
 {
 	size_t last = b->n - 1;
 	uint64_t ts = a->tstamp + last * a->tstamp_step;
-	bool taken = b->itype == NTRACE_ITYPE_TAKEN;
+	uint64_t addr = b->insn[last].addr + a->addr_offset;
+	uint8_t size = b->insn[last].size;
 	int rc;
 
 	e->icnt += b->hw;
 	if (e->cfg.sync_mode == NTRACE_SYNCMODE_HWORDS)
 		e->sync_count += b->hw;
-	if (e->cfg.mode == NTRACE_MODE_HTM) {
-		branch_bit(e, taken);
-	} else if (taken) {
-		e->pend = NTRACE_ENC_DIRECT;
-		e->pend_ts = ts;
+	if (b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) {
+		/* the most common outcome: no call, no sequential jump */
+		bool taken = b->itype == NTRACE_ITYPE_TAKEN;
+
+		if (e->cfg.mode == NTRACE_MODE_HTM) {
+			branch_bit(e, taken);
+		} else if (taken) {
+			e->pend = NTRACE_ENC_DIRECT;
+			e->pend_ts = ts;
+		}
+	} else {
+		bool prev_in_block = last ? HW(b->insn[last - 1].size) != 0
+					  : e->prev_size_in_block != 0;
+
+		classify(e, b->itype, b->flags, addr + size, prev_in_block);
+		if (e->pend)
+			e->pend_ts = ts;
 	}
 	if (hist_due(e)) {
 		rc = hist_step(e, ts);
@@ -786,8 +801,8 @@ static inline int put_branch_block(struct ntrace_encoder *e, const struct ntrace
 			return rc;
 	}
 	sync_step(e, ts);
-	e->prev_size_in_block = e->pend ? 0 : (uint8_t)HW(b->insn[last].size);
-	e->last_record_addr = b->insn[last].addr + a->addr_offset;
+	e->prev_size_in_block = e->pend ? 0 : (uint8_t)HW(size);
+	e->last_record_addr = addr;
 	e->last_record_ts = ts;
 	e->records += b->n;
 	return 0;
@@ -815,16 +830,15 @@ static int put_block_records(struct ntrace_encoder *e, const struct ntrace_enc_b
 int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
 			     const struct ntrace_run_attr *a)
 {
-	bool branch = (b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) &&
-		      !(b->flags & NTRACE_INSN_TRACE_STOP);
+	bool quiet_end = !(b->flags & NTRACE_INSN_TRACE_STOP);
 	size_t last = b->n - 1;
 	struct ntrace_insn r;
 	bool traced;
 	int rc;
 
 	/* the most common block: checked first */
-	if (branch && run_is_quiet(e, b->hw, a))
-		return put_branch_block(e, b, a);
+	if (quiet_end && run_is_quiet(e, b->hw, a))
+		return put_quiet_block(e, b, a);
 	if (e->stopped)
 		return e->stopped;
 	if (!nothing_owed(e, a->priv, a->context)) {
@@ -839,8 +853,8 @@ int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_b
 			return rc;
 		if (!traced)
 			return put_block_records(e, b, a, 1);
-		if (branch && run_is_quiet(e, b->hw, a))
-			return put_branch_block(e, b, a);
+		if (quiet_end && run_is_quiet(e, b->hw, a))
+			return put_quiet_block(e, b, a);
 	}
 	if (last) {
 		rc = ntrace_encoder_put_run(e, b->insn, last,

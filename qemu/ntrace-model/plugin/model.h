@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <ntrace/encoder.h>
 #include <ntrace/ingress.h>
@@ -361,6 +362,27 @@ bool ram_sram_mode(const struct ramsink *r);
 
 /* sink_store.c: the sink's data path (sink lock held) */
 int ram_push(struct ramsink *r, const uint8_t *buf, size_t n);
+
+/*
+ * ram_push()'s common case, inline, with one bounds check: capturing into
+ * guest RAM (a sink without SRAM), and the bytes end before the word at
+ * trRamLimit is complete, so nothing wraps. Returns false, having done
+ * nothing, in any other case.
+ */
+static inline bool ram_push_fast(struct ramsink *r, const uint8_t *buf, size_t n)
+{
+	uint64_t at = r->wp + r->staged;
+	uint8_t *p;
+
+	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at ||
+	    !(p = guest_ram_ptr(at, n)))
+		return false;
+	memcpy(p, buf, n);
+	r->bytes += n;
+	r->wp += (r->staged + n) & ~3ull;
+	r->staged = (r->staged + n) & 3;
+	return true;
+}
 int ram_hold(struct ramsink *r, unsigned int hart, const uint8_t *buf, size_t n);
 void ram_release(struct ramsink *r);
 void ram_flush(struct ramsink *r);
@@ -376,7 +398,22 @@ bool topology_parse(const char *name);
 const char *topology_name(void);
 void topology_init(void);
 int topology_write_layout(void);
-int route_push(struct hart *h, const uint8_t *buf, size_t n);
+int route_push_slow(struct hart *h, const uint8_t *buf, size_t n);
+
+/*
+ * Whole messages of hart h to its encoder's output. Returns 0, or -1 when
+ * (some of) the bytes were dropped. A hart wired straight to its sink
+ * stores them inline when it can (one vCPU: no lock).
+ */
+static inline int route_push(struct hart *h, const uint8_t *buf, size_t n)
+{
+	if (h->out.kind == COMP_SINK && !locks_needed() && !h->release_lost &&
+	    ram_push_fast(h->root, buf, n)) {
+		h->bytes += n;
+		return 0;
+	}
+	return route_push_slow(h, buf, n);
+}
 void route_publish(struct hart *h, bool all);
 
 /* regs.c: dispatch of guest stores to the register region */

@@ -39,9 +39,13 @@ static inline void put_le64(uint8_t *p, uint64_t x)
  * Every field but the last of a message ends on a byte boundary, so only
  * the fixed fields after TCODE share bytes with what follows: they wait in
  * acc (at most 6 + 12 + 6 bits) and go out with the first variable field.
- * The bytes go to a zeroed scratch buffer with room for an 8-byte store
- * past the longest message, so a field of up to eight groups is one store.
+ * The bytes go straight to the zeroed output buffer: the longest message
+ * is 4 + 4 * 11 bytes, so an 8-byte store at any of its bytes stays inside
+ * the buffer's NTRACE_MSG_MAX_BYTES, and a field of up to eight groups is
+ * one store.
  */
+_Static_assert(NTRACE_MSG_MAX_BYTES >= 4 + 4 * 11 + 7, "8-byte stores inside the buffer");
+
 struct bitwriter {
 	uint8_t *p;		/* next byte */
 	uint64_t acc;		/* fixed-field bits not written yet */
@@ -87,6 +91,10 @@ static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned in
 {
 	unsigned int g = (bits + 5) / 6;
 
+	if (g == 1) {		/* the most common field: one byte */
+		*w->p++ = (uint8_t)(v << 2 | NTRACE_MSEO_END_FIELD);
+		return;
+	}
 	put_le64(w->p, mdo_spread(v));
 	if (g > 8)
 		put_le64(w->p + 8, mdo_spread(v >> 48));
@@ -162,9 +170,7 @@ static inline uint64_t slot_value(const struct ntrace_codec_cfg *cfg, const stru
 size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
 			 uint8_t buf[NTRACE_MSG_MAX_BYTES])
 {
-	/* the longest message is 4 + 4 * 11 bytes: an 8-byte store past it fits */
-	uint8_t tmp[NTRACE_MSG_MAX_BYTES + 8];
-	struct bitwriter w = { .p = tmp };
+	struct bitwriter w = { .p = buf };
 	unsigned int i, bits;
 	struct msg_layout l;
 	uint64_t v;
@@ -172,7 +178,6 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 
 	if (m->tcode > 63)
 		return 0;
-	memset(tmp, 0, sizeof(tmp));
 	bw_fixed(&w, m->tcode, 6);
 	if (cfg->src_bits && put_fixed(&w, m->src, cfg->src_bits))
 		return 0;
@@ -205,7 +210,9 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		std = msg_resolve_layout(m->tcode, m->code, m->cdf, &l) &&
 		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
+	/* nothing is written to buf before the message is known to fit */
 	if (std) {
+		memset(buf, 0, NTRACE_MSG_MAX_BYTES);
 		v = slot_value(cfg, m, l.slots[0], &bits);
 		bw_field(&w, v, bits);
 		for (i = 1; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
@@ -218,12 +225,12 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		/* raw layout: the variable segments after the known fixed fields */
 		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
 			return 0;
+		memset(buf, 0, NTRACE_MSG_MAX_BYTES);
 		bw_field(&w, m->raw[0], bitlen(m->raw[0]));
 		for (i = 1; i < m->nraw; i++)
 			bw_field_aligned(&w, m->raw[i], bitlen(m->raw[i]));
 	}
 	/* the last field ends the message: MSEO 01 -> 11 */
 	w.p[-1] |= NTRACE_MSEO_END_MSG;
-	memcpy(buf, tmp, NTRACE_MSG_MAX_BYTES);
-	return (size_t)(w.p - tmp);
+	return (size_t)(w.p - buf);
 }

@@ -84,10 +84,13 @@ static int flush_rh(struct ntrace_encoder *e)
 	return put(e, &m, ts);
 }
 
-static int flush_repeats(struct ntrace_encoder *e)
+static inline int flush_repeats(struct ntrace_encoder *e)
 {
-	int rc = flush_rb(e);
+	int rc;
 
+	if (!e->rb_count && !e->rh_count)	/* usually nothing is held */
+		return 0;
+	rc = flush_rb(e);
 	return rc ? rc : flush_rh(e);
 }
 
@@ -827,8 +830,13 @@ static int put_block_records(struct ntrace_encoder *e, const struct ntrace_enc_b
 	return e->stopped;
 }
 
-int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
-			     const struct ntrace_run_attr *a)
+/*
+ * ntrace_encoder_put_block() of a block that is not quiet as it comes.
+ * Sets *quiet, having done nothing else, when its first record settled
+ * what was owed and the rest of the block is quiet now.
+ */
+static int put_block_general(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a, bool *quiet)
 {
 	bool quiet_end = !(b->flags & NTRACE_INSN_TRACE_STOP);
 	size_t last = b->n - 1;
@@ -836,9 +844,6 @@ int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_b
 	bool traced;
 	int rc;
 
-	/* the most common block: checked first */
-	if (quiet_end && run_is_quiet(e, b->hw, a))
-		return put_quiet_block(e, b, a);
 	if (e->stopped)
 		return e->stopped;
 	if (!nothing_owed(e, a->priv, a->context)) {
@@ -853,8 +858,10 @@ int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_b
 			return rc;
 		if (!traced)
 			return put_block_records(e, b, a, 1);
-		if (quiet_end && run_is_quiet(e, b->hw, a))
-			return put_quiet_block(e, b, a);
+		if (quiet_end && run_is_quiet(e, b->hw, a)) {
+			*quiet = true;
+			return 0;
+		}
 	}
 	if (last) {
 		rc = ntrace_encoder_put_run(e, b->insn, last,
@@ -869,6 +876,21 @@ int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_b
 	if (nothing_owed(e, r.priv, r.context))
 		return put_traced(e, &r);
 	return put_one(e, &r);
+}
+
+int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a)
+{
+	bool quiet = false;
+	int rc;
+
+	/* the most common block, checked first: quiet as it comes */
+	if ((b->flags & NTRACE_INSN_TRACE_STOP) || !run_is_quiet(e, b->hw, a)) {
+		rc = put_block_general(e, b, a, &quiet);
+		if (!quiet)
+			return rc;
+	}
+	return put_quiet_block(e, b, a);
 }
 
 void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode)

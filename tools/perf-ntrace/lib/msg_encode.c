@@ -89,12 +89,13 @@ static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits)
 /* The same for a field after the first (no fixed bits wait): at most 11 groups. */
 static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
-	unsigned int g = (bits + 5) / 6;
+	unsigned int g;
 
-	if (g == 1) {		/* the most common field: one byte */
+	if (bits <= 6) {	/* the most common field: one byte */
 		*w->p++ = (uint8_t)(v << 2 | NTRACE_MSEO_END_FIELD);
 		return;
 	}
+	g = (bits + 5) / 6;
 	put_le64(w->p, mdo_spread(v));
 	if (g > 8)
 		put_le64(w->p + 8, mdo_spread(v >> 48));

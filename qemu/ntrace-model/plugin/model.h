@@ -322,9 +322,21 @@ static inline void hart_unlock(struct hart *h)
 
 
 /* clock.c: the platform timer, also under -icount */
+extern bool clock_icount_on;	/* QEMU runs with -icount (set by clock_init) */
 void clock_init(void);
-bool clock_icount(void);
-void clock_block_cb(bool entering);
+void clock_block_mark(bool entering);
+
+static inline bool clock_icount(void)
+{
+	return clock_icount_on;
+}
+
+/* A block callback starts (entering) or ends: only -icount cares. */
+static inline void clock_block_cb(bool entering)
+{
+	if (clock_icount_on)
+		clock_block_mark(entering);
+}
 uint64_t clock_read(void);
 bool clock_take_stale(void);
 
@@ -414,7 +426,19 @@ static inline int route_push(struct hart *h, const uint8_t *buf, size_t n)
 	}
 	return route_push_slow(h, buf, n);
 }
-void route_publish(struct hart *h, bool all);
+
+/* Show the sink hart h's trace ends in: trRamWP/Control, or every register. */
+static inline void route_publish(struct hart *h, bool all)
+{
+	struct ramsink *r = h->root;
+
+	spin_lock(&r->lock);
+	if (all)
+		ram_publish(r);
+	else
+		ram_publish_wp(r);
+	spin_unlock(&r->lock);
+}
 
 /* regs.c: dispatch of guest stores to the register region */
 void regs_init(void);

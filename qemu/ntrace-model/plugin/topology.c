@@ -220,16 +220,3 @@ int route_push_slow(struct hart *h, const uint8_t *buf, size_t n)
 	spin_unlock(&r->lock);
 	return ret;
 }
-
-/* Show the sink hart h's trace ends in: trRamWP/Control, or every register. */
-void route_publish(struct hart *h, bool all)
-{
-	struct ramsink *r = h->root;
-
-	spin_lock(&r->lock);
-	if (all)
-		ram_publish(r);
-	else
-		ram_publish_wp(r);
-	spin_unlock(&r->lock);
-}

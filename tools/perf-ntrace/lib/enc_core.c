@@ -18,6 +18,13 @@
 
 #define HW(size) ((unsigned int)(size) / 2)
 
+/*
+ * A message with every field 0: a copy of it clears a message with
+ * vector stores, where GCC makes memset() of one a rep stos, slow to
+ * start on x86, once per message.
+ */
+static const struct ntrace_msg msg_zero;
+
 static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
@@ -50,7 +57,7 @@ static int flush_rb(struct ntrace_encoder *e)
 
 	if (!e->rb_count)
 		return 0;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_REPEAT_BRANCH;
 	m.count = e->rb_count;
 	m.flags = NTRACE_MSGF_COUNT;
@@ -66,7 +73,7 @@ static int flush_rh(struct ntrace_encoder *e)
 
 	if (!e->rh_count)
 		return 0;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_RESOURCE_FULL;
 	m.hist = e->rh_hist;
 	m.flags = NTRACE_MSGF_HIST;
@@ -157,7 +164,7 @@ static int put_ownership(struct ntrace_encoder *e, const struct ntrace_insn *r, 
 
 	if (full || !e->own_valid || r->context != e->own_context)
 		fmt = NTRACE_PROCESS_FMT_SCONTEXT;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_OWNERSHIP;
 	m.data = process_field(fmt, r->priv, r->context);
 	e->own_valid = true;
@@ -225,7 +232,7 @@ static int emit_pending(struct ntrace_encoder *e, const struct ntrace_insn *next
 		}
 	}
 
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.btype = e->pend_btype;
 	if (kind == NTRACE_ENC_DIRECT) {
 		m.tcode = sync ? NTRACE_TC_DIRECT_BRANCH_SYNC : NTRACE_TC_DIRECT_BRANCH;
@@ -319,7 +326,7 @@ static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 
 	if (!c->repeated_history) {
 		e->hist = 1;
-		memset(&m, 0, sizeof(m));
+		m = msg_zero;
 		m.tcode = NTRACE_TC_RESOURCE_FULL;
 		m.code = NTRACE_RCODE_HIST;
 		m.hist = h;
@@ -373,7 +380,7 @@ static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r, un
 	e->rb_count = 0;
 	e->rh_count = 0;
 	e->prev_size_in_block = 0;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_PROG_TRACE_SYNC;
 	m.sync = (uint8_t)sync;
 	m.addr = ntrace_faddr_field(r->addr);
@@ -392,7 +399,7 @@ static int trace_stop(struct ntrace_encoder *e, uint64_t ts)
 	e->pend = NTRACE_ENC_NONE;
 	e->pend_is_sync = false;
 	e->tracing = false;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_PROG_TRACE_CORRELATION;
 	m.code = c->stop_evcode;
 	m.cdf = c->mode == NTRACE_MODE_HTM;
@@ -557,7 +564,7 @@ static int put_head(struct ntrace_encoder *e, const struct ntrace_insn *r, bool 
 	if (e->overrun && (e->tracing || (r->flags & NTRACE_INSN_TRACE_START))) {
 		struct ntrace_msg m;
 
-		memset(&m, 0, sizeof(m));
+		m = msg_zero;
 		m.tcode = NTRACE_TC_ERROR;
 		m.code = NTRACE_ETYPE_FIFO_OVERRUN;
 		m.data = e->overrun_ecode;
@@ -632,7 +639,7 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	if (e->pend == NTRACE_ENC_RETURN && e->icnt >> (c->icnt_bits - 1) && e->icnt > hw) {
 		struct ntrace_msg m;
 
-		memset(&m, 0, sizeof(m));
+		m = msg_zero;
 		m.tcode = NTRACE_TC_RESOURCE_FULL;
 		m.code = NTRACE_RCODE_ICNT;
 		m.icnt = e->icnt - hw;
@@ -650,7 +657,7 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		} else {
 			struct ntrace_msg m;
 
-			memset(&m, 0, sizeof(m));
+			m = msg_zero;
 			m.tcode = NTRACE_TC_RESOURCE_FULL;
 			m.code = NTRACE_RCODE_ICNT;
 			take_counts(e, &m, false);

@@ -216,7 +216,8 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		memset(buf, 0, NTRACE_MSG_MAX_BYTES);
 		v = slot_value(cfg, m, l.slots[0], &bits);
 		bw_field(&w, v, bits);
-		for (i = 1; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
+		/* slots[MSG_MAX_SLOTS] is always SLOT_END */
+		for (i = 1; l.slots[i] != SLOT_END; i++) {
 			v = slot_value(cfg, m, l.slots[i], &bits);
 			bw_field_aligned(&w, v, bits);
 		}

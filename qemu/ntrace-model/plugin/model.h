@@ -376,6 +376,27 @@ bool ram_sram_mode(const struct ramsink *r);
 int ram_push(struct ramsink *r, const uint8_t *buf, size_t n);
 
 /*
+ * Copy n bytes: a message of at most 16 (most are a few) with two
+ * overlapping stores, no library call.
+ */
+static inline void copy_msg(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n && n < 4) {
+		d[0] = s[0];
+		d[n - 1] = s[n - 1];
+		d[n / 2] = s[n / 2];
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+/*
  * ram_push()'s common case, inline, with one bounds check: capturing into
  * guest RAM (a sink without SRAM), and the bytes end before the word at
  * trRamLimit is complete, so nothing wraps. Returns false, having done
@@ -389,7 +410,7 @@ static inline bool ram_push_fast(struct ramsink *r, const uint8_t *buf, size_t n
 	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at ||
 	    !(p = guest_ram_ptr(at, n)))
 		return false;
-	memcpy(p, buf, n);
+	copy_msg(p, buf, n);
 	r->bytes += n;
 	r->wp += (r->staged + n) & ~3ull;
 	r->staged = (r->staged + n) & 3;

@@ -209,12 +209,7 @@ struct hart {
 	uint64_t ts_now;
 	unsigned int ts_idle;	/* blocks since trTsCounter was refreshed */
 	bool in_filter;
-	/*
-	 * Records of the current block, handed to the encoder in one call;
-	 * the last one is held back so a trap can still mark it.
-	 */
-	struct ntrace_insn rec[MODEL_BATCH];
-	unsigned int nrec;
+	unsigned int nrec;		/* records in rec[] */
 	bool ram_dirty;		/* sink pointers moved: publish root's trRamWP */
 	/*
 	 * Held messages of this hart could not be written (sink_store.c):
@@ -227,6 +222,13 @@ struct hart {
 	FILE *gt;
 	void *enc;		/* encoder instance (trace_out.c) */
 	uint64_t records, bytes;
+
+	/*
+	 * Records of the current block, handed to the encoder in one call;
+	 * the last one is held back so a trap can still mark it. Last: the
+	 * fields every block boundary reads stay a few cache lines.
+	 */
+	struct ntrace_insn rec[MODEL_BATCH];
 };
 
 /* A 4 KiB block of the register region. */

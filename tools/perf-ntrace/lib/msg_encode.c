@@ -103,9 +103,10 @@ static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned in
 	w->p += g;
 }
 
-static unsigned int bitlen(uint64_t v)
+/* Bits of v, at least one (0 has one); no branch: 0 | 1 has one bit too. */
+static inline unsigned int bitlen(uint64_t v)
 {
-	return v ? 64 - (unsigned int)__builtin_clzll(v) : 1;
+	return 64 - (unsigned int)__builtin_clzll(v | 1);
 }
 
 /*

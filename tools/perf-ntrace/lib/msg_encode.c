@@ -59,6 +59,23 @@ static inline void bw_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 }
 
 /*
+ * g > 8 groups of the 128-bit value hi:lo (the waiting fixed bits and a
+ * long first field). Out of line: the common message has no such field
+ * and its writer then needs fewer registers.
+ */
+static __attribute__((noinline)) void put_long(uint8_t *p, uint64_t lo, uint64_t hi,
+					       unsigned int g)
+{
+	unsigned int k;
+
+	for (k = 0; k < g; k += 8) {
+		put_le64(p + k, mdo_spread(lo));
+		lo = lo >> 48 | hi << 16;
+		hi >>= 48;
+	}
+}
+
+/*
  * A variable field: bits (>= 1) bits of v, none set above them, after the
  * fixed bits waiting, ended on a byte boundary with MSEO=01 (the caller
  * makes the message's last 11).
@@ -70,18 +87,10 @@ static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits)
 
 	w->acc = 0;
 	w->accbits = 0;
-	if (g <= 8) {
+	if (g <= 8)
 		put_le64(w->p, mdo_spread(lo));
-	} else {
-		/* the waiting fixed bits and v as a 128-bit value: hi:lo */
-		unsigned int k;
-
-		for (k = 0; k < g; k += 8) {
-			put_le64(w->p + k, mdo_spread(lo));
-			lo = lo >> 48 | hi << 16;
-			hi >>= 48;
-		}
-	}
+	else
+		put_long(w->p, lo, hi, g);
 	w->p[g - 1] |= NTRACE_MSEO_END_FIELD;
 	w->p += g;
 }

@@ -409,8 +409,10 @@ static inline bool ram_push_fast(struct ramsink *r, const uint8_t *buf, size_t n
 	uint64_t at = r->wp + r->staged;
 	uint8_t *p;
 
-	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at ||
-	    !(p = guest_ram_ptr(at, n)))
+	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at)
+		return false;
+	p = guest_ram_ptr(at, n);
+	if (!p)
 		return false;
 	copy_msg(p, buf, n);
 	r->bytes += n;

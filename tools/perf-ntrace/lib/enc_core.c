@@ -423,8 +423,8 @@ static void branch_bit(struct ntrace_encoder *e, unsigned int taken)
 }
 
 /*
- * Classify one record, of ingress itype itype and flags, whose next
- * sequential address is next_pc; may set a pending message.
+ * Classify one record (its ingress itype, its flags and the address after
+ * it, next_pc); may set a pending message.
  */
 static inline void classify(struct ntrace_encoder *e, unsigned int itype, uint8_t flags,
 			    uint64_t next_pc, bool prev_in_block)

@@ -220,7 +220,7 @@ struct hart {
 
 	/* output */
 	FILE *gt;
-	void *enc;		/* encoder instance (trace_out.c) */
+	struct trace_out *enc;	/* encoder instance (trace_out.c) */
 	uint64_t records, bytes;
 
 	/*
@@ -490,8 +490,42 @@ const char *trace_out_start(struct hart *h);
 void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
 		   const struct ntrace_run_attr *a);
-void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
-		     const struct ntrace_run_attr *a);
+
+/* A hart's encoder instance: only trace_out.c and the inline calls below use it. */
+struct trace_out {
+	struct ntrace_encoder enc;
+	struct hart *h;
+	bool running;
+	bool dropped;		/* a message did not reach the sink */
+};
+
+/*
+ * A message was dropped (the path to the sink was off or the sink full):
+ * as the N-Trace Error message section requires, the encoder's next
+ * message is an Error (ETYPE 0, program trace lost) followed by a
+ * ProgTraceSync (SYNC 7), so that a decoder knows where trace is missing
+ * and resynchronises there. Called after the encoder returns, not from
+ * its output callback.
+ */
+static inline void trace_out_overrun_check(struct trace_out *o)
+{
+	if (o->dropped) {
+		o->dropped = false;
+		ntrace_encoder_overrun(&o->enc, NTRACE_ECODE_PROGRAM_LOST);
+	}
+}
+
+/* A whole block with its outcome (ntrace_encoder_put_block), inline: every block. */
+static inline void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
+				   const struct ntrace_run_attr *a)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running) {
+		ntrace_encoder_put_block(&o->enc, b, a);
+		trace_out_overrun_check(o);
+	}
+}
 void trace_out_stop(struct hart *h);
 uint32_t trace_out_features(void);
 bool trace_out_has_context(void);

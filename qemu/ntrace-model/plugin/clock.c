@@ -22,7 +22,7 @@
 
 #include "model.h"
 
-static bool icount;
+bool clock_icount_on;
 static uint64_t latest;			/* the last block callback's read (atomic) */
 /* initial-exec: no __tls_get_addr call per block */
 static __thread bool in_block_cb __attribute__((tls_model("initial-exec")));
@@ -40,27 +40,21 @@ void clock_init(void)
 		return;
 	while (getdelim(&arg, &cap, 0, f) > 0)
 		if (!strcmp(arg, "-icount") || !strcmp(arg, "--icount"))
-			icount = true;
+			clock_icount_on = true;
 	free(arg);
 	fclose(f);
 }
 
-bool clock_icount(void)
+void clock_block_mark(bool entering)
 {
-	return icount;
-}
-
-void clock_block_cb(bool entering)
-{
-	if (icount)
-		in_block_cb = entering;
+	in_block_cb = entering;
 }
 
 uint64_t clock_read(void)
 {
 	uint64_t t;
 
-	if (!icount)
+	if (!clock_icount_on)
 		return ingress_read_time();
 	if (!in_block_cb) {
 		stale_read = true;

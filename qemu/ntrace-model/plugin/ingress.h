@@ -49,11 +49,26 @@ static inline struct ntrace_insn *rec_last(struct hart *h)
 	return h->nrec ? &h->rec[h->nrec - 1] : NULL;
 }
 
+/* A whole block whose records are final, to the encoder and the log. */
+static inline void rec_whole(struct hart *h, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a)
+{
+	h->records += b->n;
+	if (h->gt) {
+		struct ntrace_insn r;
+
+		gt_run(h, b->insn, b->n - 1, a);
+		ntrace_enc_block_record(&r, b, b->n - 1, a);
+		gt_records(h, &r, 1);
+	}
+	trace_out_block(h, b, a);
+	h->in_filter = true;
+}
+
 /* ingress_records.c */
 void rec_flush(struct hart *h, bool all);
 void rec_insn(struct hart *h, const struct tb_insn *ti, uint8_t itype, uint64_t icount);
 void rec_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval, uint64_t icount);
-void rec_whole(struct hart *h, const struct ntrace_enc_block *b, const struct ntrace_run_attr *a);
 void rec_block(struct hart *h, const struct tb_desc *tb, unsigned int from,
 	       unsigned int nret, uint64_t succ, bool seq0);
 

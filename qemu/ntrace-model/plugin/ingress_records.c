@@ -128,21 +128,6 @@ void rec_trap(struct hart *h, uint64_t epc, uint64_t cause, uint64_t tval,
 	}
 }
 
-/* A whole block whose records are final, to the encoder and the log. */
-void rec_whole(struct hart *h, const struct ntrace_enc_block *b, const struct ntrace_run_attr *a)
-{
-	h->records += b->n;
-	if (h->gt) {
-		struct ntrace_insn r;
-
-		gt_run(h, b->insn, b->n - 1, a);
-		ntrace_enc_block_record(&r, b, b->n - 1, a);
-		gt_records(h, &r, 1);
-	}
-	trace_out_block(h, b, a);
-	h->in_filter = true;
-}
-
 /*
  * The block ran to its end and left the way its last instruction says (a
  * branch, a jump, a return: an itype other than NONE). Nothing can mark

@@ -14,6 +14,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <ntrace/encoder.h>
 #include <ntrace/ingress.h>
@@ -208,12 +209,7 @@ struct hart {
 	uint64_t ts_now;
 	unsigned int ts_idle;	/* blocks since trTsCounter was refreshed */
 	bool in_filter;
-	/*
-	 * Records of the current block, handed to the encoder in one call;
-	 * the last one is held back so a trap can still mark it.
-	 */
-	struct ntrace_insn rec[MODEL_BATCH];
-	unsigned int nrec;
+	unsigned int nrec;		/* records in rec[] */
 	bool ram_dirty;		/* sink pointers moved: publish root's trRamWP */
 	/*
 	 * Held messages of this hart could not be written (sink_store.c):
@@ -224,8 +220,15 @@ struct hart {
 
 	/* output */
 	FILE *gt;
-	void *enc;		/* encoder instance (trace_out.c) */
+	struct trace_out *enc;	/* encoder instance (trace_out.c) */
 	uint64_t records, bytes;
+
+	/*
+	 * Records of the current block, handed to the encoder in one call;
+	 * the last one is held back so a trap can still mark it. Last: the
+	 * fields every block boundary reads stay a few cache lines.
+	 */
+	struct ntrace_insn rec[MODEL_BATCH];
 };
 
 /* A 4 KiB block of the register region. */
@@ -321,9 +324,21 @@ static inline void hart_unlock(struct hart *h)
 
 
 /* clock.c: the platform timer, also under -icount */
+extern bool clock_icount_on;	/* QEMU runs with -icount (set by clock_init) */
 void clock_init(void);
-bool clock_icount(void);
-void clock_block_cb(bool entering);
+void clock_block_mark(bool entering);
+
+static inline bool clock_icount(void)
+{
+	return clock_icount_on;
+}
+
+/* A block callback starts (entering) or ends: only -icount cares. */
+static inline void clock_block_cb(bool entering)
+{
+	if (clock_icount_on)
+		clock_block_mark(entering);
+}
 uint64_t clock_read(void);
 bool clock_take_stale(void);
 
@@ -361,6 +376,50 @@ bool ram_sram_mode(const struct ramsink *r);
 
 /* sink_store.c: the sink's data path (sink lock held) */
 int ram_push(struct ramsink *r, const uint8_t *buf, size_t n);
+
+/*
+ * Copy n bytes: a message of at most 16 (most are a few) with two
+ * overlapping stores, no library call.
+ */
+static inline void copy_msg(uint8_t *d, const uint8_t *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n && n < 4) {
+		d[0] = s[0];
+		d[n - 1] = s[n - 1];
+		d[n / 2] = s[n / 2];
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+/*
+ * ram_push()'s common case, inline, with one bounds check: capturing into
+ * guest RAM (a sink without SRAM), and the bytes end before the word at
+ * trRamLimit is complete, so nothing wraps. Returns false, having done
+ * nothing, in any other case.
+ */
+static inline bool ram_push_fast(struct ramsink *r, const uint8_t *buf, size_t n)
+{
+	uint64_t at = r->wp + r->staged;
+	uint8_t *p;
+
+	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at)
+		return false;
+	p = guest_ram_ptr(at, n);
+	if (!p)
+		return false;
+	copy_msg(p, buf, n);
+	r->bytes += n;
+	r->wp += (r->staged + n) & ~3ull;
+	r->staged = (r->staged + n) & 3;
+	return true;
+}
 int ram_hold(struct ramsink *r, unsigned int hart, const uint8_t *buf, size_t n);
 void ram_release(struct ramsink *r);
 void ram_flush(struct ramsink *r);
@@ -376,8 +435,35 @@ bool topology_parse(const char *name);
 const char *topology_name(void);
 void topology_init(void);
 int topology_write_layout(void);
-int route_push(struct hart *h, const uint8_t *buf, size_t n);
-void route_publish(struct hart *h, bool all);
+int route_push_slow(struct hart *h, const uint8_t *buf, size_t n);
+
+/*
+ * Whole messages of hart h to its encoder's output. Returns 0, or -1 when
+ * (some of) the bytes were dropped. A hart wired straight to its sink
+ * stores them inline when it can (one vCPU: no lock).
+ */
+static inline int route_push(struct hart *h, const uint8_t *buf, size_t n)
+{
+	if (h->out.kind == COMP_SINK && !locks_needed() && !h->release_lost &&
+	    ram_push_fast(h->root, buf, n)) {
+		h->bytes += n;
+		return 0;
+	}
+	return route_push_slow(h, buf, n);
+}
+
+/* Show the sink hart h's trace ends in: trRamWP/Control, or every register. */
+static inline void route_publish(struct hart *h, bool all)
+{
+	struct ramsink *r = h->root;
+
+	spin_lock(&r->lock);
+	if (all)
+		ram_publish(r);
+	else
+		ram_publish_wp(r);
+	spin_unlock(&r->lock);
+}
 
 /* regs.c: dispatch of guest stores to the register region */
 void regs_init(void);
@@ -404,8 +490,42 @@ const char *trace_out_start(struct hart *h);
 void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
 		   const struct ntrace_run_attr *a);
-void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
-		     const struct ntrace_run_attr *a);
+
+/* A hart's encoder instance: only trace_out.c and the inline calls below use it. */
+struct trace_out {
+	struct ntrace_encoder enc;
+	struct hart *h;
+	bool running;
+	bool dropped;		/* a message did not reach the sink */
+};
+
+/*
+ * A message was dropped (the path to the sink was off or the sink full):
+ * as the N-Trace Error message section requires, the encoder's next
+ * message is an Error (ETYPE 0, program trace lost) followed by a
+ * ProgTraceSync (SYNC 7), so that a decoder knows where trace is missing
+ * and resynchronises there. Called after the encoder returns, not from
+ * its output callback.
+ */
+static inline void trace_out_overrun_check(struct trace_out *o)
+{
+	if (o->dropped) {
+		o->dropped = false;
+		ntrace_encoder_overrun(&o->enc, NTRACE_ECODE_PROGRAM_LOST);
+	}
+}
+
+/* A whole block with its outcome (ntrace_encoder_put_block), inline: every block. */
+static inline void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
+				   const struct ntrace_run_attr *a)
+{
+	struct trace_out *o = h->enc;
+
+	if (o && o->running) {
+		ntrace_encoder_put_block(&o->enc, b, a);
+		trace_out_overrun_check(o);
+	}
+}
 void trace_out_stop(struct hart *h);
 uint32_t trace_out_features(void);
 bool trace_out_has_context(void);

@@ -76,22 +76,10 @@ void ram_release(struct ramsink *r)
  */
 int ram_push(struct ramsink *r, const uint8_t *buf, size_t n)
 {
-	uint64_t at = r->wp + r->staged;
 	uint8_t *p;
 
-	/*
-	 * The common case with one bounds check: capturing into guest RAM
-	 * (a sink without SRAM), and the bytes end before the word at
-	 * trRamLimit is complete, so nothing wraps.
-	 */
-	if (r->active && r->enable && !r->sram && r->wp <= r->limit && n < r->limit + 4 - at &&
-	    (p = guest_ram_ptr(at, n))) {
-		memcpy(p, buf, n);
-		r->bytes += n;
-		r->wp += (r->staged + n) & ~3ull;
-		r->staged = (r->staged + n) & 3;
+	if (ram_push_fast(r, buf, n))
 		return 0;
-	}
 	while (n) {
 		/* bytes up to the end of the word at trRamLimit */
 		uint64_t room = r->wp <= r->limit ? r->limit + 4 - r->wp - r->staged : 4u - r->staged;

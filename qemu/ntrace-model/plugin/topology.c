@@ -175,11 +175,11 @@ int topology_write_layout(void)
 
 /*
  * One whole message of hart h's encoder, from its output through the
- * funnels to the sink. Returns 0 when it was stored or discarded by a
+ * funnels to the sink (route_push()'s general path). Returns 0 when it was stored or discarded by a
  * disabled funnel input, -1 when it was (partly) dropped: a funnel on the
  * path in reset or not enabled, or the sink not capturing.
  */
-int route_push(struct hart *h, const uint8_t *buf, size_t n)
+int route_push_slow(struct hart *h, const uint8_t *buf, size_t n)
 {
 	struct ramsink *r = h->root;
 	struct comp_ref at = h->out;
@@ -219,17 +219,4 @@ int route_push(struct hart *h, const uint8_t *buf, size_t n)
 	}
 	spin_unlock(&r->lock);
 	return ret;
-}
-
-/* Show the sink hart h's trace ends in: trRamWP/Control, or every register. */
-void route_publish(struct hart *h, bool all)
-{
-	struct ramsink *r = h->root;
-
-	spin_lock(&r->lock);
-	if (all)
-		ram_publish(r);
-	else
-		ram_publish_wp(r);
-	spin_unlock(&r->lock);
 }

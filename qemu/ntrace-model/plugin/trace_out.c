@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * The one place where the model meets the N-Trace encoder library
- * (tools/perf-ntrace, ntrace/encoder.h): encoder configuration from the
- * trTe* registers, records in, whole messages out to the encoder's output
- * (a funnel or a RAM sink, topology.c).
+ * (tools/perf-ntrace, ntrace/encoder.h), with the per-block call inline in
+ * model.h (trace_out_block): encoder configuration from the trTe*
+ * registers, records in, whole messages out to the encoder's output (a
+ * funnel or a RAM sink, topology.c).
  *
  * Parameters the registers do not show (a decoder must use the same):
  * the library defaults of ntrace_enc_cfg_default() (I-CNT 16 bits incl.
@@ -19,13 +20,6 @@
 
 #include "model.h"
 #include "../../../include/uapi/linux/ntrace_tci.h"
-
-struct trace_out {
-	struct ntrace_encoder enc;
-	struct hart *h;
-	bool running;
-	bool dropped;		/* a message did not reach the sink */
-};
 
 /* Options the model's encoder implements (trTeInstFeatures WARL mask). */
 uint32_t trace_out_features(void)
@@ -67,22 +61,6 @@ static int emit(void *ctx, const struct ntrace_msg *msg)
 	/* the sink's pointers moved: publish them after this block */
 	o->h->ram_dirty = true;
 	return 0;
-}
-
-/*
- * A message was dropped (the path to the sink was off or the sink full):
- * as the N-Trace Error message section requires, the encoder's next
- * message is an Error (ETYPE 0, program trace lost) followed by a
- * ProgTraceSync (SYNC 7), so that a decoder knows where trace is missing
- * and resynchronises there. Called after the encoder returns, not from
- * its output callback.
- */
-static void overrun_check(struct trace_out *o)
-{
-	if (o->dropped) {
-		o->dropped = false;
-		ntrace_encoder_overrun(&o->enc, NTRACE_ECODE_PROGRAM_LOST);
-	}
 }
 
 /* The encoder's settings from its registers, as a decoder reads them. */
@@ -128,7 +106,7 @@ void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n)
 
 	if (o && o->running) {
 		ntrace_encoder_put(&o->enc, r, n);
-		overrun_check(o);
+		trace_out_overrun_check(o);
 	}
 }
 
@@ -140,19 +118,7 @@ void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsign
 
 	if (o && o->running) {
 		ntrace_encoder_put_run(&o->enc, r, n, hw, a);
-		overrun_check(o);
-	}
-}
-
-/* A whole block with its outcome (ntrace_encoder_put_block). */
-void trace_out_block(struct hart *h, const struct ntrace_enc_block *b,
-		     const struct ntrace_run_attr *a)
-{
-	struct trace_out *o = h->enc;
-
-	if (o && o->running) {
-		ntrace_encoder_put_block(&o->enc, b, a);
-		overrun_check(o);
+		trace_out_overrun_check(o);
 	}
 }
 
@@ -162,7 +128,7 @@ void trace_out_stop(struct hart *h)
 
 	if (o && o->running) {
 		ntrace_encoder_finish(&o->enc);
-		overrun_check(o);
+		trace_out_overrun_check(o);
 		h->ram_dirty = true;
 	}
 	if (o)

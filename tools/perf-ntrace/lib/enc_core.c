@@ -18,6 +18,13 @@
 
 #define HW(size) ((unsigned int)(size) / 2)
 
+/*
+ * A message with every field 0: a copy of it clears a message with
+ * vector stores, where GCC makes memset() of one a rep stos, slow to
+ * start on x86, once per message.
+ */
+static const struct ntrace_msg msg_zero;
+
 static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
@@ -50,7 +57,7 @@ static int flush_rb(struct ntrace_encoder *e)
 
 	if (!e->rb_count)
 		return 0;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_REPEAT_BRANCH;
 	m.count = e->rb_count;
 	m.flags = NTRACE_MSGF_COUNT;
@@ -66,7 +73,7 @@ static int flush_rh(struct ntrace_encoder *e)
 
 	if (!e->rh_count)
 		return 0;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_RESOURCE_FULL;
 	m.hist = e->rh_hist;
 	m.flags = NTRACE_MSGF_HIST;
@@ -84,10 +91,13 @@ static int flush_rh(struct ntrace_encoder *e)
 	return put(e, &m, ts);
 }
 
-static int flush_repeats(struct ntrace_encoder *e)
+static inline int flush_repeats(struct ntrace_encoder *e)
 {
-	int rc = flush_rb(e);
+	int rc;
 
+	if (!e->rb_count && !e->rh_count)	/* usually nothing is held */
+		return 0;
+	rc = flush_rb(e);
 	return rc ? rc : flush_rh(e);
 }
 
@@ -154,7 +164,7 @@ static int put_ownership(struct ntrace_encoder *e, const struct ntrace_insn *r, 
 
 	if (full || !e->own_valid || r->context != e->own_context)
 		fmt = NTRACE_PROCESS_FMT_SCONTEXT;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_OWNERSHIP;
 	m.data = process_field(fmt, r->priv, r->context);
 	e->own_valid = true;
@@ -222,7 +232,7 @@ static int emit_pending(struct ntrace_encoder *e, const struct ntrace_insn *next
 		}
 	}
 
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.btype = e->pend_btype;
 	if (kind == NTRACE_ENC_DIRECT) {
 		m.tcode = sync ? NTRACE_TC_DIRECT_BRANCH_SYNC : NTRACE_TC_DIRECT_BRANCH;
@@ -316,7 +326,7 @@ static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 
 	if (!c->repeated_history) {
 		e->hist = 1;
-		memset(&m, 0, sizeof(m));
+		m = msg_zero;
 		m.tcode = NTRACE_TC_RESOURCE_FULL;
 		m.code = NTRACE_RCODE_HIST;
 		m.hist = h;
@@ -370,7 +380,7 @@ static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r, un
 	e->rb_count = 0;
 	e->rh_count = 0;
 	e->prev_size_in_block = 0;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_PROG_TRACE_SYNC;
 	m.sync = (uint8_t)sync;
 	m.addr = ntrace_faddr_field(r->addr);
@@ -389,7 +399,7 @@ static int trace_stop(struct ntrace_encoder *e, uint64_t ts)
 	e->pend = NTRACE_ENC_NONE;
 	e->pend_is_sync = false;
 	e->tracing = false;
-	memset(&m, 0, sizeof(m));
+	m = msg_zero;
 	m.tcode = NTRACE_TC_PROG_TRACE_CORRELATION;
 	m.code = c->stop_evcode;
 	m.cdf = c->mode == NTRACE_MODE_HTM;
@@ -412,14 +422,17 @@ static void branch_bit(struct ntrace_encoder *e, unsigned int taken)
 	e->hist = e->hist << 1 | taken;
 }
 
-/* Classify one record; may set a pending message. */
-static void classify(struct ntrace_encoder *e, const struct ntrace_insn *r, bool prev_in_block)
+/*
+ * Classify one record (its ingress itype, its flags and the address after
+ * it, next_pc); may set a pending message.
+ */
+static inline void classify(struct ntrace_encoder *e, unsigned int itype, uint8_t flags,
+			    uint64_t next_pc, bool prev_in_block)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
 	bool htm = c->mode == NTRACE_MODE_HTM;
-	unsigned int it = norm_itype(c, r->itype);
-	uint64_t next_pc = r->addr + r->size;
-	bool seq = c->seq_jump && (r->flags & NTRACE_INSN_SEQ_INFERABLE) && prev_in_block;
+	unsigned int it = norm_itype(c, itype);
+	bool seq = c->seq_jump && (flags & NTRACE_INSN_SEQ_INFERABLE) && prev_in_block;
 
 	switch (it) {
 	case NTRACE_ITYPE_EXCEPTION:
@@ -551,7 +564,7 @@ static int put_head(struct ntrace_encoder *e, const struct ntrace_insn *r, bool 
 	if (e->overrun && (e->tracing || (r->flags & NTRACE_INSN_TRACE_START))) {
 		struct ntrace_msg m;
 
-		memset(&m, 0, sizeof(m));
+		m = msg_zero;
 		m.tcode = NTRACE_TC_ERROR;
 		m.code = NTRACE_ETYPE_FIFO_OVERRUN;
 		m.data = e->overrun_ecode;
@@ -609,7 +622,7 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		 r->tstamp > e->last_record_ts)
 		e->sync_count += r->tstamp - e->last_record_ts;
 
-	classify(e, r, prev_in_block);
+	classify(e, r->itype, r->flags, r->addr + r->size, prev_in_block);
 	if (e->pend)
 		e->pend_ts = r->tstamp;
 
@@ -626,7 +639,7 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
 	if (e->pend == NTRACE_ENC_RETURN && e->icnt >> (c->icnt_bits - 1) && e->icnt > hw) {
 		struct ntrace_msg m;
 
-		memset(&m, 0, sizeof(m));
+		m = msg_zero;
 		m.tcode = NTRACE_TC_RESOURCE_FULL;
 		m.code = NTRACE_RCODE_ICNT;
 		m.icnt = e->icnt - hw;
@@ -644,7 +657,7 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r)
 		} else {
 			struct ntrace_msg m;
 
-			memset(&m, 0, sizeof(m));
+			m = msg_zero;
 			m.tcode = NTRACE_TC_RESOURCE_FULL;
 			m.code = NTRACE_RCODE_ICNT;
 			take_counts(e, &m, false);
@@ -755,30 +768,42 @@ int ntrace_encoder_put_run(struct ntrace_encoder *e, const struct ntrace_insn *i
 }
 
 /*
- * A quiet block (run_is_quiet() for all of it) that ends in a conditional
- * branch: put_traced() of its records reduced to what they change. The
- * plain ones only add to I-CNT (and the half-word sync count); the
- * branch adds its half-words, then its history bit (HTM) or makes a
- * DirectBranch message wait for the next block (BTM, taken). Neither
- * counter fills inside the block, so only HIST and the periodic sync are
- * left to check.
+ * A quiet block (run_is_quiet() for all of it) that does not stop trace:
+ * put_traced() of its records reduced to what they change. The plain
+ * ones only add to I-CNT (and the half-word sync count); the last one
+ * adds its half-words and is classified (a branch's history bit, a
+ * message that waits for the next block's address). Neither counter fills
+ * inside the block, so only HIST and the periodic sync are left to check.
  */
-static inline int put_branch_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
-				   const struct ntrace_run_attr *a)
+static inline int put_quiet_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+				  const struct ntrace_run_attr *a)
 {
 	size_t last = b->n - 1;
 	uint64_t ts = a->tstamp + last * a->tstamp_step;
-	bool taken = b->itype == NTRACE_ITYPE_TAKEN;
+	uint64_t addr = b->insn[last].addr + a->addr_offset;
+	uint8_t size = b->insn[last].size;
 	int rc;
 
 	e->icnt += b->hw;
 	if (e->cfg.sync_mode == NTRACE_SYNCMODE_HWORDS)
 		e->sync_count += b->hw;
-	if (e->cfg.mode == NTRACE_MODE_HTM) {
-		branch_bit(e, taken);
-	} else if (taken) {
-		e->pend = NTRACE_ENC_DIRECT;
-		e->pend_ts = ts;
+	if (b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) {
+		/* the most common outcome: no call, no sequential jump */
+		bool taken = b->itype == NTRACE_ITYPE_TAKEN;
+
+		if (e->cfg.mode == NTRACE_MODE_HTM) {
+			branch_bit(e, taken);
+		} else if (taken) {
+			e->pend = NTRACE_ENC_DIRECT;
+			e->pend_ts = ts;
+		}
+	} else {
+		bool prev_in_block = last ? HW(b->insn[last - 1].size) != 0
+					  : e->prev_size_in_block != 0;
+
+		classify(e, b->itype, b->flags, addr + size, prev_in_block);
+		if (e->pend)
+			e->pend_ts = ts;
 	}
 	if (hist_due(e)) {
 		rc = hist_step(e, ts);
@@ -786,8 +811,8 @@ static inline int put_branch_block(struct ntrace_encoder *e, const struct ntrace
 			return rc;
 	}
 	sync_step(e, ts);
-	e->prev_size_in_block = e->pend ? 0 : (uint8_t)HW(b->insn[last].size);
-	e->last_record_addr = b->insn[last].addr + a->addr_offset;
+	e->prev_size_in_block = e->pend ? 0 : (uint8_t)HW(size);
+	e->last_record_addr = addr;
 	e->last_record_ts = ts;
 	e->records += b->n;
 	return 0;
@@ -812,19 +837,20 @@ static int put_block_records(struct ntrace_encoder *e, const struct ntrace_enc_b
 	return e->stopped;
 }
 
-int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
-			     const struct ntrace_run_attr *a)
+/*
+ * ntrace_encoder_put_block() of a block that is not quiet as it comes.
+ * Sets *quiet, having done nothing else, when its first record settled
+ * what was owed and the rest of the block is quiet now.
+ */
+static int put_block_general(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a, bool *quiet)
 {
-	bool branch = (b->itype == NTRACE_ITYPE_TAKEN || b->itype == NTRACE_ITYPE_NOT_TAKEN) &&
-		      !(b->flags & NTRACE_INSN_TRACE_STOP);
+	bool quiet_end = !(b->flags & NTRACE_INSN_TRACE_STOP);
 	size_t last = b->n - 1;
 	struct ntrace_insn r;
 	bool traced;
 	int rc;
 
-	/* the most common block: checked first */
-	if (branch && run_is_quiet(e, b->hw, a))
-		return put_branch_block(e, b, a);
 	if (e->stopped)
 		return e->stopped;
 	if (!nothing_owed(e, a->priv, a->context)) {
@@ -839,8 +865,10 @@ int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_b
 			return rc;
 		if (!traced)
 			return put_block_records(e, b, a, 1);
-		if (branch && run_is_quiet(e, b->hw, a))
-			return put_branch_block(e, b, a);
+		if (quiet_end && run_is_quiet(e, b->hw, a)) {
+			*quiet = true;
+			return 0;
+		}
 	}
 	if (last) {
 		rc = ntrace_encoder_put_run(e, b->insn, last,
@@ -855,6 +883,21 @@ int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_b
 	if (nothing_owed(e, r.priv, r.context))
 		return put_traced(e, &r);
 	return put_one(e, &r);
+}
+
+int ntrace_encoder_put_block(struct ntrace_encoder *e, const struct ntrace_enc_block *b,
+			     const struct ntrace_run_attr *a)
+{
+	bool quiet = false;
+	int rc;
+
+	/* the most common block, checked first: quiet as it comes */
+	if ((b->flags & NTRACE_INSN_TRACE_STOP) || !run_is_quiet(e, b->hw, a)) {
+		rc = put_block_general(e, b, a, &quiet);
+		if (!quiet)
+			return rc;
+	}
+	return put_quiet_block(e, b, a);
 }
 
 void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode)

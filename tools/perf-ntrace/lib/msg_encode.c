@@ -39,9 +39,13 @@ static inline void put_le64(uint8_t *p, uint64_t x)
  * Every field but the last of a message ends on a byte boundary, so only
  * the fixed fields after TCODE share bytes with what follows: they wait in
  * acc (at most 6 + 12 + 6 bits) and go out with the first variable field.
- * The bytes go to a zeroed scratch buffer with room for an 8-byte store
- * past the longest message, so a field of up to eight groups is one store.
+ * The bytes go straight to the zeroed output buffer: the longest message
+ * is 4 + 4 * 11 bytes, so an 8-byte store at any of its bytes stays inside
+ * the buffer's NTRACE_MSG_MAX_BYTES, and a field of up to eight groups is
+ * one store.
  */
+_Static_assert(NTRACE_MSG_MAX_BYTES >= 4 + 4 * 11 + 7, "8-byte stores inside the buffer");
+
 struct bitwriter {
 	uint8_t *p;		/* next byte */
 	uint64_t acc;		/* fixed-field bits not written yet */
@@ -52,6 +56,23 @@ static inline void bw_fixed(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
 	w->acc |= v << w->accbits;
 	w->accbits += bits;
+}
+
+/*
+ * g > 8 groups of the 128-bit value hi:lo (the waiting fixed bits and a
+ * long first field). Out of line: the common message has no such field
+ * and its writer then needs fewer registers.
+ */
+static __attribute__((noinline)) void put_long(uint8_t *p, uint64_t lo, uint64_t hi,
+					       unsigned int g)
+{
+	unsigned int k;
+
+	for (k = 0; k < g; k += 8) {
+		put_le64(p + k, mdo_spread(lo));
+		lo = lo >> 48 | hi << 16;
+		hi >>= 48;
+	}
 }
 
 /*
@@ -66,18 +87,10 @@ static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits)
 
 	w->acc = 0;
 	w->accbits = 0;
-	if (g <= 8) {
+	if (g <= 8)
 		put_le64(w->p, mdo_spread(lo));
-	} else {
-		/* the waiting fixed bits and v as a 128-bit value: hi:lo */
-		unsigned int k;
-
-		for (k = 0; k < g; k += 8) {
-			put_le64(w->p + k, mdo_spread(lo));
-			lo = lo >> 48 | hi << 16;
-			hi >>= 48;
-		}
-	}
+	else
+		put_long(w->p, lo, hi, g);
 	w->p[g - 1] |= NTRACE_MSEO_END_FIELD;
 	w->p += g;
 }
@@ -85,8 +98,13 @@ static inline void bw_field(struct bitwriter *w, uint64_t v, unsigned int bits)
 /* The same for a field after the first (no fixed bits wait): at most 11 groups. */
 static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned int bits)
 {
-	unsigned int g = (bits + 5) / 6;
+	unsigned int g;
 
+	if (bits <= 6) {	/* the most common field: one byte */
+		*w->p++ = (uint8_t)(v << 2 | NTRACE_MSEO_END_FIELD);
+		return;
+	}
+	g = (bits + 5) / 6;
 	put_le64(w->p, mdo_spread(v));
 	if (g > 8)
 		put_le64(w->p + 8, mdo_spread(v >> 48));
@@ -94,9 +112,10 @@ static inline void bw_field_aligned(struct bitwriter *w, uint64_t v, unsigned in
 	w->p += g;
 }
 
-static unsigned int bitlen(uint64_t v)
+/* Bits of v, at least one (0 has one); no branch: 0 | 1 has one bit too. */
+static inline unsigned int bitlen(uint64_t v)
 {
-	return v ? 64 - (unsigned int)__builtin_clzll(v) : 1;
+	return 64 - (unsigned int)__builtin_clzll(v | 1);
 }
 
 /*
@@ -162,9 +181,7 @@ static inline uint64_t slot_value(const struct ntrace_codec_cfg *cfg, const stru
 size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace_msg *m,
 			 uint8_t buf[NTRACE_MSG_MAX_BYTES])
 {
-	/* the longest message is 4 + 4 * 11 bytes: an 8-byte store past it fits */
-	uint8_t tmp[NTRACE_MSG_MAX_BYTES + 8];
-	struct bitwriter w = { .p = tmp };
+	struct bitwriter w = { .p = buf };
 	unsigned int i, bits;
 	struct msg_layout l;
 	uint64_t v;
@@ -172,7 +189,6 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 
 	if (m->tcode > 63)
 		return 0;
-	memset(tmp, 0, sizeof(tmp));
 	bw_fixed(&w, m->tcode, 6);
 	if (cfg->src_bits && put_fixed(&w, m->src, cfg->src_bits))
 		return 0;
@@ -205,10 +221,13 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		std = msg_resolve_layout(m->tcode, m->code, m->cdf, &l) &&
 		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
+	/* nothing is written to buf before the message is known to fit */
 	if (std) {
+		memset(buf, 0, NTRACE_MSG_MAX_BYTES);
 		v = slot_value(cfg, m, l.slots[0], &bits);
 		bw_field(&w, v, bits);
-		for (i = 1; i < MSG_MAX_SLOTS && l.slots[i] != SLOT_END; i++) {
+		/* slots[MSG_MAX_SLOTS] is always SLOT_END */
+		for (i = 1; l.slots[i] != SLOT_END; i++) {
 			v = slot_value(cfg, m, l.slots[i], &bits);
 			bw_field_aligned(&w, v, bits);
 		}
@@ -218,12 +237,12 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		/* raw layout: the variable segments after the known fixed fields */
 		if (m->nraw == 0 || m->nraw > NTRACE_MSG_RAW_FIELDS)
 			return 0;
+		memset(buf, 0, NTRACE_MSG_MAX_BYTES);
 		bw_field(&w, m->raw[0], bitlen(m->raw[0]));
 		for (i = 1; i < m->nraw; i++)
 			bw_field_aligned(&w, m->raw[i], bitlen(m->raw[i]));
 	}
 	/* the last field ends the message: MSEO 01 -> 11 */
 	w.p[-1] |= NTRACE_MSEO_END_MSG;
-	memcpy(buf, tmp, NTRACE_MSG_MAX_BYTES);
-	return (size_t)(w.p - tmp);
+	return (size_t)(w.p - buf);
 }

@@ -20,6 +20,7 @@
 
 #define PD_MIN_PIECE	64
 #define PD_FEED		(64u << 10)	/* the head decoder's steps in the next piece */
+#define PD_PIECE_MIN	(16u << 10)	/* adaptive pieces: at least a few syncs' worth */
 
 void ntrace_pardec_cfg_default(struct ntrace_pardec_cfg *pc)
 {
@@ -115,7 +116,13 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 	return p;
 }
 
-/* Trace bytes for the next piece: about out_limit / 4 of output. */
+/*
+ * Trace bytes for the next piece: about out_limit / 4 of output, so that
+ * a piece that is not written out yet seldom fills its chain and waits.
+ * Until a piece is done the output per trace byte is not known: small
+ * pieces then (a trace of loops makes hundreds of bytes of text per
+ * trace byte).
+ */
 static size_t piece_target(const struct ntrace_pardec *p)
 {
 	uint64_t ratio, t;
@@ -125,10 +132,10 @@ static size_t piece_target(const struct ntrace_pardec *p)
 	if (!p->pc.runs)
 		return 4u << 20;
 	if (!p->retired_in)
-		return 256u << 10;
+		return PD_PIECE_MIN;
 	ratio = p->out_bytes / p->retired_in + 1;
 	t = p->pc.out_limit / 4 / ratio;
-	return t < (64u << 10) ? 64u << 10 : t > (8u << 20) ? 8u << 20 : (size_t)t;
+	return t < PD_PIECE_MIN ? PD_PIECE_MIN : t > (8u << 20) ? 8u << 20 : (size_t)t;
 }
 
 /* An input buffer of at least cap bytes: a spare one, or a new one. */

@@ -19,7 +19,10 @@
 #  - --itrace=e on a copy whose trace was damaged: an error with the AUX
 #    offset, decoding resumes and reaches the process's last instruction,
 #    and every run of samples between errors is exactly the ground truth's;
-#    damaged at 16 places with 3 patterns, perf script exits 0 at each;
+#    damaged at 16 places with 3 patterns, perf script exits 0 at each,
+#    and each place damaged with bytes no message holds is an error with
+#    exact runs; damaged at the start of each AUX record (before its first
+#    sync), an error at the record's AUX offset;
 #  - a recording with an AUX area too small (NAME:PROG:TRUTH:lost): the
 #    truncated AUX records are errors, the runs between them exact;
 #  - with ts=1, the samples carry trace time: non-decreasing, many more
@@ -238,10 +241,25 @@ IFS=: read -r name prog truth _ <<<"$1"
 # -EINVAL, nothing decoded; what a first AUXTRACE event of less than 128
 # bytes did here).
 data=$work/out/$name.data
-at=0 size=0
-while read -r a s; do
-	[ $((s)) -le "$size" ] || { at=$((a)) size=$((s)); }
-done < <("$perf" report -D -i "$data" 2>/dev/null | awk '$5 == "PERF_RECORD_AUXTRACE" { print $3, $7 }')
+at=0 size=0 aoff=0 acpu=0
+while read -r a s o c; do
+	[ $((s)) -le "$size" ] || { at=$((a)) size=$((s)) aoff=$((o)) acpu=$c; }
+done < <("$perf" report -D -i "$data" 2>/dev/null |
+	 awk '$5 == "PERF_RECORD_AUXTRACE" { print $3, $7, $9, $NF }')
+# that CPU's AUX records "OFFSET SIZE FLAGS"; the driver starts each at a
+# message boundary unless a buffer wrapped under it (flagged OVERWRITE,
+# PARTIAL or COLLISION: 0xe)
+"$perf" report -D -i "$data" 2>/dev/null |
+	awk -v cpu="$acpu" '$5 == "PERF_RECORD_AUX" && $1 == cpu { print $7, $9, $11 }' >"$d/aux.list"
+# unaligned(OFFSET): 64 bytes at OFFSET into the event's data touch a
+# record that may start inside a message
+unaligned() {
+	local ro rs fl
+	while read -r ro rs fl; do
+		(( (fl & 0xe) && ro < aoff + $1 + 64 && aoff + $1 < ro + rs )) && return 0
+	done <"$d/aux.list"
+	return 1
+}
 # damage(OFFSET BYTE): bad.data is data with 64 bytes of BYTE at OFFSET
 # into that event's trace bytes
 damage() {
@@ -265,28 +283,64 @@ else
 	not_ok "$name damaged: perf script exit $st, $errs errors with an offset, runs: $res, last instructions $(cmp -s "$d/bad.tail" <(tail -1000 "$truth.pc") && echo equal || echo differ)"
 fi
 
+# lost_unreported(OUT): trace lost with no error: a run of OUT that is not the
+# ground truth's, or fewer instructions than it and no error (what is
+# lost before the first run or after the last leaves the runs exact)
+lost_unreported() {
+	local res
+	res=$(flow gt-segments "$truth.pc" "$1")
+	[ "${res%% *}" != ok ] && return 0
+	grep -q 'instruction trace error' "$1" && return 1
+	read -r _ _ got _ <<<"$res"
+	[ "$got" -lt "$(wc -l <"$truth.pc")" ]
+}
+
 # The same at 16 places across those bytes, with 0x55, 0x00 and 0xff:
-# perf script never fails on damaged trace, it reports and resumes. Runs
-# that are not the ground truth's with no error before them (trace lost
-# unreported: bad bytes at an AUX record's start are a warning, see
-# libntrace's decoder.h) are counted.
-fails= silent=0 tried=0 errs=0
+# perf script never fails on damaged trace, it reports and resumes. 0x55
+# (field ends) and 0x00 hold no end of message, so each such place in
+# records that start at a message boundary is an error with its AUX
+# offset and exact runs. 0xff is the idle byte and ends a message: the
+# message it cuts may parse, and the flow go wrong before an error or with
+# none; such places, and others in records a wrap may have cut, are counted.
+fails= silent=0 tried=0 errs=0 strict=
 for pat in 0x55 0x00 0xff; do
 	for ((i = 0; i < 16; i++)); do
 		o=$(( size > 64 ? i * (size - 64) / 15 : 0 ))
 		damage "$o" "$pat"
 		ps -i "$d/bad.data" --itrace=i1ie -F ip >"$d/sweep.out" 2>/dev/null
-		st=$? tried=$((tried + 1))
+		st=$? tried=$((tried + 1)) e=0
 		[ $st = 0 ] || fails+=" $pat@$o:exit$st"
-		grep -q 'instruction trace error.*: @0x' "$d/sweep.out" && errs=$((errs + 1))
-		[ "$(flow gt-segments "$truth.pc" "$d/sweep.out" | cut -d' ' -f1)" = ok ] ||
+		grep -q 'instruction trace error.*: @[0-9]' "$d/sweep.out" && e=1 errs=$((errs + 1))
+		if lost_unreported "$d/sweep.out"; then
 			silent=$((silent + 1))
+			[ "$pat" = 0xff ] || unaligned "$o" || strict+=" $pat@$o"
+		elif [ "$pat" != 0xff ] && [ "$e" = 0 ] && ! unaligned "$o"; then
+			strict+=" $pat@$o:no-error"
+		fi
 	done
 done
-if [ -z "$fails" ] && [ "$errs" -gt 0 ]; then
-	ok "$name damaged at $tried places (64 bytes of 0x55, 0x00, 0xff): perf script exits 0 at each, $errs with decode errors and their AUX offset; $silent with a run that is not the ground truth's"
+if [ -z "$fails" ] && [ -z "$strict" ] && [ "$errs" -gt 0 ]; then
+	ok "$name damaged at $tried places (64 bytes of 0x55, 0x00, 0xff): perf script exits 0 at each, $errs with decode errors and their AUX offset, every 0x55 and 0x00 place in aligned records among them with exact runs; $silent places with trace lost unreported (0xff, or in records a wrap may have cut)"
 else
-	not_ok "$name damaged at $tried places: perf script failed at:${fails:- none}; $errs with decode errors"
+	not_ok "$name damaged at $tried places: perf script failed at:${fails:- none}; $errs with decode errors; 0x55/0x00 places with trace lost unreported or no error:${strict:- none}"
+fi
+
+# Damage before the first sync of an AUX record that starts at a message
+# boundary: bad bytes there are a decode error at the record's AUX offset,
+# not the tail of a cut message.
+tried=0 bad=
+while read -r ro rs fl; do
+	(( !(fl & 0xe) && ro >= aoff && ro - aoff + 64 <= size && rs >= 64 )) || continue
+	damage $((ro - aoff)) 0x55
+	ps -i "$d/bad.data" --itrace=i1ie -F ip >"$d/start.out" 2>/dev/null </dev/null
+	tried=$((tried + 1))
+	{ grep -q "instruction trace error.*: @$(printf %#x $((ro))) " "$d/start.out" &&
+	  ! lost_unreported "$d/start.out"; } || bad+=" $(printf %#x $((ro)))"
+done <"$d/aux.list"
+if [ "$tried" -gt 0 ] && [ -z "$bad" ]; then
+	ok "$name damaged at the start of each of its $tried AUX records (64 bytes of 0x55): each a decode error at the record's AUX offset, every run exact"
+else
+	not_ok "$name damaged at the start of its $tried AUX records: no error at the record's offset, or trace lost unreported, at AUX offset:${bad:- (no record)}"
 fi
 
 # perf inject: instruction samples every 100 instructions with 16 branches

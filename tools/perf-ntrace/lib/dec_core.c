@@ -218,6 +218,11 @@ int ntrace_decoder_reset(struct ntrace_decoder *d)
 	return d->stopped;
 }
 
+void ntrace_decoder_set_aligned(struct ntrace_decoder *d)
+{
+	d->aligned = true;
+}
+
 void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stats *s)
 {
 	*s = d->st;

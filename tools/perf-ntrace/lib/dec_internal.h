@@ -112,8 +112,9 @@ struct ntrace_decoder {
 	struct dec_memo *memo;	/* walks by (pc, I-CNT, HIST), dec_memo.c; NULL: none */
 	struct fmsg *cuts;	/* cut cache of dec_fast.c; NULL: no direct path */
 	uint64_t nevents;	/* events reported (a noted walk must have none) */
-	bool aligned;		/* a sync since the start or the last reset: later
-				 * bad bytes are damage, not a cut message's tail */
+	bool aligned;		/* a sync since the start or the last reset, or
+				 * set_aligned: later bad bytes are damage, not a
+				 * cut message's tail */
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;
 	struct ntrace_dec_run runs[DEC_RUNBUF];

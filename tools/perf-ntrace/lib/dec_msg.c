@@ -379,10 +379,10 @@ static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	if (any)
 		return;
 	/*
-	 * No source decoding (between a stop and the next sync): after a sync
-	 * the stream is known to be at message boundaries, so the bytes may
-	 * have been a sync, and trace is lost. Before one they may be the
-	 * tail of a message cut off where the input starts.
+	 * No source decoding (between a stop and the next sync): after a sync,
+	 * or when the caller knows the input starts at a message boundary,
+	 * the bytes may have been a sync, and trace is lost. Else they may be
+	 * the tail of a message cut off where the input starts.
 	 */
 	if (d->aligned) {
 		dec_error(d, NULL, "bad bytes at offset %" PRIu64 " (%u bytes): %s", m->offset,

@@ -281,6 +281,8 @@ static int add_aux(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	a = GROW(x->auxs, x->nauxs);
 	if (!a)
 		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
+	a->has_cpu = r->sid.has_cpu;
+	a->has_tid = r->sid.has_tid;
 	a->cpu = r->sid.cpu;
 	a->pid = r->sid.pid;
 	a->tid = r->sid.tid;
@@ -426,8 +428,12 @@ static int stream_end(struct pd_dec *x, struct stream *s)
 	return rc;
 }
 
-/* (Re)start the stream's decoder; mid_message: the data may start inside a message. */
-static int stream_start(struct pd_dec *x, struct stream *s, bool mid_message)
+/*
+ * (Re)start the stream's decoder; mid_message: the data may start inside a
+ * message; aligned: it starts at a message boundary, so bad bytes before
+ * the first sync are damage.
+ */
+static int stream_start(struct pd_dec *x, struct stream *s, bool mid_message, bool aligned)
 {
 	struct ntrace_dec_cfg cfg = s->pcpu->cfg;
 	const char *why = NULL;
@@ -440,6 +446,8 @@ static int stream_start(struct pd_dec *x, struct stream *s, bool mid_message)
 	s->d = ntrace_decoder_new(&cfg, x->img, &x->ops->dec, x->ctx, &why);
 	if (!s->d)
 		return pd_no_decoder(x, s->pcpu->cpu, why);
+	if (aligned)
+		ntrace_decoder_set_aligned(s->d);
 	return 0;
 }
 
@@ -497,6 +505,33 @@ static uint64_t next_loss(const struct pd_dec *x, const struct stream *s, uint64
 	return best;
 }
 
+/*
+ * Does stream s's data at AUX offset at start at a message boundary? Where
+ * an AUX record of the stream starts that no wrap cut, or at the area's
+ * start; not in snapshot mode, nor where a record of unknown stream starts
+ * that may have wrapped.
+ */
+static bool aligned_at(const struct pd_dec *x, const struct stream *s, uint64_t at)
+{
+	bool known = !at;
+	size_t i;
+
+	if (x->info.flags & NTRACE_AUXINFO_SNAPSHOT)
+		return false;
+	for (i = 0; i < x->nauxs; i++) {
+		const struct auxrec *a = &x->auxs[i];
+		bool keyed = s->per_thread ? a->has_tid : a->has_cpu;
+
+		if (a->off != at || (keyed && (s->per_thread ? a->tid != s->tid :
+					       (int32_t)a->cpu != s->cpu)))
+			continue;
+		if (a->flags & PD_AUX_UNALIGNED)
+			return false;
+		known = known || keyed;
+	}
+	return known;
+}
+
 static bool loss_at(const struct pd_dec *x, const struct stream *s, uint64_t at)
 {
 	size_t i;
@@ -522,7 +557,7 @@ static int decode_chunk(struct pd_dec *x, const struct ntrace_pd_rec *r)
 	uint64_t off = r->u.auxtrace.offset, size = r->u.auxtrace.size, pos, cut;
 	struct ntrace_pd_chunk c;
 	struct stream *s;
-	bool resync;
+	bool resync, aligned;
 	int rc;
 
 	/* Pass 2 sees the AUXTRACE records in the order pass 1 listed them. */
@@ -542,8 +577,9 @@ static int decode_chunk(struct pd_dec *x, const struct ntrace_pd_rec *r)
 			pd_notice(x, "CPU %d: trace data may be missing before AUX offset %#llx (file offset %llu): resynchronising",
 			       s->cpu, (unsigned long long)off, (unsigned long long)r->offset);
 		}
-		/* The first chunk starts a fresh trace only at offset 0. */
-		rc = stream_start(x, s, resync || off != 0);
+		/* a restart or a first chunk past offset 0 may begin mid-message */
+		aligned = aligned_at(x, s, off);
+		rc = stream_start(x, s, !aligned && (resync || off != 0), aligned);
 		if (rc)
 			return rc;
 		s->started = true;
@@ -570,7 +606,8 @@ static int decode_chunk(struct pd_dec *x, const struct ntrace_pd_rec *r)
 			x->st->resyncs++;
 			pd_notice(x, "CPU %d: AUX data lost at offset %#llx: resynchronising", s->cpu,
 			       (unsigned long long)cut);
-			rc = stream_start(x, s, true);
+			aligned = aligned_at(x, s, cut);
+			rc = stream_start(x, s, !aligned, aligned);
 			if (rc)
 				return rc;
 		}

@@ -18,6 +18,15 @@
 #define MISC_USER		2
 #define PROT_EXEC_BIT		4
 
+/*
+ * AUX record flags of data that may start inside a message: a buffer
+ * wrapped under it (the AUX area in overwrite mode, a sink) or another
+ * writer's data may be mixed in. The ntrace driver starts every other
+ * record at a message boundary.
+ */
+#define PD_AUX_UNALIGNED	(NTRACE_PD_AUX_OVERWRITE | NTRACE_PD_AUX_PARTIAL | \
+				 NTRACE_PD_AUX_COLLISION)
+
 /* A place in one AUX stream where data may be missing. */
 struct loss {
 	bool has_cpu, has_tid;	/* what the AUX record's sample_id told */
@@ -63,6 +72,7 @@ struct taskev {
 
 /* A PERF_RECORD_AUX: one task's trace in task mode. */
 struct auxrec {
+	bool has_cpu, has_tid;	/* what the sample_id told */
 	uint32_t cpu, pid, tid;
 	uint64_t time, off, size, flags;
 	uint64_t file_offset;

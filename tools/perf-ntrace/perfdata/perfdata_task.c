@@ -311,7 +311,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	struct tcpu *tc = tcpu_of(x, a->cpu);
 	uint64_t at = a->off + off;
 	struct ntrace_pd_chunk c;
-	bool gap, resync = false;
+	bool gap, resync = false, aligned;
 	int rc;
 
 	if (!len)
@@ -320,6 +320,8 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 	gap = tc->lossy_end || (tc->next_off != at && (tc->d || tc->next_off)) ||
 	      (!off && (a->flags & NTRACE_PD_AUX_PARTIAL));
+	/* bad bytes before the first sync: damage, not a message cut at the start */
+	aligned = cut || (!off && !(a->flags & PD_AUX_UNALIGNED));
 	if (!tc->d || cut || gap || tc->tid != a->tid || tc->img != img) {
 		struct ntrace_dec_cfg cfg = pcpu->cfg;
 		const char *why = NULL;
@@ -335,7 +337,8 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 			       a->cpu, (unsigned long long)at);
 		}
 		cfg.src = x->opts ? x->opts->src : -1;
-		cfg.enc.codec.wait_for_eom = resync;
+		/* skip to a message's end unless the data is known to start at one */
+		cfg.enc.codec.wait_for_eom = resync && !aligned;
 		tc->d = ntrace_decoder_new(&cfg, img, &x->ops->dec, x->ctx, &why);
 		if (!tc->d)
 			return pd_no_decoder(x, a->cpu, why);
@@ -343,6 +346,8 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 		tc->pid = a->pid;
 		tc->img = img;
 	}
+	if (aligned)
+		ntrace_decoder_set_aligned(tc->d);
 	memset(&c, 0, sizeof(c));
 	c.file_offset = a->file_offset;
 	c.aux_offset = at;

@@ -97,7 +97,8 @@ enum ntrace_dec_ev {
 				 * code = SYNC */
 	NTRACE_DEV_ERROR,	/* decoding stopped: text says why; waits for a sync.
 				 * Bad bytes are one even while no source decodes,
-				 * once a sync was seen since new or reset */
+				 * once a sync was seen since new or reset, or
+				 * after ntrace_decoder_set_aligned() */
 	NTRACE_DEV_WARN,	/* something odd that did not stop decoding (bad
 				 * bytes before that first sync: a cut message) */
 	NTRACE_DEV_LOST,	/* Error message: the encoder lost messages; code = ECODE */
@@ -232,6 +233,15 @@ int ntrace_decoder_finish(struct ntrace_decoder *d);
  * Returns 0 or the sink's stop value.
  */
 int ntrace_decoder_reset(struct ntrace_decoder *d);
+
+/*
+ * The input from here on starts at a message boundary (a perf AUX record
+ * that was not cut by a wrap of its buffer): bad bytes before the next
+ * sync are damage, an error event, not the tail of a message cut off where
+ * the input starts (a warning). A sync implies it; new and reset clear it.
+ * Call it between feeds. The codec's wait_for_eom is not changed.
+ */
+void ntrace_decoder_set_aligned(struct ntrace_decoder *d);
 
 /* Copy the counters so far into *s (any time). */
 void ntrace_decoder_stats(const struct ntrace_decoder *d, struct ntrace_dec_stats *s);

@@ -156,8 +156,11 @@ static int event(void *ctx, const struct ntrace_dec_event *ev)
 
 static struct ntrace_images *img;
 
-static void decode(const struct ntrace_dec_cfg *cfg, const struct ntrace_msg *m, size_t n,
-		   struct out *o)
+/* How decode_as() prepares the decoder before the messages. */
+enum start { START_NEW, START_ALIGNED, START_ALIGNED_RESET };
+
+static void decode_as(const struct ntrace_dec_cfg *cfg, const struct ntrace_msg *m, size_t n,
+		      struct out *o, enum start start)
 {
 	struct ntrace_dec_ops ops = { runs, event };
 	const char *err = NULL;
@@ -169,10 +172,20 @@ static void decode(const struct ntrace_dec_cfg *cfg, const struct ntrace_msg *m,
 		tap_diag("decoder: %s", err);
 		return;
 	}
+	if (start != START_NEW)
+		ntrace_decoder_set_aligned(o->d);
+	if (start == START_ALIGNED_RESET)
+		ntrace_decoder_reset(o->d);
 	for (i = 0; i < n; i++)
 		ntrace_decoder_put(o->d, &m[i]);
 	ntrace_decoder_finish(o->d);
 	ntrace_decoder_free(o->d);
+}
+
+static void decode(const struct ntrace_dec_cfg *cfg, const struct ntrace_msg *m, size_t n,
+		   struct out *o)
+{
+	decode_as(cfg, m, n, o, START_NEW);
 }
 
 static struct ntrace_msg sync_at(uint64_t pc)
@@ -601,6 +614,14 @@ int main(void)
 		decode(&btm, lead, N(lead), &o);
 		tap_ok(same(&o, want, 2) && !o.errors && o.warns == 1,
 		       "bad bytes before the first sync are a warning: a cut message");
+		/* an input the caller knows starts at a message boundary */
+		decode_as(&btm, lead, N(lead), &o, START_ALIGNED);
+		ok = same(&o, want, 2) && o.errors == 1 && !o.warns &&
+		     strstr(o.first_err, "bad bytes at offset 8 (64 bytes)");
+		tap_ok(ok, "after set_aligned bad bytes before the first sync are a decode error");
+		decode_as(&btm, lead, N(lead), &o, START_ALIGNED_RESET);
+		tap_ok(same(&o, want, 2) && !o.errors && o.warns == 1,
+		       "reset forgets set_aligned: bad bytes before the first sync are a warning");
 	}
 	ntrace_images_free(img);
 	return tap_done();

@@ -81,6 +81,7 @@ struct synth {
 	uint64_t elf_addr, elf_len;
 	bool htm, iret, no_auxtrace, pipe;
 	size_t lose, lose_mid;
+	uint64_t first_flags;	/* AUX flags of the first chunk's record */
 	uint64_t time;
 };
 
@@ -285,7 +286,7 @@ static void records(struct wbuf *w, struct synth *s)
 			n = s->trace_len - pos;
 		end = pos + n;
 		chunk(w, s, aux_off, s->trace + pos, n,
-		      i == 0 && s->lose ? NTRACE_PD_AUX_TRUNCATED : 0);
+		      i == 0 && s->lose ? NTRACE_PD_AUX_TRUNCATED : i == 0 ? s->first_flags : 0);
 		aux_off += n;
 		pos = end;
 		if (i == 0 && s->lose)
@@ -729,6 +730,72 @@ static void test_decode_errors(void)
 	ntrace_images_free(img);
 }
 
+/*
+ * Bad bytes at the start of an AUX record: the ntrace driver starts a
+ * record at a message boundary, so they are damage (a decode error), unless
+ * the record is flagged as one a wrap cut (PARTIAL): then they may be the
+ * tail of a cut message (a warning, or skipped to a message end), and
+ * decoding starts at the sync after.
+ */
+static void test_damaged_start(void)
+{
+	static const uint8_t code[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x80 };
+	static const struct ntrace_insn prog[] = {
+		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
+		{ .addr = 0x10004, .size = 2, .itype = NTRACE_ITYPE_RETURN },
+		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
+	};
+	/* a byte with the reserved MSEO 10, then an end of message */
+	static const uint8_t bad[] = { 0x02, 0x03 };
+	struct ntrace_pd_decode_opts o = { .src = -1, .cpu = -1, .no_mmap_images = true };
+	struct ntrace_pd_decode_ops ops = { .dec = { runs_count, ev_ignore } };
+	struct ntrace_images *img = ntrace_images_new(NULL);
+	struct wbuf bytes = { 0 }, w = { 0 };
+	struct ntrace_pd_decode_stats st;
+	struct ntrace_perfdata *pd;
+	struct ntrace_enc_cfg cfg;
+	struct ntrace_encoder e;
+	struct synth sy = { .chunks = 1 };
+	size_t nruns;
+	int i, rc;
+
+	ntrace_enc_cfg_default(&cfg);
+	enc_codec = cfg.codec;
+	wput(&bytes, bad, sizeof(bad));
+	if (!img || ntrace_images_add_mem(img, "code", code, sizeof(code), 0x10000) ||
+	    ntrace_encoder_init(&e, &cfg, to_wbuf, &bytes, NULL) ||
+	    ntrace_encoder_put(&e, prog, sizeof(prog) / sizeof(prog[0])) ||
+	    ntrace_encoder_finish(&e)) {
+		tap_ok(0, "damaged start: set-up");
+		return;
+	}
+	sy.trace = bytes.b;
+	sy.trace_len = bytes.n;
+	for (i = 0; i < 4; i++) {
+		const char *mode = i & 1 ? "task mode" : "stream mode";
+
+		o.no_task_mode = !(i & 1);
+		sy.first_flags = i & 2 ? NTRACE_PD_AUX_PARTIAL : 0;
+		synth(&w, &sy);
+		nruns = 0;
+		pd = ntrace_pd_open_mem(w.b, w.n, NULL, 0);
+		rc = pd ? ntrace_pd_decode(pd, img, &o, &ops, &nruns, &st) : -100;
+		if (i & 2)
+			tap_ok(!rc && nruns && st.task_mode == !o.no_task_mode && !st.dec.errors,
+			       "damaged start, %s: bad bytes at the start of a PARTIAL record are no decode error (%d, %zu runs, %" PRIu64 " errors)",
+			       mode, rc, nruns, st.dec.errors);
+		else
+			tap_ok(!rc && nruns && st.task_mode == !o.no_task_mode &&
+			       st.dec.parse_errors == 1 && st.dec.errors == 1,
+			       "damaged start, %s: bad bytes at the start of an AUX record are a decode error (%d, %zu runs, %" PRIu64 " errors)",
+			       mode, rc, nruns, st.dec.errors);
+		ntrace_pd_close(pd);
+	}
+	free(w.b);
+	free(bytes.b);
+	ntrace_images_free(img);
+}
+
 /* ---- command-line helpers for tests/perfdata.sh ---- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -847,5 +914,6 @@ int main(int argc, char **argv)
 	test_info();
 	test_corrupt();
 	test_decode_errors();
+	test_damaged_start();
 	return tap_done();
 }

@@ -654,16 +654,35 @@ static int runs_fail(void *ctx, const struct ntrace_dec_run *r, size_t n)
 	return NTRACE_EWRITE;
 }
 
-/* ntrace_pd_decode() failures: the code, and the reason on the reader. */
-static void test_decode_errors(void)
+/*
+ * nop, nop, ret at 0x10000, run twice (the ret's IndirectBranch makes
+ * runs): its code into img, its trace (default encoder) appended to bytes.
+ * 0 or -1.
+ */
+static int small_prog(struct ntrace_images *img, struct wbuf *bytes)
 {
-	/* nop, nop, ret at 0x10000, run twice: the ret's IndirectBranch makes runs */
 	static const uint8_t code[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x80 };
 	static const struct ntrace_insn prog[] = {
 		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
 		{ .addr = 0x10004, .size = 2, .itype = NTRACE_ITYPE_RETURN },
 		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
 	};
+	struct ntrace_enc_cfg cfg;
+	struct ntrace_encoder e;
+
+	ntrace_enc_cfg_default(&cfg);
+	enc_codec = cfg.codec;
+	if (!img || ntrace_images_add_mem(img, "code", code, sizeof(code), 0x10000) ||
+	    ntrace_encoder_init(&e, &cfg, to_wbuf, bytes, NULL) ||
+	    ntrace_encoder_put(&e, prog, sizeof(prog) / sizeof(prog[0])) ||
+	    ntrace_encoder_finish(&e))
+		return -1;
+	return 0;
+}
+
+/* ntrace_pd_decode() failures: the code, and the reason on the reader. */
+static void test_decode_errors(void)
+{
 	struct ntrace_pd_decode_opts o = { .src = -1, .cpu = -1, .no_mmap_images = true,
 					   .no_task_mode = true };
 	struct ntrace_pd_decode_ops ok = { .dec = { runs_count, ev_ignore } };
@@ -672,19 +691,12 @@ static void test_decode_errors(void)
 	struct wbuf bytes = { 0 }, w = { 0 };
 	struct ntrace_pd_decode_stats st;
 	struct ntrace_perfdata *pd;
-	struct ntrace_enc_cfg cfg;
-	struct ntrace_encoder e;
 	struct synth sy = { .chunks = 1 };
 	size_t nruns = 0;
 	char err[256];
 	int rc;
 
-	ntrace_enc_cfg_default(&cfg);
-	enc_codec = cfg.codec;
-	if (!img || ntrace_images_add_mem(img, "code", code, sizeof(code), 0x10000) ||
-	    ntrace_encoder_init(&e, &cfg, to_wbuf, &bytes, NULL) ||
-	    ntrace_encoder_put(&e, prog, sizeof(prog) / sizeof(prog[0])) ||
-	    ntrace_encoder_finish(&e)) {
+	if (small_prog(img, &bytes)) {
 		tap_ok(0, "decode errors: set-up");
 		return;
 	}
@@ -739,12 +751,6 @@ static void test_decode_errors(void)
  */
 static void test_damaged_start(void)
 {
-	static const uint8_t code[] = { 0x01, 0x00, 0x01, 0x00, 0x82, 0x80 };
-	static const struct ntrace_insn prog[] = {
-		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
-		{ .addr = 0x10004, .size = 2, .itype = NTRACE_ITYPE_RETURN },
-		{ .addr = 0x10000, .size = 2 }, { .addr = 0x10002, .size = 2 },
-	};
 	/* a byte with the reserved MSEO 10, then an end of message */
 	static const uint8_t bad[] = { 0x02, 0x03 };
 	struct ntrace_pd_decode_opts o = { .src = -1, .cpu = -1, .no_mmap_images = true };
@@ -753,19 +759,12 @@ static void test_damaged_start(void)
 	struct wbuf bytes = { 0 }, w = { 0 };
 	struct ntrace_pd_decode_stats st;
 	struct ntrace_perfdata *pd;
-	struct ntrace_enc_cfg cfg;
-	struct ntrace_encoder e;
 	struct synth sy = { .chunks = 1 };
 	size_t nruns;
 	int i, rc;
 
-	ntrace_enc_cfg_default(&cfg);
-	enc_codec = cfg.codec;
 	wput(&bytes, bad, sizeof(bad));
-	if (!img || ntrace_images_add_mem(img, "code", code, sizeof(code), 0x10000) ||
-	    ntrace_encoder_init(&e, &cfg, to_wbuf, &bytes, NULL) ||
-	    ntrace_encoder_put(&e, prog, sizeof(prog) / sizeof(prog[0])) ||
-	    ntrace_encoder_finish(&e)) {
+	if (small_prog(img, &bytes)) {
 		tap_ok(0, "damaged start: set-up");
 		return;
 	}

@@ -21,6 +21,7 @@
 #define PD_MIN_PIECE	64
 #define PD_FEED		(64u << 10)	/* the head decoder's steps in the next piece */
 #define PD_PIECE_MIN	(16u << 10)	/* adaptive pieces: at least a few syncs' worth */
+#define PD_STEP		(4u << 10)	/* input taken at a time past a piece's target */
 
 void ntrace_pardec_cfg_default(struct ntrace_pardec_cfg *pc)
 {
@@ -72,7 +73,7 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 		p->pc = *pc;
 		p->img = img;
 		/* a small decoder checks the settings */
-		eng = pd_engine_get(p, 0, &e);
+		eng = pd_engine_new(p, 0, &e);
 		pd_engine_free(eng);
 		if (!eng) {
 			free(p);
@@ -100,6 +101,7 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 	p->ctx = ctx;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->cv, NULL);
+	pthread_cond_init(&p->full_cv, NULL);
 	pthread_cond_init(&p->work_cv, NULL);
 	p->thr = calloc(p->pc.jobs, sizeof(*p->thr));
 	for (i = 0; p->thr && i < p->pc.jobs; i++) {
@@ -171,7 +173,7 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 	pc->cap = p->fill_cap;
 	pc->len = cut;
 	pc->nocut = p->fill_nocut;
-	if (!pc->nocut && !(pc->eng = pd_engine_get(p, cut, &why))) {
+	if (!pc->nocut && pd_engine_stock(p, cut, &why)) {
 		free(pc);
 		free(rest);
 		return ntrace_err_set(&p->err, NTRACE_ENOMEM, "cannot make a decoder: %s", why);
@@ -192,6 +194,8 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 		p->head = pc;
 	p->tail = pc;
 	p->npieces++;
+	if (!pc->nocut)
+		p->nwant_eng++;
 	pthread_cond_signal(&p->work_cv);
 	pthread_mutex_unlock(&p->mu);
 	return 0;
@@ -241,7 +245,7 @@ static int lead_ready(struct ntrace_pardec *p, struct pd_piece *L)
 			pthread_mutex_unlock(&p->mu);
 			break;
 		}
-		pthread_cond_wait(&p->cv, &p->mu);
+		pd_wait_main(p, L);
 		pthread_mutex_unlock(&p->mu);
 	}
 	if (!L->main) {
@@ -331,7 +335,7 @@ static int merge_one(struct ntrace_pardec *p)
 	while (!rc && (N = L->next)) {
 		pthread_mutex_lock(&p->mu);
 		while (!N->snap_done)
-			pthread_cond_wait(&p->cv, &p->mu);
+			pd_wait_main(p, N);
 		pthread_mutex_unlock(&p->mu);
 		for (i = 0; i < N->nsnap && !rc; i++) {
 			const struct pd_snap *sn = &N->snap[i];
@@ -349,9 +353,11 @@ static int merge_one(struct ntrace_pardec *p)
 		/* no equal state: the head decoder decodes all of N itself */
 		pthread_mutex_lock(&p->mu);
 		__atomic_store_n(&N->cancel, true, __ATOMIC_RELAXED);
-		pthread_cond_broadcast(&p->cv);
+		pthread_cond_broadcast(&p->full_cv);
 		while (N->state == PD_RUNNING)
-			pthread_cond_wait(&p->cv, &p->mu);
+			pd_wait_main(p, N);
+		if (N->state == PD_QUEUED && !N->nocut)
+			p->nwant_eng--;	/* no thread will take it */
 		unlink_after(p, L, N);
 		pthread_mutex_unlock(&p->mu);
 		p->info.overlap_bytes += N->start + N->len - p->lead_pos;
@@ -391,7 +397,14 @@ int ntrace_pardec_feed(struct ntrace_pardec *p, const uint8_t *buf, size_t len)
 			p->fill = f;
 			p->fill_cap = want;
 		}
-		n = want > p->fill_len ? want - p->fill_len : 0;
+		/*
+		 * Up to the target at once, then a step at a time while
+		 * looking for a sync: the bytes after a cut are copied into
+		 * the next piece's buffer.
+		 */
+		n = p->fill_len < target ? target - p->fill_len : PD_STEP;
+		if (n > want - p->fill_len)
+			n = want > p->fill_len ? want - p->fill_len : 0;
 		if (n > len)
 			n = len;
 		memcpy(p->fill + p->fill_len, buf, n);
@@ -473,7 +486,7 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 	p->shutdown = true;
 	for (pc = p->head; pc; pc = pc->next)
 		__atomic_store_n(&pc->cancel, true, __ATOMIC_RELAXED);
-	pthread_cond_broadcast(&p->cv);
+	pthread_cond_broadcast(&p->full_cv);
 	pthread_cond_broadcast(&p->work_cv);
 	pthread_mutex_unlock(&p->mu);
 	for (i = 0; i < p->nthr; i++)
@@ -501,6 +514,7 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 	dec_state_free(&p->cmp);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->cv);
+	pthread_cond_destroy(&p->full_cv);
 	pthread_cond_destroy(&p->work_cv);
 	free(p);
 }

@@ -27,6 +27,7 @@ struct pd_blk {
  */
 struct pd_engine {
 	struct pd_engine *next;		/* in the spare list */
+	int thread;			/* the thread that used it last (-1: none) */
 	struct ntrace_images *img;
 	struct ntrace_decoder *d;
 	struct ntrace_sink *sink;	/* NULL without runs */
@@ -60,7 +61,7 @@ struct pd_piece {
 					 * may decode it */
 	size_t cap;			/* of buf */
 	/* the decoder of the piece (set up by its thread) */
-	struct pd_engine *eng;		/* NULL for a nocut piece */
+	struct pd_engine *eng;		/* taken by its thread; NULL for a nocut piece */
 	struct ntrace_decoder *d;	/* eng's, once set up */
 	struct ntrace_sink *sink;
 	struct ntrace_dec_stats base;	/* counters where its output starts counting */
@@ -92,15 +93,24 @@ struct ntrace_pardec {
 	pthread_t *thr;
 	unsigned int nthr;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;		/* a piece's progress: the calling thread waits
-					 * on it, and a thread whose output is full */
+	pthread_cond_t cv;		/* the calling thread waits on it for 'watch' */
+	struct pd_piece *watch;		/* the piece whose progress it waits for */
+	pthread_cond_t full_cv;		/* output taken, or cancel: threads whose
+					 * output is full */
 	pthread_cond_t work_cv;		/* a piece queued, or shutdown: idle threads */
 	bool shutdown;
 	/* pieces in stream order: head is the one whose output is being written */
 	struct pd_piece *head, *tail;
 	unsigned int npieces;
 	uint64_t next_index;
-	struct pd_engine *spare_eng;	/* engines no piece uses (calling thread) */
+	/*
+	 * Engines no piece uses (under mu). The calling thread makes them,
+	 * at least one for each queued piece; a thread takes one it used
+	 * before if it can, whose caches are in its core's.
+	 */
+	struct pd_engine *spare_eng;
+	unsigned int nspare_eng, nwant_eng;
+	unsigned int nthreads_up;	/* numbers the threads */
 	char *spare_out;		/* empty sink buffers, linked by their first
 					 * bytes (under mu) */
 	struct {
@@ -125,10 +135,31 @@ struct ntrace_pardec {
 	struct ntrace_errbuf err;
 };
 
+/*
+ * pc made progress the calling thread may wait for (under p->mu): it is
+ * woken only when it waits for pc, so that a thread's other steps cost no
+ * wake-up and no switch.
+ */
+static inline void pd_wake_main(struct ntrace_pardec *p, struct pd_piece *pc)
+{
+	if (p->watch == pc)
+		pthread_cond_signal(&p->cv);
+}
+
+/* The calling thread waits for pc's progress (under p->mu). */
+static inline void pd_wait_main(struct ntrace_pardec *p, struct pd_piece *pc)
+{
+	p->watch = pc;
+	pthread_cond_wait(&p->cv, &p->mu);
+	p->watch = NULL;
+}
+
 /* pdec_work.c: the threads and the pieces' decoders */
 void *pd_thread(void *arg);
-/* A spare engine or a new one for a piece of len bytes (calling thread); NULL with *why. */
-struct pd_engine *pd_engine_get(struct ntrace_pardec *p, size_t len, const char **why);
+/* A new engine, its block cache sized for a piece of len bytes (calling thread); NULL with *why. */
+struct pd_engine *pd_engine_new(struct ntrace_pardec *p, size_t len, const char **why);
+/* One more spare engine for a piece of len bytes if the queued pieces need it (calling thread). */
+int pd_engine_stock(struct ntrace_pardec *p, size_t len, const char **why);
 void pd_engine_free(struct pd_engine *e);
 /* Start the piece's decoder afresh (its thread). */
 void pd_piece_setup(struct pd_piece *pc);

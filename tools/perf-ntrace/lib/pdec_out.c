@@ -55,13 +55,13 @@ char *pd_take(void *ctx, char *buf, size_t n)
 	 */
 	if (!pc->snap_done && pc->committed - pc->drained > p->pc.out_limit / 2) {
 		pc->snap_done = true;
-		pthread_cond_broadcast(&p->cv);
+		pd_wake_main(p, pc);
 	} else if (pc == p->head && pc->committed - pc->drained >= p->pc.out_limit / 8) {
-		pthread_cond_broadcast(&p->cv);
+		pd_wake_main(p, pc);
 	}
 	while (!pc->main && !pc->cancel && pc->committed - pc->drained > p->pc.out_limit) {
 		pc->full = true;
-		pthread_cond_wait(&p->cv, &p->mu);
+		pthread_cond_wait(&p->full_cv, &p->mu);
 	}
 	pc->full = false;
 	pthread_mutex_unlock(&p->mu);
@@ -151,7 +151,7 @@ static int put_out(struct ntrace_pardec *p, struct pd_piece *pc, size_t n)
 	if (pc->head_off == pc->head->len)
 		pop_head(p, pc);
 	if (pc->full)
-		pthread_cond_broadcast(&p->cv);
+		pthread_cond_broadcast(&p->full_cv);
 	return rc;
 }
 

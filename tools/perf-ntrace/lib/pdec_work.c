@@ -13,22 +13,18 @@
 #include "image_internal.h"
 #include "pdec_internal.h"
 
-struct pd_engine *pd_engine_get(struct ntrace_pardec *p, size_t len, const char **why)
+struct pd_engine *pd_engine_new(struct ntrace_pardec *p, size_t len, const char **why)
 {
-	struct pd_engine *e = p->spare_eng;
 	struct ntrace_dec_cfg cfg = p->cfg;
 	unsigned int bits = 10, max = cfg.bcache_bits ? cfg.bcache_bits : DEC_BC_BITS;
+	struct pd_engine *e = calloc(1, sizeof(*e));
 	int rc;
 
-	if (e) {
-		p->spare_eng = e->next;
-		return e;
-	}
-	e = calloc(1, sizeof(*e));
 	if (!e) {
 		*why = ntrace_errstr(NTRACE_ENOMEM);
 		return NULL;
 	}
+	e->thread = -1;
 	e->img = ntrace_img_share(p->img, &rc);
 	if (!e->img) {
 		*why = ntrace_errstr(rc);
@@ -51,6 +47,43 @@ struct pd_engine *pd_engine_get(struct ntrace_pardec *p, size_t len, const char 
 		pd_engine_free(e);
 		return NULL;
 	}
+	return e;
+}
+
+int pd_engine_stock(struct ntrace_pardec *p, size_t len, const char **why)
+{
+	struct pd_engine *e;
+	bool need;
+
+	pthread_mutex_lock(&p->mu);
+	need = p->nspare_eng <= p->nwant_eng;
+	pthread_mutex_unlock(&p->mu);
+	if (!need)
+		return 0;
+	e = pd_engine_new(p, len, why);
+	if (!e)
+		return -1;
+	pthread_mutex_lock(&p->mu);
+	e->next = p->spare_eng;
+	p->spare_eng = e;
+	p->nspare_eng++;
+	pthread_mutex_unlock(&p->mu);
+	return 0;
+}
+
+/* The spare engine thread t used last, else any (under p->mu; one is there). */
+static struct pd_engine *engine_take(struct ntrace_pardec *p, int t)
+{
+	struct pd_engine **pp = &p->spare_eng, *e;
+
+	while ((*pp)->thread != t && (*pp)->next)
+		pp = &(*pp)->next;
+	if ((*pp)->thread != t)
+		pp = &p->spare_eng;
+	e = *pp;
+	*pp = e->next;
+	p->nspare_eng--;
+	e->thread = t;
 	return e;
 }
 
@@ -93,11 +126,12 @@ void pd_piece_free(struct pd_piece *pc)
 	if (!pc)
 		return;
 	p = pc->p;
+	pthread_mutex_lock(&p->mu);
 	if (pc->eng) {
 		pc->eng->next = p->spare_eng;
 		p->spare_eng = pc->eng;
+		p->nspare_eng++;
 	}
-	pthread_mutex_lock(&p->mu);
 	while (pc->head) {
 		struct pd_blk *b = pc->head;
 
@@ -124,7 +158,7 @@ static void snap_close(struct pd_piece *pc)
 {
 	pthread_mutex_lock(&pc->p->mu);
 	pc->snap_done = true;
-	pthread_cond_broadcast(&pc->p->cv);
+	pd_wake_main(pc->p, pc);
 	pthread_mutex_unlock(&pc->p->mu);
 }
 
@@ -165,9 +199,10 @@ static bool consider(struct pd_piece *pc, const struct ntrace_msg *m, bool known
 	pthread_mutex_lock(&pc->p->mu);
 	sn->nev = pc->nev;
 	pc->nsnap++;
-	if (pc->nsnap == PD_MAXSNAP)
+	if (pc->nsnap == PD_MAXSNAP) {
 		pc->snap_done = true;
-	pthread_cond_broadcast(&pc->p->cv);
+		pd_wake_main(pc->p, pc);
+	}
 	pthread_mutex_unlock(&pc->p->mu);
 	return !pc->snap_done;
 }
@@ -182,9 +217,18 @@ static void piece_decode(struct pd_piece *pc)
 
 	d->st.bytes += len;
 	while (len && !d->stopped && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
-		/* once its snapshots are taken, a piece decodes as one decoder
-		 * does: the direct path, the parser where it stops */
-		size_t used = 0, n, i, k = snaps ? 0 : dec_fast(d, b, len);
+		/*
+		 * As one decoder does: the direct path, the parser where it
+		 * stops. The direct path takes no message after which a state
+		 * may be recorded (a sync, or one whose source's mode is not
+		 * known yet); while states are wanted it stops at the piece's
+		 * half, where the parser's message closes them.
+		 */
+		size_t at = (size_t)(b - pc->buf), fast = len, used = 0, n, i, k;
+
+		if (snaps)
+			fast = at >= pc->len / 2 ? 0 : pc->len / 2 - at < len ? pc->len / 2 - at : len;
+		k = fast ? dec_fast(d, b, fast) : 0;
 
 		b += k;
 		len -= k;
@@ -217,6 +261,7 @@ void *pd_thread(void *arg)
 {
 	struct ntrace_pardec *p = arg;
 	struct pd_piece *pc;
+	int t = (int)__atomic_fetch_add(&p->nthreads_up, 1, __ATOMIC_RELAXED);
 
 	for (;;) {
 		pthread_mutex_lock(&p->mu);
@@ -232,16 +277,21 @@ void *pd_thread(void *arg)
 			return NULL;
 		}
 		pc->state = PD_RUNNING;
+		if (!pc->nocut) {
+			p->nwant_eng--;
+			if (!__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED))
+				pc->eng = engine_take(p, t);
+		}
 		pthread_mutex_unlock(&p->mu);
 
-		if (!pc->nocut && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
+		if (pc->eng && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
 			pd_piece_setup(pc);
 			piece_decode(pc);
 		}
 		pthread_mutex_lock(&p->mu);
 		pc->snap_done = true;
 		pc->state = PD_DONE;
-		pthread_cond_broadcast(&p->cv);
+		pd_wake_main(p, pc);
 		pthread_mutex_unlock(&p->mu);
 	}
 }

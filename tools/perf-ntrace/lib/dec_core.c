@@ -93,13 +93,11 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 
 static void free_srcs(struct ntrace_decoder *d)
 {
-	uint32_t i;
+	unsigned int i;
 
-	for (i = 0; i < (1u << NTRACE_MAX_SRC_BITS); i++) {
-		if (d->srcs[i]) {
-			free(d->srcs[i]->hq);
-			free(d->srcs[i]->held);
-		}
+	dec_for_each_src(d, i) {
+		free(d->srcs[i]->hq);
+		free(d->srcs[i]->held);
 		free(d->srcs[i]);
 	}
 }
@@ -188,10 +186,12 @@ static void cut(struct ntrace_decoder *d)
 		ntrace_decoder_put(d, &m[i]);
 	dec_release_all(d);
 	/* a trace cut off mid-flow: deliver what was decoded, as a stop */
-	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS) && !d->stopped; k++) {
+	dec_for_each_src(d, k) {
 		struct dec_src *s = d->srcs[k];
 
-		if (s && s->synced && s->run_open) {
+		if (d->stopped)
+			break;
+		if (s->synced && s->run_open) {
 			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
 			s->run_open = false;
 		}
@@ -212,9 +212,8 @@ int ntrace_decoder_reset(struct ntrace_decoder *d)
 	cut(d);
 	ntrace_parser_init(&d->parser, &d->cfg.enc.codec, d->st.bytes);
 	d->aligned = false;
-	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
-		if (d->srcs[k])
-			dec_src_unsync(d, d->srcs[k]);
+	dec_for_each_src(d, k)
+		dec_src_unsync(d, d->srcs[k]);
 	return d->stopped;
 }
 

@@ -92,6 +92,8 @@ struct dec_src {
 /* Messages of a source held until one tells BTM from HTM (then the setting decides). */
 #define DEC_MODE_LOOKAHEAD 256
 
+#define DEC_NSRC	(1u << NTRACE_MAX_SRC_BITS)
+
 struct ntrace_decoder {
 	struct ntrace_dec_cfg cfg;
 	struct ntrace_images *img;
@@ -108,7 +110,8 @@ struct ntrace_decoder {
 	uint32_t bc_mask;
 	uint32_t epoch;		/* bumped when the images change: older entries are stale */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
-	struct dec_src *srcs[1u << NTRACE_MAX_SRC_BITS];
+	struct dec_src *srcs[DEC_NSRC];
+	uint64_t src_map[DEC_NSRC / 64];	/* the SRCs in srcs[] */
 	struct dec_memo *memo;	/* walks by (pc, I-CNT, HIST), dec_memo.c; NULL: none */
 	struct fmsg *cuts;	/* cut cache of dec_fast.c; NULL: no direct path */
 	uint64_t nevents;	/* events reported (a noted walk must have none) */
@@ -366,5 +369,30 @@ void dec_rs_drop(struct dec_src *s);
 int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags);
 int dec_trap_counted(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b);
+
+/*
+ * The first SRC from k on that has a source (DEC_NSRC: none). Sources are
+ * visited in SRC order by dec_for_each_src(), so that two decoders that
+ * met them in another order still report and save them alike; a trace
+ * uses a few of the 4096.
+ */
+static inline unsigned int dec_src_next(const struct ntrace_decoder *d, unsigned int k)
+{
+	unsigned int w = k / 64;
+	uint64_t m;
+
+	if (k >= DEC_NSRC)
+		return DEC_NSRC;
+	m = d->src_map[w] & (~0ull << (k % 64));
+	while (!m) {
+		if (++w == DEC_NSRC / 64)
+			return DEC_NSRC;
+		m = d->src_map[w];
+	}
+	return w * 64 + (unsigned int)__builtin_ctzll(m);
+}
+
+#define dec_for_each_src(d, k) \
+	for ((k) = dec_src_next(d, 0); (k) < DEC_NSRC; (k) = dec_src_next(d, (k) + 1))
 
 #endif /* NTRACE_DEC_INTERNAL_H */

@@ -357,6 +357,7 @@ static struct dec_src *get_src(struct ntrace_decoder *d, unsigned int id)
 	s->id = (uint16_t)id;
 	s->used = true;
 	d->srcs[id] = s;
+	d->src_map[id / 64] |= 1ull << (id % 64);
 	return s;
 }
 
@@ -367,10 +368,10 @@ static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	bool any = false;
 
 	d->st.parse_errors++;
-	for (i = 0; i < (1u << NTRACE_MAX_SRC_BITS); i++) {
+	dec_for_each_src(d, i) {
 		struct dec_src *s = d->srcs[i];
 
-		if (!s || !s->synced)
+		if (!s->synced)
 			continue;
 		any = true;
 		dec_error(d, s, "bad bytes at offset %" PRIu64 " (%u bytes): %s", m->offset,
@@ -551,8 +552,8 @@ void dec_release_all(struct ntrace_decoder *d)
 
 	/* a source that holds nothing has not synchronised: its own messages
 	 * will tell its mode after its first sync */
-	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS) && !d->stopped; k++)
-		if (d->srcs[k] && !d->srcs[k]->mode_known && d->srcs[k]->nheld)
+	dec_for_each_src(d, k)
+		if (!d->stopped && !d->srcs[k]->mode_known && d->srcs[k]->nheld)
 			release(d, d->srcs[k], d->htm_default);
 }
 

@@ -126,8 +126,8 @@ void dec_state_save(const struct ntrace_decoder *d, struct dec_state *st)
 	st->oom = false;
 	put64(st, (uint64_t)d->stopped);
 	put64(st, d->aligned);
-	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
-		if (d->srcs[k] && !initial(d->srcs[k]))
+	dec_for_each_src(d, k)
+		if (!initial(d->srcs[k]))
 			put_src(st, d, d->srcs[k]);
 }
 

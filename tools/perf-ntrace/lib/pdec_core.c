@@ -21,6 +21,7 @@
 #define PD_MIN_PIECE	64
 #define PD_FEED		(64u << 10)	/* the head decoder's steps in the next piece */
 #define PD_PIECE_MIN	(16u << 10)	/* adaptive pieces: at least a few syncs' worth */
+#define PD_PIECE_OUT	(2u << 20)	/* output a piece aims at (piece_target()) */
 #define PD_STEP		(4u << 10)	/* input taken at a time past a piece's target */
 
 void ntrace_pardec_cfg_default(struct ntrace_pardec_cfg *pc)
@@ -119,8 +120,10 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 }
 
 /*
- * Trace bytes for the next piece: about out_limit / 4 of output, so that
- * a piece that is not written out yet seldom fills its chain and waits.
+ * Trace bytes for the next piece: about PD_PIECE_OUT of output (at most
+ * out_limit / 4, so that a piece that is not written out yet seldom fills
+ * its chain and waits). Pieces of 8 MiB of output were no faster on two
+ * cores and took twice the memory; smaller ones cost more wake-ups.
  * Until a piece is done the output per trace byte is not known: small
  * pieces then (a trace of loops makes hundreds of bytes of text per
  * trace byte).
@@ -136,7 +139,7 @@ static size_t piece_target(const struct ntrace_pardec *p)
 	if (!p->retired_in)
 		return PD_PIECE_MIN;
 	ratio = p->out_bytes / p->retired_in + 1;
-	t = p->pc.out_limit / 4 / ratio;
+	t = (p->pc.out_limit / 4 < PD_PIECE_OUT ? p->pc.out_limit / 4 : PD_PIECE_OUT) / ratio;
 	return t < PD_PIECE_MIN ? PD_PIECE_MIN : t > (8u << 20) ? 8u << 20 : (size_t)t;
 }
 

@@ -187,8 +187,8 @@ static bool consider(struct pd_piece *pc, const struct ntrace_msg *m, bool known
 	if (!s || !s->synced || !s->mode_known || s->nheld ||
 	    (known && !ntrace_tcode_is_sync(m->tcode)))
 		return true;
-	for (k = 0; k < (1u << NTRACE_MAX_SRC_BITS); k++)
-		if (d->srcs[k] && d->srcs[k]->nheld)
+	dec_for_each_src(d, k)
+		if (d->srcs[k]->nheld)
 			return true;
 	sn = &pc->snap[pc->nsnap];
 	dec_flush(d);

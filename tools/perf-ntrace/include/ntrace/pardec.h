@@ -29,8 +29,9 @@
  * those of one decoder. Callbacks never run in the library's threads.
  * Memory: at most 2 x jobs pieces are held, each with a decoder (its block
  * cache, decoder.h), its trace bytes and up to out_limit bytes of output.
- * A piece's decoder, once the piece is written out, decodes a later one:
- * its caches stay warm, as one decoder's do.
+ * A piece's decoder, once the piece is written out, decodes a later one,
+ * in the thread that used it if it can: its caches stay warm, as one
+ * decoder's do.
  */
 #ifndef NTRACE_PARDEC_H
 #define NTRACE_PARDEC_H
@@ -48,9 +49,10 @@ extern "C" {
 
 struct ntrace_pardec_cfg {
 	unsigned int jobs;		/* decoding threads; 0: the online CPUs */
-	size_t piece_bytes;		/* trace bytes per piece (at least 64); 0: chosen
-					 * from the output per trace byte so far,
-					 * 64 KiB..8 MiB */
+	size_t piece_bytes;		/* trace bytes per piece (at least 64); 0: about
+					 * 2 MiB of output each (at most out_limit / 4)
+					 * by the output per trace byte so far,
+					 * 16 KiB..8 MiB */
 	size_t out_limit;		/* output bytes one piece may hold before its
 					 * thread waits; 0: 32 MiB */
 	bool runs;			/* format the runs (false: events and counts only) */

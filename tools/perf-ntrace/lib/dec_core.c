@@ -2,6 +2,7 @@
 /* Flow decoder: construction, byte input, statistics and names. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "dec_internal.h"
 
@@ -68,15 +69,7 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 		size_t sz = ((size_t)1 << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) *
 			    sizeof(*d->bc);
 
-		/*
-		 * Zero: all entries empty. calloc of a large size maps pages
-		 * the kernel zeroes when first touched: a program uses a few
-		 * of them, and no memset touches them all. Entries are
-		 * aligned to 64 bytes by hand.
-		 */
-		d->bc_mem = calloc(1, sz + 64);
-		if (d->bc_mem)
-			d->bc = (struct dec_blk *)(((uintptr_t)d->bc_mem + 63) & ~(uintptr_t)63);
+		d->bc = dec_table_new(sz);	/* zero: all entries empty */
 	}
 	if (!d || !d->bc) {
 		free(d);
@@ -106,7 +99,6 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	       struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx)
 {
 	struct dec_blk *bc = d->bc;
-	void *bc_mem = d->bc_mem;
 	struct dec_memo *memo = d->memo;
 	struct fmsg *cuts = d->cuts;
 	uint32_t mask = d->bc_mask, epoch = d->epoch;
@@ -114,7 +106,6 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	free_srcs(d);
 	memset(d, 0, sizeof(*d));
 	d->bc = bc;
-	d->bc_mem = bc_mem;
 	d->bc_mask = mask;
 	d->epoch = epoch;	/* the cached entries carry it */
 	d->memo = memo;
@@ -122,14 +113,38 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	init(d, cfg, img, ops, ctx);
 }
 
+#define SWAP(x, y) do { __typeof__(x) t_ = (x); (x) = (y); (y) = t_; } while (0)
+
+void dec_caches_swap(struct ntrace_decoder *a, struct ntrace_decoder *b)
+{
+	SWAP(a->bc, b->bc);
+	SWAP(a->bc_mask, b->bc_mask);
+	SWAP(a->epoch, b->epoch);	/* the cached entries carry it */
+	SWAP(a->memo, b->memo);
+	SWAP(a->cuts, b->cuts);
+}
+
+void *dec_table_new(size_t size)
+{
+	void *t = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	return t == MAP_FAILED ? NULL : t;
+}
+
+void dec_table_free(void *t, size_t size)
+{
+	if (t)
+		munmap(t, size);
+}
+
 void ntrace_decoder_free(struct ntrace_decoder *d)
 {
 	if (!d)
 		return;
 	free_srcs(d);
-	free(d->memo);
-	free(d->cuts);
-	free(d->bc_mem);
+	dec_memo_free(d->memo);
+	dec_cuts_free(d->cuts);
+	dec_table_free(d->bc, ((size_t)d->bc_mask + 1) * sizeof(*d->bc));
 	free(d);
 }
 

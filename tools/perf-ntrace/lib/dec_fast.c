@@ -233,5 +233,10 @@ next:
 
 struct fmsg *dec_cuts_new(void)
 {
-	return calloc((size_t)1 << DEC_CUTS_BITS, sizeof(struct fmsg));
+	return dec_table_new(((size_t)1 << DEC_CUTS_BITS) * sizeof(struct fmsg));
+}
+
+void dec_cuts_free(struct fmsg *cuts)
+{
+	dec_table_free(cuts, ((size_t)1 << DEC_CUTS_BITS) * sizeof(struct fmsg));
 }

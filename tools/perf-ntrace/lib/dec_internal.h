@@ -105,8 +105,7 @@ struct ntrace_decoder {
 	uint8_t xlen;
 	uint64_t icnt_limit, bcnt_limit, hrep_limit;
 	struct ntrace_parser parser;
-	struct dec_blk *bc;	/* in bc_mem, 64-byte aligned */
-	void *bc_mem;
+	struct dec_blk *bc;	/* a table (dec_table_new()) */
 	uint32_t bc_mask;
 	uint32_t epoch;		/* bumped when the images change: older entries are stale */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
@@ -226,6 +225,7 @@ struct dec_memo_rec {
 	uint64_t op[DEC_MEMO_OPS];
 };
 struct dec_memo *dec_memo_new(void);
+void dec_memo_free(struct dec_memo *memo);
 void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
 /* The walk of the message word (its bytes) from s->pc, if it is known;
  * replay: apply its effect (the message's target included). */
@@ -241,6 +241,7 @@ void dec_memo_stop(struct ntrace_decoder *d, struct dec_src *s, const struct dec
 /* dec_fast.c: messages taken straight from the bytes; see there */
 #define DEC_CUTS_BITS	12	/* 4K messages by their bytes, 192 KB */
 struct fmsg *dec_cuts_new(void);
+void dec_cuts_free(struct fmsg *cuts);
 /* The last branch message of s as the parser's record (s->prev_valid). */
 const struct ntrace_msg *dec_prev(const struct ntrace_decoder *d, const struct dec_src *s,
 				  struct ntrace_msg *tmp);
@@ -268,6 +269,16 @@ void dec_sink_to(struct ntrace_sink *s, char *(*take)(void *ctx, char *buf, size
 		 void *ctx);
 
 /*
+ * A zeroed table of size bytes (a cache), page aligned, in pages the
+ * kernel zeroes when first touched: a decode uses few of them. Not
+ * calloc: malloc may hand out memory it has used, which calloc clears,
+ * touching every page (once it has freed a large block, glibc serves
+ * sizes up to 32 MiB from its heap). NULL when out of memory.
+ */
+void *dec_table_new(size_t size);
+void dec_table_free(void *t, size_t size);
+
+/*
  * d as ntrace_decoder_new(cfg, img, ops, ctx) makes it, but with the block
  * cache, walk memo and cut cache it has: what they hold depends on the
  * code and the message bytes only, so a decoder used again starts warm.
@@ -275,6 +286,12 @@ void dec_sink_to(struct ntrace_sink *s, char *(*take)(void *ctx, char *buf, size
  */
 void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	       struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx);
+/*
+ * Exchange the block caches, walk memos and cut caches of a and b (same
+ * settings and code): the parallel decoder keeps one set per thread and
+ * lends it to the piece's decoder the thread runs.
+ */
+void dec_caches_swap(struct ntrace_decoder *a, struct ntrace_decoder *b);
 
 /* dec_state.c: the state that decides the rest of a decode (see there) */
 struct dec_state {

@@ -35,7 +35,12 @@ struct dec_memo {
 
 struct dec_memo *dec_memo_new(void)
 {
-	return calloc((size_t)1 << DEC_MEMO_BITS, sizeof(struct dec_memo));
+	return dec_table_new(((size_t)1 << DEC_MEMO_BITS) * sizeof(struct dec_memo));
+}
+
+void dec_memo_free(struct dec_memo *memo)
+{
+	dec_table_free(memo, ((size_t)1 << DEC_MEMO_BITS) * sizeof(struct dec_memo));
 }
 
 void dec_memo_clear(struct ntrace_decoder *d)

@@ -74,7 +74,7 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 		p->pc = *pc;
 		p->img = img;
 		/* a small decoder checks the settings */
-		eng = pd_engine_new(p, 0, &e);
+		eng = pd_engine_new(p, &e);
 		pd_engine_free(eng);
 		if (!eng) {
 			free(p);
@@ -104,6 +104,16 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 	pthread_cond_init(&p->cv, NULL);
 	pthread_cond_init(&p->full_cv, NULL);
 	pthread_cond_init(&p->work_cv, NULL);
+	/* the threads' caches, the calling thread's last (lazily zeroed pages) */
+	p->caches = calloc(p->pc.jobs + 1, sizeof(*p->caches));
+	for (i = 0; p->caches && i <= p->pc.jobs && !e; i++)
+		p->caches[i] = ntrace_decoder_new(&p->cfg, img, NULL, NULL, &e);
+	if (!p->caches || e) {
+		ntrace_pardec_free(p);
+		if (why)
+			*why = e ? e : ntrace_errstr(NTRACE_ENOMEM);
+		return NULL;
+	}
 	p->thr = calloc(p->pc.jobs, sizeof(*p->thr));
 	for (i = 0; p->thr && i < p->pc.jobs; i++) {
 		if (pthread_create(&p->thr[i], NULL, pd_thread, p))
@@ -176,7 +186,7 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 	pc->cap = p->fill_cap;
 	pc->len = cut;
 	pc->nocut = p->fill_nocut;
-	if (!pc->nocut && pd_engine_stock(p, cut, &why)) {
+	if (!pc->nocut && pd_engine_stock(p, &why)) {
 		free(pc);
 		free(rest);
 		return ntrace_err_set(&p->err, NTRACE_ENOMEM, "cannot make a decoder: %s", why);
@@ -272,17 +282,20 @@ static int lead_feed(struct ntrace_pardec *p, struct pd_piece *L, struct pd_piec
 {
 	int rc = 0;
 
+	dec_caches_swap(L->d, pd_caches(p, PD_CALLER));
 	while (p->lead_pos < upto && !rc) {
 		size_t n = upto - p->lead_pos < PD_FEED ? (size_t)(upto - p->lead_pos) : PD_FEED;
 
 		ntrace_decoder_feed(L->d, N->buf + (p->lead_pos - N->start), n);
 		p->lead_pos += n;
 		if (L->d->stopped)
-			return p->stopped = ntrace_err_set(&p->err, L->d->stopped, "%s",
-							   L->sink ? ntrace_sink_errmsg(L->sink) :
-							   ntrace_errstr(L->d->stopped));
-		rc = pd_drain(p, L);
+			rc = p->stopped = ntrace_err_set(&p->err, L->d->stopped, "%s",
+							 L->sink ? ntrace_sink_errmsg(L->sink) :
+							 ntrace_errstr(L->d->stopped));
+		else
+			rc = pd_drain(p, L);
 	}
+	dec_caches_swap(L->d, pd_caches(p, PD_CALLER));
 	return rc;
 }
 
@@ -510,8 +523,17 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 		p->spare_out = *(char **)b;
 		free(b);
 	}
+	while (p->spare_blk) {
+		struct pd_blk *b = p->spare_blk;
+
+		p->spare_blk = b->next;
+		free(b);
+	}
 	while (p->nspare_in)
 		free(p->spare_in[--p->nspare_in].buf);
+	for (i = 0; p->caches && i <= p->pc.jobs; i++)
+		ntrace_decoder_free(p->caches[i]);
+	free(p->caches);
 	free(p->thr);
 	free(p->fill);
 	dec_state_free(&p->cmp);

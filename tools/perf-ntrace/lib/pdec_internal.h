@@ -22,12 +22,15 @@ struct pd_blk {
 
 /*
  * A decoder with its view of the images and its sink, used by one piece
- * at a time and then by a later one (dec_renew()): its caches stay warm,
- * and no piece pays for making them.
+ * at a time and then by a later one (dec_renew()). It decodes with the
+ * caches of the thread that runs it (ntrace_pardec.caches), which stay
+ * warm in that thread's core; its own small ones serve the calling
+ * thread's few steps after its thread is done.
  */
 struct pd_engine {
 	struct pd_engine *next;		/* in the spare list */
 	int thread;			/* the thread that used it last (-1: none) */
+#define PD_CALLER	(-2)		/* thread: the calling thread */
 	struct ntrace_images *img;
 	struct ntrace_decoder *d;
 	struct ntrace_sink *sink;	/* NULL without runs */
@@ -111,8 +114,15 @@ struct ntrace_pardec {
 	struct pd_engine *spare_eng;
 	unsigned int nspare_eng, nwant_eng;
 	unsigned int nthreads_up;	/* numbers the threads */
+	/*
+	 * Decoders that only hold caches (dec_caches_swap()): one for each
+	 * thread, [jobs] the calling thread's. A thread's caches serve every
+	 * piece it decodes, as one decoder's caches serve a whole trace.
+	 */
+	struct ntrace_decoder **caches;
 	char *spare_out;		/* empty sink buffers, linked by their first
 					 * bytes (under mu) */
+	struct pd_blk *spare_blk;	/* chain blocks (under mu) */
 	struct {
 		uint8_t *buf;
 		size_t cap;
@@ -156,10 +166,15 @@ static inline void pd_wait_main(struct ntrace_pardec *p, struct pd_piece *pc)
 
 /* pdec_work.c: the threads and the pieces' decoders */
 void *pd_thread(void *arg);
-/* A new engine, its block cache sized for a piece of len bytes (calling thread); NULL with *why. */
-struct pd_engine *pd_engine_new(struct ntrace_pardec *p, size_t len, const char **why);
-/* One more spare engine for a piece of len bytes if the queued pieces need it (calling thread). */
-int pd_engine_stock(struct ntrace_pardec *p, size_t len, const char **why);
+/* A new engine (calling thread); NULL with *why. */
+struct pd_engine *pd_engine_new(struct ntrace_pardec *p, const char **why);
+/* One more spare engine if the queued pieces need it (calling thread). */
+int pd_engine_stock(struct ntrace_pardec *p, const char **why);
+/* The caches of thread t (PD_CALLER: the calling thread). */
+static inline struct ntrace_decoder *pd_caches(struct ntrace_pardec *p, int t)
+{
+	return p->caches[t == PD_CALLER ? p->pc.jobs : (unsigned int)t];
+}
 void pd_engine_free(struct pd_engine *e);
 /* Start the piece's decoder afresh (its thread). */
 void pd_piece_setup(struct pd_piece *pc);
@@ -169,8 +184,8 @@ void pd_piece_free(struct pd_piece *pc);
 /* pdec_out.c: output and events of a piece */
 /* The sink's hand-off (dec_sink_to()): buf joins pc's output. */
 char *pd_take(void *ctx, char *buf, size_t n);
-/* An output buffer no chain holds any more becomes a spare (under p->mu). */
-void pd_spare_out(struct ntrace_pardec *p, char *buf);
+/* A block no chain holds any more: it and its buffer become spares (under p->mu). */
+void pd_spare_out(struct ntrace_pardec *p, struct pd_blk *b);
 int pd_on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n);
 int pd_on_event(void *ctx, const struct ntrace_dec_event *ev);
 /* Write out what pc holds now, with its events; 0 or the stop/failure code. */

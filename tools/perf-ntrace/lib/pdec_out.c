@@ -13,28 +13,36 @@
 
 #include "pdec_internal.h"
 
-void pd_spare_out(struct ntrace_pardec *p, char *buf)
+void pd_spare_out(struct ntrace_pardec *p, struct pd_blk *b)
 {
-	*(char **)buf = p->spare_out;
-	p->spare_out = buf;
+	*(char **)b->data = p->spare_out;
+	p->spare_out = b->data;
+	b->next = p->spare_blk;
+	p->spare_blk = b;
 }
 
 char *pd_take(void *ctx, char *buf, size_t n)
 {
 	struct pd_piece *pc = ctx;
 	struct ntrace_pardec *p = pc->p;
-	struct pd_blk *b = malloc(sizeof(*b));
+	struct pd_blk *b;
 	char *nb;
 
-	if (!b)
-		return NULL;
 	pthread_mutex_lock(&p->mu);
 	nb = p->spare_out;
 	if (nb)
 		p->spare_out = *(char **)nb;
+	b = p->spare_blk;
+	if (b)
+		p->spare_blk = b->next;
 	pthread_mutex_unlock(&p->mu);
-	if (!nb && !(nb = malloc(DEC_SINK_BUF))) {
+	if (!b)
+		b = malloc(sizeof(*b));
+	if (!nb)
+		nb = malloc(DEC_SINK_BUF);
+	if (!b || !nb) {
 		free(b);
+		free(nb);
 		return NULL;
 	}
 	b->next = NULL;
@@ -124,8 +132,7 @@ static void pop_head(struct ntrace_pardec *p, struct pd_piece *pc)
 	if (!pc->head)
 		pc->tail = NULL;
 	pc->head_off = 0;
-	pd_spare_out(p, b->data);
-	free(b);
+	pd_spare_out(p, b);
 }
 
 /* Hand out bytes [drained, drained + n) of pc's chain, all in its head block (under p->mu). */

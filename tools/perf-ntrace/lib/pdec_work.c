@@ -13,10 +13,9 @@
 #include "image_internal.h"
 #include "pdec_internal.h"
 
-struct pd_engine *pd_engine_new(struct ntrace_pardec *p, size_t len, const char **why)
+struct pd_engine *pd_engine_new(struct ntrace_pardec *p, const char **why)
 {
 	struct ntrace_dec_cfg cfg = p->cfg;
-	unsigned int bits = 10, max = cfg.bcache_bits ? cfg.bcache_bits : DEC_BC_BITS;
 	struct pd_engine *e = calloc(1, sizeof(*e));
 	int rc;
 
@@ -31,12 +30,8 @@ struct pd_engine *pd_engine_new(struct ntrace_pardec *p, size_t len, const char 
 		free(e);
 		return NULL;
 	}
-	/* a block cache for the size of its first piece: small traces need
-	 * no large one, and the first pieces of a large trace are the
-	 * smallest (a cache: the output is the same) */
-	while (bits < max && ((size_t)1 << (bits + 1)) < len)
-		bits++;
-	cfg.bcache_bits = (uint8_t)bits;
+	/* a small block cache: pieces are decoded with a thread's */
+	cfg.bcache_bits = 10;
 	e->d = ntrace_decoder_new(&cfg, e->img, NULL, NULL, why);
 	if (e->d && p->pc.runs) {
 		e->sink = ntrace_sink_new(p->pc.fmt, NULL, e->d, NULL);
@@ -50,7 +45,7 @@ struct pd_engine *pd_engine_new(struct ntrace_pardec *p, size_t len, const char 
 	return e;
 }
 
-int pd_engine_stock(struct ntrace_pardec *p, size_t len, const char **why)
+int pd_engine_stock(struct ntrace_pardec *p, const char **why)
 {
 	struct pd_engine *e;
 	bool need;
@@ -60,7 +55,7 @@ int pd_engine_stock(struct ntrace_pardec *p, size_t len, const char **why)
 	pthread_mutex_unlock(&p->mu);
 	if (!need)
 		return 0;
-	e = pd_engine_new(p, len, why);
+	e = pd_engine_new(p, why);
 	if (!e)
 		return -1;
 	pthread_mutex_lock(&p->mu);
@@ -136,8 +131,7 @@ void pd_piece_free(struct pd_piece *pc)
 		struct pd_blk *b = pc->head;
 
 		pc->head = b->next;
-		pd_spare_out(p, b->data);
-		free(b);
+		pd_spare_out(p, b);
 	}
 	pthread_mutex_unlock(&p->mu);
 	for (i = pc->evdone; i < pc->nev; i++)
@@ -234,7 +228,7 @@ static void piece_decode(struct pd_piece *pc)
 		len -= k;
 		if (!len || d->stopped)
 			break;
-		n = ntrace_parse(&d->parser, b, len, m, k ? 1 : 64, &used);
+		n = ntrace_parse(&d->parser, b, len, m, k || snaps ? 1 : 64, &used);
 		for (i = 0; i < n && !d->stopped; i++) {
 			if (snaps) {
 				const struct dec_src *s = d->srcs[m[i].src &
@@ -286,7 +280,9 @@ void *pd_thread(void *arg)
 
 		if (pc->eng && !__atomic_load_n(&pc->cancel, __ATOMIC_RELAXED)) {
 			pd_piece_setup(pc);
+			dec_caches_swap(pc->d, pd_caches(p, t));
 			piece_decode(pc);
+			dec_caches_swap(pc->d, pd_caches(p, t));
 		}
 		pthread_mutex_lock(&p->mu);
 		pc->snap_done = true;

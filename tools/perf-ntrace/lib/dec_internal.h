@@ -272,8 +272,9 @@ void dec_sink_to(struct ntrace_sink *s, char *(*take)(void *ctx, char *buf, size
  * A zeroed table of size bytes (a cache), page aligned, in pages the
  * kernel zeroes when first touched: a decode uses few of them. Not
  * calloc: malloc may hand out memory it has used, which calloc clears,
- * touching every page (once it has freed a large block, glibc serves
- * sizes up to 32 MiB from its heap). NULL when out of memory.
+ * touching every page (once it has freed a mapped block, glibc serves
+ * sizes up to that block's, at most 32 MiB, from its heap). NULL when out
+ * of memory.
  */
 void *dec_table_new(size_t size);
 void dec_table_free(void *t, size_t size);

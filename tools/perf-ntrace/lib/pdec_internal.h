@@ -109,7 +109,7 @@ struct ntrace_pardec {
 	/*
 	 * Engines no piece uses (under mu). The calling thread makes them,
 	 * at least one for each queued piece; a thread takes one it used
-	 * before if it can, whose caches are in its core's.
+	 * before if it can (its sink's buffer is in that core's caches).
 	 */
 	struct pd_engine *spare_eng;
 	unsigned int nspare_eng, nwant_eng;

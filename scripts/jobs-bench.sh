@@ -11,12 +11,15 @@
 # with periodic sync (rt-tool's htm-ret8-rh-sync: a sync every 2^6
 # messages), the way a parallel decode wants them; each copy starts with a
 # sync, so the copies concatenated are one valid trace.
+# Each figure is the median of JOBS_BENCH_RUNS (default 5) runs, and the
+# two-thread gain the median of the run pairs' ratios.
 # Usage: scripts/jobs-bench.sh [REPEAT (default 10)]
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 B=$TOP/build/perf-ntrace
 D=${DECBENCH_DIR:-$TOP/build/decbench}
 REPEAT=${1:-10}
+RUNS=${JOBS_BENCH_RUNS:-5}
 W=$(mktemp -d /tmp/jobs-bench.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 [ -x "$B/perf-ntrace" ] && [ -x "$B/tools/rt-tool" ] || make -s -C "$TOP/tools/perf-ntrace" all
@@ -31,16 +34,41 @@ for w in mixed loops; do
 		awk '/^instructions:/ { print $2 }')
 	echo "decode --jobs on $w x$REPEAT: $(stat -c %s "$W/$w.bin") bytes, $insns instructions"
 	for f in branches pc; do
-		for j in 1 2; do
-			/usr/bin/time -f "%e %U %S %M" -o "$W/t" "$B/perf-ntrace" decode --elf "$elf" \
-				--jobs $j --format=$f -o /dev/null "$W/$w.bin"
-			read -r e u s m <"$W/t"
-			[ $j = 1 ] && e1=$e
-			awk -v f=$f -v j=$j -v e="$e" -v u="$u" -v s="$s" -v m="$m" -v n="$insns" -v e1="$e1" \
-				'BEGIN { printf "  %-8s --jobs %d: %6.0f M instructions/s (%.2f s wall, %.2f s CPU), peak RSS %d MB", f, j, n / e / 1e6, e, u + s, m / 1024
-					 if (j > 1) printf ", %.2fx one thread", e1 / e
-					 printf "\n" }'
+		# RUNS pairs, one thread then two: the ratio is taken pair by
+		# pair, so that load from elsewhere moves it less
+		: >"$W/runs"
+		for _ in $(seq "$RUNS"); do
+			for j in 1 2; do
+				t0=$EPOCHREALTIME
+				/usr/bin/time -f "%U %S %M" -o "$W/t" "$B/perf-ntrace" decode --elf "$elf" \
+					--jobs $j --format=$f -o /dev/null "$W/$w.bin"
+				t1=$EPOCHREALTIME
+				echo "$j $t0 $t1 $(cat "$W/t")" >>"$W/runs"
+			done
 		done
+		awk -v f=$f -v n="$insns" -f - "$W/runs" <<'AWK'
+function median(a, k,   i, j, t) {	# sorts a[1..k]
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+	return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+}
+{ w = $3 - $2; k = ++c[$1]; wall[$1, k] = w; cpu[$1, k] = $4 + $5; rss[$1, k] = $6
+  if ($1 == 2) ratio[k] = wall[1, k] / w }
+END {
+	for (j = 1; j <= 2; j++) {
+		k = c[j]
+		for (i = 1; i <= k; i++) { a[i] = wall[j, i]; b[i] = cpu[j, i]; r[i] = rss[j, i] }
+		mw = median(a, k); mc = median(b, k); mr = median(r, k)
+		printf "  %-8s --jobs %d: %6.0f M instructions/s (median of %d: %.3f s wall, %.2f s CPU), peak RSS %d MB", f, j, n / mw / 1e6, k, mw, mc, mr / 1024
+		if (j == 2) {
+			for (i = 1; i <= k; i++) a[i] = ratio[i]
+			m = median(a, k)
+			printf ", %.2fx one thread (pairs %.2f-%.2f)", m, a[1], a[k]
+		}
+		printf "\n"
+	}
+}
+AWK
 	done
 done
 # memory does not grow with the trace: ten times the copies

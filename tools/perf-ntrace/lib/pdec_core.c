@@ -517,16 +517,11 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 		p->spare_eng = e->next;
 		pd_engine_free(e);
 	}
-	while (p->spare_out) {
-		char *b = p->spare_out;
-
-		p->spare_out = *(char **)b;
-		free(b);
-	}
 	while (p->spare_blk) {
 		struct pd_blk *b = p->spare_blk;
 
 		p->spare_blk = b->next;
+		free(b->data);
 		free(b);
 	}
 	while (p->nspare_in)

@@ -120,9 +120,8 @@ struct ntrace_pardec {
 	 * piece it decodes, as one decoder's caches serve a whole trace.
 	 */
 	struct ntrace_decoder **caches;
-	char *spare_out;		/* empty sink buffers, linked by their first
-					 * bytes (under mu) */
-	struct pd_blk *spare_blk;	/* chain blocks (under mu) */
+	struct pd_blk *spare_blk;	/* written-out blocks, their buffers empty
+					 * (under mu) */
 	struct {
 		uint8_t *buf;
 		size_t cap;

@@ -15,8 +15,6 @@
 
 void pd_spare_out(struct ntrace_pardec *p, struct pd_blk *b)
 {
-	*(char **)b->data = p->spare_out;
-	p->spare_out = b->data;
 	b->next = p->spare_blk;
 	p->spare_blk = b;
 }
@@ -28,22 +26,21 @@ char *pd_take(void *ctx, char *buf, size_t n)
 	struct pd_blk *b;
 	char *nb;
 
+	/* a spare block gives its empty buffer to the sink and takes buf */
 	pthread_mutex_lock(&p->mu);
-	nb = p->spare_out;
-	if (nb)
-		p->spare_out = *(char **)nb;
 	b = p->spare_blk;
 	if (b)
 		p->spare_blk = b->next;
 	pthread_mutex_unlock(&p->mu);
-	if (!b)
+	if (b) {
+		nb = b->data;
+	} else {
 		b = malloc(sizeof(*b));
-	if (!nb)
-		nb = malloc(DEC_SINK_BUF);
-	if (!b || !nb) {
-		free(b);
-		free(nb);
-		return NULL;
+		nb = b ? malloc(DEC_SINK_BUF) : NULL;
+		if (!nb) {
+			free(b);
+			return NULL;
+		}
 	}
 	b->next = NULL;
 	b->len = n;

@@ -24,6 +24,15 @@ SUITES=(
 	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-sram.sh; scripts/perf-e2e-cpuwide.sh; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel2-smp4; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel-smp2"
 )
 
+# a suite name that is not known is a mistake, not a run of nothing
+for want_name in "$@"; do
+	known=0
+	for entry in "${SUITES[@]}"; do
+		[ "${entry%%|*}" = "$want_name" ] && known=1
+	done
+	[ "$known" = 1 ] || die "unknown suite '$want_name' (suites: $(printf '%s ' "${SUITES[@]%%|*}"))"
+done
+
 bash scripts/deps.sh || die "dependency installation failed"
 
 logs=$NTRACE_TOP/build/test-logs

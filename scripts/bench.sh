@@ -42,6 +42,10 @@ done
 # one stream, the largest trace, in a configuration both know.
 echo "# decoder against NexRv (scripts/nexrv-dec-bench.sh)"
 bash scripts/nexrv-dec-bench.sh mixed
+# The whole decode process as a user runs it (default --jobs, -j 1, -j 2)
+# against NexRv's on its own coremark stream and on mixed, one sync each.
+echo "# decode as a user runs it, against NexRv (scripts/decode-bench.sh)"
+bash scripts/decode-bench.sh
 # Trace size against NexRv, the task group's reference code, on its
 # riscv-tests benchmarks and our ground truth: bytes per program and bits
 # per instruction (NexRv from scripts/nexrv.sh; skipped when offline).

@@ -64,12 +64,15 @@ static const char decode_help[] =
 	"                  source is decoded with its own state, output interleaved)\n"
 	"  --wrapped       trace may start mid-message (circular buffer wrapped)\n"
 	"  -j, --jobs N    raw traces, --format=pc, branches or stats: decode in N\n"
-	"                  threads (default: the online CPUs; 1: one decoder). The\n"
-	"                  output is the same; the trace is split at its sync\n"
-	"                  messages (trTeInstSyncMode), so a trace with few syncs\n"
-	"                  gains little. perf.data and --format=tv use one thread.\n"
+	"                  threads at most (default: the online CPUs; 1: one\n"
+	"                  decoder). The output is the same. The trace is split\n"
+	"                  at its sync messages (trTeInstSyncMode): one whose\n"
+	"                  first 256 KiB hold fewer than two places to split 16 KiB\n"
+	"                  apart is decoded by one decoder, with no thread.\n"
+	"                  perf.data and --format=tv use one thread.\n"
 	"  --piece-size N  with --jobs: trace bytes per piece (default: about 2 MiB\n"
-	"                  of output each, 16 KiB..8 MiB of trace; for tests)\n"
+	"                  of output each, 16 KiB..8 MiB of trace); splits whatever\n"
+	"                  the trace holds (for tests)\n"
 	"  --check-widths  report I-CNT, HREPEAT and B-CNT values wider than the\n"
 	"                  counters below (by default a field's width is its own)\n"
 	"encoder settings (the decoder needs those that change the messages' meaning;\n"
@@ -597,8 +600,8 @@ static int decode_raw_jobs(struct decode_ctx *c, const struct decode_args *a,
 
 		ntrace_pardec_info(p, &i);
 		fprintf(stderr, "jobs: pieces %" PRIu64 " joined %" PRIu64 " redecoded %" PRIu64
-			" overlap_bytes %" PRIu64 "\n", i.pieces, i.joined, i.redecoded,
-			i.overlap_bytes);
+			" overlap_bytes %" PRIu64 " threads %" PRIu64 "\n", i.pieces, i.joined,
+			i.redecoded, i.overlap_bytes, i.threads);
 	}
 out:
 	ntrace_pardec_free(p);

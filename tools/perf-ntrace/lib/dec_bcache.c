@@ -28,6 +28,7 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 	e->kind = b.end.kind;
 	e->itype = b.end.itype;
 	e->lhalf = b.end.size / 2;
+	e->after = b.last + b.end.size;
 	e->target = b.target;
 	e->tvalid = ntrace_isa_is_direct(&b.end) &&
 		    (b.end.kind != NTRACE_IK_TABLE_JUMP || b.target);

@@ -42,7 +42,7 @@ int ntrace_decoder_run_pcs(struct ntrace_decoder *d, const struct ntrace_dec_run
 				}
 			}
 			pc = m ? pc + 2 * (uint64_t)__builtin_ctzll(m)
-			       : b->last + 2 * (uint64_t)b->lhalf;
+			       : b->after;
 		} else {
 			struct ntrace_idec id;
 			uint32_t i;

@@ -25,6 +25,7 @@ struct dec_blk {
 	uint64_t last;
 	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP) */
 	uint64_t imask;		/* instruction starts when nhalf <= 64, else 0 */
+	uint64_t after;		/* the address after last (its fall-through) */
 	uint32_t nhalf;		/* halfwords including last */
 	uint32_t ninsn;		/* instructions including last */
 	uint8_t kind;		/* enum ntrace_ikind of last */
@@ -249,7 +250,7 @@ size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len);
 
 /* dec_core.c: the names of ntrace_dec_kind_name(), with their lengths (formatting) */
 struct dec_name {
-	const char *s;
+	char s[16];		/* NUL-padded: sinks copy all 16 bytes at once */
 	size_t len;
 };
 extern const struct dec_name dec_kind_names[NTRACE_DK__COUNT];

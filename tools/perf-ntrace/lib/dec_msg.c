@@ -72,7 +72,7 @@ static int check_left(struct ntrace_decoder *d, struct dec_src *s)
 /* Stack effects of an indirect jump whose target a message gave. */
 static void explicit_indirect(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b)
 {
-	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
+	uint64_t after = b->after;
 
 	if (!d->iret)
 		return;
@@ -119,7 +119,7 @@ static int final_msg(struct ntrace_decoder *d, struct dec_src *s, unsigned int t
 		} else if (b->kind == NTRACE_IK_JUMP || b->kind == NTRACE_IK_TABLE_JUMP) {
 			kind = b->itype == NTRACE_ITYPE_DIR_CALL ? NTRACE_DK_CALL : NTRACE_DK_JUMP;
 			if (kind == NTRACE_DK_CALL && d->iret)
-				dec_rs_push(s, b->last + 2 * (uint64_t)b->lhalf);
+				dec_rs_push(s, b->after);
 		} else {
 			return dec_error(d, s, "DirectBranch: the instruction at 0x%" PRIx64
 					 " is %s, not a branch", b->last,

@@ -36,6 +36,8 @@ struct ntrace_sink {
 	size_t ntv, tvcap;
 	struct ntrace_images *tv_img;	/* the images of the held records */
 	bool tv_started;
+	/* branches: the text of recent (from, to, kind), cached (line_head()) */
+	struct sink_line *lines;
 	/* autofdo: counts, written at flush for the image named dso */
 	struct ntrace_afdo *afdo;
 	char *dso;
@@ -68,8 +70,27 @@ static int run_failed(struct ntrace_sink *s, const struct ntrace_dec_run *r, int
 			      r->start, ntrace_images_errmsg(s->cur));
 }
 
-static const char hexdig[] = "0123456789abcdef";
+#ifdef __SSE2__
+#include <emmintrin.h>
 
+/*
+ * The 16 hex digits of v, the most significant first, without a table or
+ * a branch: each byte's two nibbles are spread into two bytes, and each
+ * becomes its digit ('a'..'f' where it is over 9).
+ */
+static inline void hex16(char *d, uint64_t v)
+{
+	const __m128i m = _mm_set1_epi8(0x0f);
+	__m128i x = _mm_cvtsi64_si128((long long)__builtin_bswap64(v));
+	__m128i nib = _mm_unpacklo_epi8(_mm_and_si128(_mm_srli_epi16(x, 4), m),
+					_mm_and_si128(x, m));
+	__m128i alpha = _mm_and_si128(_mm_cmpgt_epi8(nib, _mm_set1_epi8(9)),
+				      _mm_set1_epi8('a' - '0' - 10));
+
+	_mm_storeu_si128((__m128i *)d, _mm_add_epi8(nib, _mm_add_epi8(alpha,
+					_mm_set1_epi8('0'))));
+}
+#else
 /* "00".."ff": two digits per step (constant: sinks may live in several threads) */
 #define HD(x) ((x) < 10 ? '0' + (x) : 'a' - 10 + (x))
 #define HP(i) HD((i) >> 4), HD((i) & 15)
@@ -78,25 +99,30 @@ static const char hexdig[] = "0123456789abcdef";
 #define HP64(i) HP16(i), HP16((i) + 16), HP16((i) + 32), HP16((i) + 48)
 static const char hexpair[512] = { HP64(0), HP64(64), HP64(128), HP64(192) };
 
+/* The 16 hex digits of v, the most significant first. */
+static inline void hex16(char *d, uint64_t v)
+{
+	int i;
+
+	for (i = 14; i >= 0; i -= 2, v >>= 8)
+		memcpy(d + i, hexpair + 2 * (v & 255), 2);
+}
+#endif
+
+/*
+ * "0x" and the hex digits of v, without leading zeros. Writes up to 18
+ * bytes at p whatever v is (callers leave room); returns the end.
+ */
 static inline char *hex(char *p, uint64_t v)
 {
-	int nd = v ? (67 - __builtin_clzll(v)) >> 2 : 1;
-	char *end = p + 2 + nd, *q = end;
+	unsigned int nd = v ? (67 - (unsigned int)__builtin_clzll(v)) >> 2 : 1;
+	char d[48];		/* the copy reads up to 16 bytes past the digits */
 
+	hex16(d + 16, v);
 	p[0] = '0';
 	p[1] = 'x';
-	while (v >= 256) {
-		q -= 2;
-		memcpy(q, hexpair + 2 * (v & 255), 2);
-		v >>= 8;
-	}
-	if (v >= 16) {
-		q -= 2;
-		memcpy(q, hexpair + 2 * v, 2);
-	} else {
-		q[-1] = hexdig[v];
-	}
-	return end;
+	memcpy(p + 2, d + 32 - nd, 16);	/* a constant size: no call */
+	return p + 2 + nd;
 }
 
 static inline char *dec(char *p, uint64_t v)
@@ -104,6 +130,10 @@ static inline char *dec(char *p, uint64_t v)
 	char tmp[20];
 	int n = 0;
 
+	if (v < 10) {	/* no timestamps: always 0 */
+		*p = (char)('0' + v);
+		return p + 1;
+	}
 	do {
 		tmp[n++] = (char)('0' + v % 10);
 		v /= 10;
@@ -123,8 +153,11 @@ static int pcs_text(void *ctx, const uint64_t *pcs, size_t n)
 		return s->err.code;
 	p = s->buf + s->n;
 	for (i = 0; i < n; i++) {
-		memcpy(p, s->prefix, s->plen);
-		p = hex(p + s->plen, pcs[i]);
+		if (s->plen) {
+			memcpy(p, s->prefix, s->plen);
+			p += s->plen;
+		}
+		p = hex(p, pcs[i]);
 		*p++ = '\n';
 	}
 	s->n = (size_t)(p - s->buf);
@@ -141,29 +174,66 @@ static char *sym(struct ntrace_sink *s, char *p, uint64_t addr)
 	return p + snprintf(p, 200, "%.160s+0x%" PRIx64, name, off);
 }
 
-static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
+/*
+ * "FROM TO KIND " of a branch record. A program's branches repeat (its
+ * loops), so the text of each (from, to, kind) is kept in a small
+ * direct-mapped table: a hit is one compare and a copy of a constant
+ * size, where formatting takes several times that.
+ */
+#define LINE_BITS	11
+struct sink_line {
+	uint64_t from, to;
+	uint8_t kind, len;	/* kind 0 (fall) is never cached: empty slot */
+	char text[64];		/* at most 2 x 18 + 11 + 3 bytes */
+};
+
+static char *line_text(char *p, uint64_t from, uint64_t to, unsigned int kind)
 {
 	const struct dec_name *k;
-	char *p;
 
-	if (r->kind == NTRACE_DK_FALL || r->kind == NTRACE_DK_NOT_TAKEN)
-		return 0;
-	if (s->n + 512 + s->plen > OUTBUF && out_flush(s))
-		return s->err.code;
-	p = s->buf + s->n;
-	memcpy(p, s->prefix, s->plen);
-	p = hex(p + s->plen, r->ninsn ? r->last : r->start);
+	p = hex(p, from);
 	*p++ = ' ';
-	p = hex(p, r->to);
+	p = hex(p, to);
 	*p++ = ' ';
-	if (r->kind < NTRACE_DK__COUNT) {
-		k = &dec_kind_names[r->kind];
-		memcpy(p, k->s, k->len);
+	if (kind < NTRACE_DK__COUNT) {
+		k = &dec_kind_names[kind];
+		memcpy(p, k->s, sizeof(k->s));	/* a constant size: no call */
 		p += k->len;
 	} else {
 		*p++ = '?';	/* as ntrace_dec_kind_name() */
 	}
 	*p++ = ' ';
+	return p;
+}
+
+static inline char *line_head(struct ntrace_sink *s, char *p, uint64_t from, uint64_t to,
+			      unsigned int kind)
+{
+	struct sink_line *e;
+	char *end;
+
+	if (!s->lines || kind >= NTRACE_DK__COUNT)
+		return line_text(p, from, to, kind);
+	e = &s->lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
+	if (e->from != from || e->to != to || e->kind != kind) {
+		end = line_text(e->text, from, to, kind);
+		e->from = from;
+		e->to = to;
+		e->kind = (uint8_t)kind;
+		e->len = (uint8_t)(end - e->text);
+	}
+	memcpy(p, e->text, sizeof(e->text));	/* the line's room holds it */
+	return p + e->len;
+}
+
+/* One line of branch text at p; returns its end. */
+static inline char *branch_line(struct ntrace_sink *s, char *p, const struct ntrace_dec_run *r)
+{
+	if (s->plen) {
+		memcpy(p, s->prefix, s->plen);
+		p += s->plen;
+	}
+	p = line_head(s, p, r->ninsn ? r->last : r->start, r->to, r->kind);
 	p = dec(p, r->tstamp);
 	if (s->symbols) {
 		*p++ = ' ';
@@ -172,6 +242,28 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r)
 		p = sym(s, p + 4, r->to);
 	}
 	*p++ = '\n';
+	return p;
+}
+
+/* The branch records of n runs (those that fall through have none). */
+static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
+{
+	/* a line takes at most 512 bytes past the prefix (two symbols of 200) */
+	size_t room = OUTBUF - 512 - s->plen;
+	char *p = s->buf + s->n;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (r[i].kind == NTRACE_DK_FALL || r[i].kind == NTRACE_DK_NOT_TAKEN)
+			continue;
+		if ((size_t)(p - s->buf) > room) {
+			s->n = (size_t)(p - s->buf);
+			if (out_flush(s))
+				return s->err.code;
+			p = s->buf;
+		}
+		p = branch_line(s, p, &r[i]);
+	}
 	s->n = (size_t)(p - s->buf);
 	return 0;
 }
@@ -303,6 +395,8 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 	int rc;
 
 	s->cur = s->img ? s->img : ntrace_decoder_images(s->d);
+	if (s->fmt == NTRACE_SINK_BRANCHES)	/* the common case: one test a call */
+		return s->err.code ? s->err.code : branch_text(s, r, n);
 	if (s->afdo)
 		ntrace_afdo_new_call(s->afdo);
 	for (i = 0; i < n && !s->err.code; i++) {
@@ -312,11 +406,10 @@ int ntrace_sink_runs(void *sink, const struct ntrace_dec_run *r, size_t n)
 			if (rc)
 				run_failed(s, &r[i], rc);
 			break;
-		case NTRACE_SINK_BRANCHES:
-			branch_text(s, &r[i]);
-			break;
 		case NTRACE_SINK_TV:
 			tv_run(s, &r[i]);
+			break;
+		case NTRACE_SINK_BRANCHES:	/* above */
 			break;
 		case NTRACE_SINK_AUTOFDO:
 		case NTRACE_SINK_AUTOFDO_TEXT:
@@ -347,6 +440,9 @@ struct ntrace_sink *ntrace_sink_new(enum ntrace_sink_format fmt, FILE *out,
 		free(s);
 		return NULL;
 	}
+	/* the cache is a speed-up only: without memory, no cache */
+	if (fmt == NTRACE_SINK_BRANCHES)
+		s->lines = calloc(1u << LINE_BITS, sizeof(*s->lines));
 	s->fmt = fmt;
 	s->out = out;
 	s->d = d;
@@ -457,6 +553,7 @@ void ntrace_sink_free(struct ntrace_sink *s)
 		return;
 	free(s->tv);
 	free(s->buf);
+	free(s->lines);
 	ntrace_afdo_free(s->afdo);
 	free(s->dso);
 	free(s);

@@ -142,7 +142,7 @@ static unsigned int ind_kind(unsigned int itype)
 static int pass_end(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		    bool final, bool mid, uint64_t *next, unsigned int *kind, unsigned int *flags)
 {
-	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
+	uint64_t after = b->after;
 	int bit;
 
 	*flags = 0;
@@ -266,7 +266,7 @@ int dec_trap_counted(struct ntrace_decoder *d, struct dec_src *s, const struct d
 int dec_end_insn(struct ntrace_decoder *d, struct dec_src *s, const struct dec_blk *b,
 		 uint64_t *next, unsigned int *kind, unsigned int *flags)
 {
-	uint64_t after = b->last + 2 * (uint64_t)b->lhalf;
+	uint64_t after = b->after;
 
 	*flags = 0;
 	switch (b->kind) {
@@ -331,7 +331,8 @@ static inline void after_pass(struct ntrace_decoder *d, struct dec_src *s, const
 void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 {
 	uint64_t pc = s->pc, r = s->icnt, start = s->run_start, last = s->run_last;
-	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0, ind = 0, impl = 0;
+	/* implicit returns are this loop's only indirect transfers: one count */
+	uint64_t hw = s->hw, taken = 0, insns = 0, runs = 0, impl = 0;
 	uint32_t hn = s->hn, n = d->nruns, ninsn = s->run_ninsn;
 	bool open = s->run_open, htm = s->htm, merge = d->merge;
 	bool jumps = !d->alljumps, iret = d->iret;
@@ -349,7 +350,7 @@ void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 		if (__builtin_expect(b->key != DEC_KEY(pc) || b->epoch != epoch ||
 				     r <= b->nhalf, 0))
 			break;
-		after = b->last + 2 * (uint64_t)b->lhalf;
+		after = b->after;
 		switch (b->kind) {
 		case NTRACE_IK_BRANCH:
 			if (htm) {
@@ -385,7 +386,6 @@ void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 			dec_rs_pop(s, &to);
 			kind = NTRACE_DK_RETURN;
 			flags = NTRACE_DRF_IMPLICIT;
-			ind++;
 			impl++;
 			break;
 		default:
@@ -440,7 +440,7 @@ out:
 	d->st.taken += taken;
 	d->st.insns += insns;
 	d->st.runs += runs;
-	d->st.indirect += ind;
+	d->st.indirect += impl;
 	d->st.implicit_returns += impl;
 }
 
@@ -477,7 +477,7 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 						dec_run_close(d, s, b->last, b->target, NTRACE_DK_TAKEN, 0);
 						s->pc = b->target;
 					} else {
-						next = b->last + 2 * (uint64_t)b->lhalf;
+						next = b->after;
 						if (!d->merge)
 							dec_run_close(d, s, b->last, next,
 								  NTRACE_DK_NOT_TAKEN, 0);

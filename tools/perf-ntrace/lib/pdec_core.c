@@ -20,8 +20,8 @@
 
 #define PD_MIN_PIECE	64
 #define PD_FEED		(64u << 10)	/* the head decoder's steps in the next piece */
-#define PD_PIECE_MIN	(16u << 10)	/* adaptive pieces: at least a few syncs' worth */
 #define PD_PIECE_OUT	(2u << 20)	/* output a piece aims at (piece_target()) */
+#define PD_PIECE_FLOOR	(1u << 10)	/* the smallest adaptive piece */
 #define PD_STEP		(4u << 10)	/* input taken at a time past a piece's target */
 
 void ntrace_pardec_cfg_default(struct ntrace_pardec_cfg *pc)
@@ -52,7 +52,6 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 	struct ntrace_images *v = NULL;
 	struct ntrace_pardec *p = NULL;
 	struct pd_engine *eng;
-	unsigned int i;
 	int rc;
 
 	if (pc->runs && pc->fmt != NTRACE_SINK_PC && pc->fmt != NTRACE_SINK_BRANCHES)
@@ -92,7 +91,7 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 		p->pc.jobs = n > 0 ? (unsigned int)n : 1;
 	}
 	if (!p->pc.out_limit)
-		p->pc.out_limit = 32u << 20;
+		p->pc.out_limit = 8u << 20;
 	if (p->pc.out_limit < 4096)
 		p->pc.out_limit = 4096;
 	if (p->pc.piece_bytes && p->pc.piece_bytes < PD_MIN_PIECE)
@@ -104,29 +103,39 @@ struct ntrace_pardec *ntrace_pardec_new(const struct ntrace_dec_cfg *cfg,
 	pthread_cond_init(&p->cv, NULL);
 	pthread_cond_init(&p->full_cv, NULL);
 	pthread_cond_init(&p->work_cv, NULL);
+	/* an explicit piece size asks for pieces (tests): no deciding */
+	if (p->pc.piece_bytes && pd_go_parallel(p)) {
+		if (why)
+			*why = "out of memory or threads for parallel decoding";
+		ntrace_pardec_free(p);
+		return NULL;
+	}
+	return p;
+}
+
+int pd_go_parallel(struct ntrace_pardec *p)
+{
+	const char *e = NULL;
+	unsigned int i;
+
+	p->mode = PD_PARALLEL;
 	/* the threads' caches, the calling thread's last (lazily zeroed pages) */
 	p->caches = calloc(p->pc.jobs + 1, sizeof(*p->caches));
 	for (i = 0; p->caches && i <= p->pc.jobs && !e; i++)
-		p->caches[i] = ntrace_decoder_new(&p->cfg, img, NULL, NULL, &e);
-	if (!p->caches || e) {
-		ntrace_pardec_free(p);
-		if (why)
-			*why = e ? e : ntrace_errstr(NTRACE_ENOMEM);
-		return NULL;
-	}
+		p->caches[i] = ntrace_decoder_new(&p->cfg, p->img, NULL, NULL, &e);
+	if (!p->caches || e)
+		return p->stopped = ntrace_err_set(&p->err, NTRACE_ENOMEM, "%s",
+						   e ? e : "out of memory for caches");
 	p->thr = calloc(p->pc.jobs, sizeof(*p->thr));
 	for (i = 0; p->thr && i < p->pc.jobs; i++) {
 		if (pthread_create(&p->thr[i], NULL, pd_thread, p))
 			break;
 		p->nthr++;
 	}
-	if (!p->nthr) {
-		ntrace_pardec_free(p);
-		if (why)
-			*why = "cannot start threads";
-		return NULL;
-	}
-	return p;
+	p->info.threads = p->nthr;
+	if (!p->nthr)
+		return p->stopped = ntrace_err_set(&p->err, NTRACE_ENOMEM, "cannot start threads");
+	return 0;
 }
 
 /*
@@ -150,7 +159,8 @@ static size_t piece_target(const struct ntrace_pardec *p)
 		return PD_PIECE_MIN;
 	ratio = p->out_bytes / p->retired_in + 1;
 	t = (p->pc.out_limit / 4 < PD_PIECE_OUT ? p->pc.out_limit / 4 : PD_PIECE_OUT) / ratio;
-	return t < PD_PIECE_MIN ? PD_PIECE_MIN : t > (8u << 20) ? 8u << 20 : (size_t)t;
+	/* once the ratio is known, pieces as small as the output wants */
+	return t < PD_PIECE_FLOOR ? PD_PIECE_FLOOR : t > (8u << 20) ? 8u << 20 : (size_t)t;
 }
 
 /* An input buffer of at least cap bytes: a spare one, or a new one. */
@@ -185,7 +195,13 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 	pc->buf = p->fill;
 	pc->cap = p->fill_cap;
 	pc->len = cut;
-	pc->nocut = p->fill_nocut;
+	/*
+	 * A piece's decoder records states only after a sync in the first
+	 * half of its piece: without one, the decoder before decodes it
+	 * anyway, so no thread should.
+	 */
+	pc->nocut = p->fill_nocut || (pc->index && !pd_starts_sync(p->fill, cut) &&
+				      !pd_sync_in(p->fill, 1, cut / 2));
 	if (!pc->nocut && pd_engine_stock(p, &why)) {
 		free(pc);
 		free(rest);
@@ -214,11 +230,6 @@ static int make_piece(struct ntrace_pardec *p, size_t cut, bool nocut_next)
 	return 0;
 }
 
-static bool msg_starts(const uint8_t *b, size_t i)
-{
-	return (b[i - 1] & 3) == NTRACE_MSEO_END_MSG && (b[i] & 3) == NTRACE_MSEO_NORMAL;
-}
-
 /*
  * Cut the filled bytes at or after target: before a sync message within
  * [target, 2 target), else at the first message start after target, else
@@ -233,13 +244,13 @@ static int try_cut(struct ntrace_pardec *p, size_t target)
 	if (p->scan < target)
 		p->scan = target > 0 ? target : 1;
 	for (i = p->scan; i < p->fill_len; i++)
-		if (msg_starts(b, i) && ntrace_tcode_is_sync(b[i] >> 2))
+		if (pd_msg_starts(b, i) && ntrace_tcode_is_sync(b[i] >> 2))
 			return make_piece(p, i, false);
 	p->scan = i;
 	if (p->fill_len < 2 * target)
 		return 0;
 	for (i = target; i < p->fill_len; i++)
-		if (msg_starts(b, i))
+		if (pd_msg_starts(b, i))
 			return make_piece(p, i, false);
 	return make_piece(p, p->fill_len, true);
 }
@@ -394,6 +405,37 @@ static int keep_in_flight(struct ntrace_pardec *p)
 	return rc;
 }
 
+/* Hold the first bytes until pd_decide() can tell one decoder from pieces. */
+static int hold(struct ntrace_pardec *p, const uint8_t *buf, size_t len)
+{
+	if (p->fill_cap < p->fill_len + len) {
+		size_t cap = p->fill_len + len > PD_DECIDE ? p->fill_len + len : PD_DECIDE;
+		uint8_t *f = realloc(p->fill, cap);
+
+		if (!f)
+			return p->stopped = ntrace_err_set(&p->err, NTRACE_ENOMEM,
+							   "out of memory for input");
+		p->fill = f;
+		p->fill_cap = cap;
+	}
+	memcpy(p->fill + p->fill_len, buf, len);
+	p->fill_len += len;
+	return pd_decide(p, false);
+}
+
+/* Cut what is held past two pieces' worth (just split, or fed a lot). */
+static int cut_held(struct ntrace_pardec *p)
+{
+	int rc = 0;
+
+	while (!rc && p->fill_len >= 2 * piece_target(p)) {
+		rc = try_cut(p, piece_target(p));
+		if (!rc)
+			rc = keep_in_flight(p);
+	}
+	return rc ? (p->stopped = rc) : 0;
+}
+
 int ntrace_pardec_feed(struct ntrace_pardec *p, const uint8_t *buf, size_t len)
 {
 	int rc;
@@ -401,6 +443,18 @@ int ntrace_pardec_feed(struct ntrace_pardec *p, const uint8_t *buf, size_t len)
 	if (p->stopped || p->finished)
 		return p->stopped;
 	p->in_bytes += len;
+	if (p->mode == PD_UNDECIDED) {
+		rc = hold(p, buf, len);
+		if (rc || p->mode == PD_DIRECT)
+			return rc;
+		if (p->mode == PD_PARALLEL)
+			return cut_held(p);
+		return 0;
+	}
+	if (p->mode == PD_DIRECT) {
+		ntrace_decoder_feed(p->direct, buf, len);
+		return pd_direct_stopped(p);
+	}
 	while (len) {
 		size_t target = piece_target(p), want = 2 * target, n;
 
@@ -444,6 +498,20 @@ int ntrace_pardec_finish(struct ntrace_pardec *p)
 	if (p->finished)
 		return rc;
 	p->finished = true;
+	if (!rc && p->mode == PD_UNDECIDED)
+		rc = pd_decide(p, true);
+	if (!rc && p->mode == PD_PARALLEL)
+		rc = cut_held(p);
+	if (p->mode == PD_DIRECT) {
+		if (!rc)
+			rc = pd_direct_finish(p);
+		if (!rc && p->pc.runs && fflush(p->out))
+			rc = ntrace_err_set(&p->err, NTRACE_EWRITE, "write error: %s",
+					    strerror(errno));
+		if (rc && !p->stopped)
+			p->stopped = rc;
+		return p->stopped;
+	}
 	if (!rc && (p->fill_len || !p->head))
 		rc = make_piece(p, p->fill_len, false);
 	while (!rc && p->head->next)
@@ -475,6 +543,10 @@ int ntrace_pardec_finish(struct ntrace_pardec *p)
 
 void ntrace_pardec_stats(const struct ntrace_pardec *p, struct ntrace_dec_stats *s)
 {
+	if (p->mode == PD_DIRECT) {
+		ntrace_decoder_stats(p->direct, s);
+		return;
+	}
 	*s = p->acc;
 	if (!p->finished && p->head && p->head->d && p->head->main)
 		stats_add(s, &p->head->d->st, &p->head->base);
@@ -530,6 +602,8 @@ void ntrace_pardec_free(struct ntrace_pardec *p)
 		ntrace_decoder_free(p->caches[i]);
 	free(p->caches);
 	free(p->thr);
+	ntrace_decoder_free(p->direct);
+	ntrace_sink_free(p->dsink);
 	free(p->fill);
 	dec_state_free(&p->cmp);
 	pthread_mutex_destroy(&p->mu);

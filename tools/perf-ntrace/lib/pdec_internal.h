@@ -11,6 +11,10 @@
 #include "ntrace/pardec.h"
 
 #define PD_MAXSNAP	8		/* states recorded near a piece's start */
+#define PD_PIECE_MIN	(16u << 10)	/* adaptive pieces: at least a few syncs' worth */
+/* pdec_decide.c: trace bytes held to decide, and places to cut wanted there */
+#define PD_DECIDE	(256u << 10)
+#define PD_DECIDE_CUTS	2
 #define PD_INSPARE	4		/* piece input buffers kept for reuse */
 
 /* Formatted output of a piece: the sink's buffers, handed over in order. */
@@ -87,6 +91,12 @@ struct pd_piece {
 };
 
 struct ntrace_pardec {
+	/* one decoder or pieces: undecided while the first bytes are held */
+	enum { PD_UNDECIDED, PD_DIRECT, PD_PARALLEL } mode;
+	size_t dscan, dlast;		/* held bytes scanned; the last place to cut */
+	unsigned int dcuts;		/* places to cut found */
+	struct ntrace_decoder *direct;	/* PD_DIRECT: the one decoder */
+	struct ntrace_sink *dsink;	/* and its sink (NULL without runs) */
 	struct ntrace_dec_cfg cfg;
 	struct ntrace_pardec_cfg pc;
 	struct ntrace_images *img;
@@ -162,6 +172,29 @@ static inline void pd_wait_main(struct ntrace_pardec *p, struct pd_piece *pc)
 	pthread_cond_wait(&p->cv, &p->mu);
 	p->watch = NULL;
 }
+
+/* A message starts at b[i] (i > 0): the byte before ends one. */
+static inline bool pd_msg_starts(const uint8_t *b, size_t i)
+{
+	return (b[i - 1] & 3) == NTRACE_MSEO_END_MSG && (b[i] & 3) == NTRACE_MSEO_NORMAL;
+}
+
+/* The n bytes at b, cut at a message boundary, start with a sync message. */
+static inline bool pd_starts_sync(const uint8_t *b, size_t n)
+{
+	return n && (b[0] & 3) == NTRACE_MSEO_NORMAL && ntrace_tcode_is_sync(b[0] >> 2);
+}
+
+/* pdec_decide.c: one decoder or pieces (mode), and the one decoder's path */
+/* A sync message starts in b[from, to) (b: at a message boundary or not). */
+bool pd_sync_in(const uint8_t *b, size_t from, size_t to);
+/* Decide once the held bytes tell, or at the end: 0 or a failure. */
+int pd_decide(struct ntrace_pardec *p, bool end);
+/* PD_DIRECT: the decoder's stop code, with its reason set. */
+int pd_direct_stopped(struct ntrace_pardec *p);
+int pd_direct_finish(struct ntrace_pardec *p);
+/* pdec_core.c: start the threads and cut what is held (PD_PARALLEL). */
+int pd_go_parallel(struct ntrace_pardec *p);
 
 /* pdec_work.c: the threads and the pieces' decoders */
 void *pd_thread(void *arg);

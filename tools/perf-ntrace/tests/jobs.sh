@@ -38,21 +38,27 @@ privargs() {	# NAME -> rt-tool's --priv option, if any
 	[ -n "${PRIV[$1]}" ] && printf -- '--priv\n%s\n' "${PRIV[$1]}"
 }
 
-# same TRACE ELF OPTS...: --jobs 1 against --jobs 2 with tiny pieces, in
-# every format; prints what differs (nothing when all is equal)
+# same TRACE ELF OPTS...: --jobs 1 against --jobs 2 with tiny pieces (split
+# whatever the trace holds) and against the default (no --jobs: the
+# decoder decides whether to split), in every format; prints what differs
+# (nothing when all is equal)
 same() {
 	local bin=$1 elf=$2 f j st
 	shift 2
 	for f in pc branches stats; do
-		for j in 1 2; do
-			local extra=()
-			[ $j = 2 ] && extra=(--piece-size "${PIECE:-512}")
-			"$TOOL" decode --elf "$elf" --jobs $j "${extra[@]}" "$@" --format=$f \
+		for j in 1 2 d; do
+			local extra=(--jobs $j)
+			[ $j = 2 ] && extra+=(--piece-size "${PIECE:-512}")
+			[ $j = d ] && extra=()
+			"$TOOL" decode --elf "$elf" "${extra[@]}" "$@" --format=$f \
 				-o "$bin.$f.$j" "$bin" 2>"$bin.$f.$j.err"
 			echo "exit $?" >>"$bin.$f.$j.err"
 		done
-		cmp -s "$bin.$f.1" "$bin.$f.2" || echo "--format=$f output differs"
-		cmp -s "$bin.$f.1.err" "$bin.$f.2.err" || echo "--format=$f stderr/status differs"
+		for j in 2 d; do
+			cmp -s "$bin.$f.1" "$bin.$f.$j" || echo "--format=$f output differs ($j)"
+			cmp -s "$bin.$f.1.err" "$bin.$f.$j.err" ||
+				echo "--format=$f stderr/status differs ($j)"
+		done
 	done
 }
 
@@ -83,7 +89,7 @@ for cfg in "${configs[@]}"; do
 	done
 	total=$((total + n))
 	if [ ${#bad[@]} -eq 0 ]; then
-		ok "jobs $cfg: --jobs 2 (512-byte pieces) = --jobs 1 for $n traces (pc, branches, stats, stderr)"
+		ok "jobs $cfg: --jobs 2 (512-byte pieces) and the default = --jobs 1 for $n traces (pc, branches, stats, stderr)"
 	else
 		not_ok "jobs $cfg: ${bad[*]:0:3}"
 	fi
@@ -153,7 +159,46 @@ else
 	not_ok "jobs damaged: $nd decodes, $errs problems; ${bad[*]:0:3}"
 fi
 
-# 4. the options: a bad --jobs is refused; stdin works
+# 4. the default decides from the trace: a trace with one sync is decoded
+# by one decoder and no thread (the output is checked in 1.); a long
+# trace with periodic sync is split, and writes what one decoder writes
+info() {	# TRACE ELF OPTS...: the threads the default --jobs 2 started
+	NTRACE_JOBS_INFO=1 "$TOOL" decode --elf "$2" --jobs 2 "${@:3}" -o /dev/null "$1" 2>&1 |
+		awk '/^jobs:/ { print $11 }'
+}
+one=0 bad=()
+for p in "${progs[@]}"; do
+	mapfile -t a < <(privargs "$p")
+	bin=$WORK/$p.one.bin
+	"$RT" encode htm-ret8-rh "$WORK/$p.pcs" "$bin" "${a[@]}" "$WORK/$p.elf" || continue
+	[ "$("$TOOL" decode --format=stats --elf "$WORK/$p.elf" "$bin" |
+		awk '$1 == "syncs:" { print $2 }')" = 1 ] || continue
+	t=$(info "$bin" "$WORK/$p.elf")
+	[ "$t" = 0 ] || bad+=("$p: ${t:-no} threads")
+	one=$((one + 1))
+	rm -f "$bin"
+done
+if [ ${#bad[@]} -eq 0 ] && [ $one -gt 0 ]; then
+	ok "jobs decide: $one traces with one sync are decoded by one decoder (no thread)"
+else
+	not_ok "jobs decide: one-sync traces got threads: ${bad[*]:0:3} (of $one)"
+fi
+p=${progs[0]}
+mapfile -t a < <(privargs "$p")
+"$RT" encode htm-ret8-rh-sync "$WORK/$p.pcs" "$WORK/s.bin" "${a[@]}" "$WORK/$p.elf"
+# copies that each start with a sync are one valid trace, past the 256 KiB held
+for _ in $(seq $((300000 / $(stat -c %s "$WORK/s.bin") + 2))); do cat "$WORK/s.bin"; done >"$WORK/long.bin"
+t=$(info "$WORK/long.bin" "$WORK/$p.elf")
+"$TOOL" decode --elf "$WORK/$p.elf" --jobs 1 --format=branches -o "$WORK/long.1" "$WORK/long.bin"
+"$TOOL" decode --elf "$WORK/$p.elf" --format=branches -o "$WORK/long.d" "$WORK/long.bin"
+if [ "${t:-0}" -ge 2 ] && [ -s "$WORK/long.1" ] && cmp -s "$WORK/long.1" "$WORK/long.d"; then
+	ok "jobs decide: a $(stat -c %s "$WORK/long.bin")-byte trace with periodic sync is split ($t threads), output = --jobs 1"
+else
+	not_ok "jobs decide: the periodic-sync trace got ${t:-no} threads or differs from --jobs 1"
+fi
+rm -f "$WORK/s.bin" "$WORK/long".*
+
+# 5. the options: a bad --jobs is refused; stdin works
 if ! "$TOOL" decode --elf "$WORK/${progs[0]}.elf" --jobs 0 /dev/null 2>/dev/null &&
    ! "$TOOL" decode --elf "$WORK/${progs[0]}.elf" --piece-size 3 /dev/null 2>/dev/null; then
 	ok "jobs options: --jobs 0 and --piece-size 3 are refused"

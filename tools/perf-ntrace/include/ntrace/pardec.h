@@ -105,6 +105,9 @@ struct ntrace_pardec_info {
 	uint64_t redecoded;	/* pieces decoded again by the decoder before (no
 				 * equal state found) */
 	uint64_t overlap_bytes;	/* trace bytes decoded twice to find equal states */
+	uint64_t threads;	/* threads started; 0: the trace was not worth
+				 * splitting and one decoder in the calling
+				 * thread decoded it */
 };
 void ntrace_pardec_info(const struct ntrace_pardec *p, struct ntrace_pardec_info *i);
 

@@ -32,7 +32,7 @@ done
 stops=$("$RE" -s --wide "$out.elf" | awk '$4 == "FUNC" && ($8 == "printstr" ||
 	$8 == "tohost_exit" || $8 == "exit" || $8 == "abort" || $8 == "handle_trap" ||
 	$8 == "syscall") { printf ",stop=0x%s", $2 }')
-timeout 60 qemu-system-riscv64 -M spike -bios none -display none -serial null -monitor none \
+timeout "${RECORD_TIMEOUT:-60}" qemu-system-riscv64 -M spike -bios none -display none -serial null -monitor none \
 	-kernel "$out.elf" -plugin "$plugin,out=$out.full.pcs,start=0x80000000$stops" </dev/null \
 	>/dev/null 2>&1
 [ -s "$out.full.pcs" ] || { echo "${0##*/}: QEMU recorded nothing for $elf" >&2; exit 1; }

@@ -23,9 +23,12 @@ __attribute__((noinline)) long work(long n)
 }
 } // namespace ntrace_demo
 
+static volatile long sink;
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 100000000;
 
-	return (int)(ntrace_demo::work(n) & 1);
+	sink = ntrace_demo::work(n);
+	return 0;
 }

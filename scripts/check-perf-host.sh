@@ -19,7 +19,9 @@
 #    the program's ground truth as tools/perf-ntrace/tests/perfdata.sh
 #    does, HEADER_ARCH riscv64) decoded instruction by instruction and
 #    annotated with RISC-V mnemonics from riscv64-linux-gnu-objdump, which
-#    perf picks by itself for a riscv64 recording.
+#    perf picks by itself for a riscv64 recording (loop branch targets
+#    right, every function annotated without a crash), and its call
+#    chains in a flame graph.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -256,6 +258,25 @@ if grep -Eq '↑ bne +a[0-7],a[0-7],a *$' "$tmp/ann2.txt" && grep -Eq '^ *[0-9.]
 	ok "riscv64 N-Trace recording: perf annotate --stdio2 shows the loop's bne jumping back to its head (offset a)"
 else
 	not_ok "riscv64 N-Trace recording: the loop's bne in perf annotate --stdio2: $(grep -E 'bne|mul' "$tmp/ann2.txt" | tr '\n' ' ' | tr -s ' ')"
+fi
+# a flame graph of the trace: call chains from the decoded calls
+"$perf" script -i "$tmp/sum.data" --symfs "$tmp/root" --itrace=i100ig \
+	-s "$exec_path/scripts/python/flamegraph.py" -- -f json -o "$tmp/rvfg.json" >/dev/null 2>&1
+fg=$(python3 - "$tmp/rvfg.json" <<'EOF' 2>&1
+import json, sys
+def walk(n, path):
+	p = path + [n["n"]]
+	if n["n"] == "sum_squares":
+		print(" > ".join(p[2:]), n["v"])
+	for c in n["c"]:
+		walk(c, p)
+walk(json.load(open(sys.argv[1])), [])
+EOF
+)
+if [ "$fg" = "_start > __libc_start_main_impl > __libc_start_call_main > main > sum_squares $((n_fn / 100))" ]; then
+	ok "riscv64 N-Trace recording: flamegraph.py --itrace=i100ig: $fg samples"
+else
+	not_ok "riscv64 N-Trace recording: flamegraph.py --itrace=i100ig: '$fg' (want $((n_fn / 100)) samples in sum_squares under main)"
 fi
 # every function of the recording (glibc's start-up code has branches to
 # every register pair; patch 0014: a crash in map__objdump_2mem())

@@ -150,42 +150,54 @@ else
 fi
 
 # ---- the TUI, in tmux ----
-if ! command -v tmux >/dev/null; then
+# perf report in a tmux session of our own server (-L): the screen is read
+# with capture-pane, keys sent with send-keys.
+sock=ntrace-check-$$
+tm() { tmux -L "$sock" "$@"; }
+screen() { tm capture-pane -p -t tui 2>/dev/null; }
+wait_for() {	# TEXT: the screen shows TEXT within 20 s
+	local i
+	for i in $(seq 100); do
+		screen | grep -qF "$1" && return 0
+		sleep 0.2
+	done
+	return 1
+}
+tui_start() {	# perf report ARGS... in $tmp
+	local a q=
+	for a in "$@"; do q+=" '$a'"; done
+	tm new-session -d -s tui -x 160 -y 40 \
+		"cd '$tmp' && TERM=screen '$perf' report$q; echo perf report exited: \$?; sleep 30"
+}
+tui_quit() {	# NAME: q from the annotate view, q from the report
+	tm send-keys -t tui q
+	wait_for 'Samples: ' && tm send-keys -t tui q
+	if wait_for 'perf report exited: 0'; then
+		ok "$1: q quits"
+	else
+		not_ok "$1: q quits: $(screen | grep . | head -3 | tr '\n' ' ')"
+	fi
+	tm kill-server 2>/dev/null
+}
+have_tmux=0
+command -v tmux >/dev/null && have_tmux=1
+if [ $have_tmux = 0 ]; then
 	skip "perf report TUI" "no tmux"
 else
-	sock=ntrace-check-$$
-	tm() { tmux -L "$sock" "$@"; }
-	screen() { tm capture-pane -p -t tui 2>/dev/null; }
-	wait_for() {	# TEXT: the screen shows TEXT within 20 s
-		local i
-		for i in $(seq 100); do
-			screen | grep -qF "$1" && return 0
-			sleep 0.2
-		done
-		return 1
-	}
-	tm new-session -d -s tui -x 160 -y 40 \
-		"cd '$tmp' && TERM=screen '$perf' report -i perf.data --no-children; echo perf report exited: \$?; sleep 30"
+	tui_start -i perf.data --no-children
 	if wait_for "$sym" && screen | grep -q "^Samples: .* of event 'task-clock'"; then
 		ok "perf report TUI in tmux lists $sym under the Samples header"
-		screen >"$tmp/tui.txt"
 		tm send-keys -t tui a
 		if wait_for 'Percent' || wait_for 'imul'; then
-			ok "perf report TUI: 'a' annotates it ($(screen | grep -Eo '\b(imul|lea|add|cmp|jne|ret)\b' | sort -u | tr '\n' ' '))"
+			ok "perf report TUI: 'a' annotates it ($(screen | grep -Eo '\b(imul|lea|add|cmp|jne|ret)\b' | sort -u | xargs))"
 		else
 			not_ok "perf report TUI: 'a' annotates: $(screen | head -5 | tr '\n' ' ')"
 		fi
-		tm send-keys -t tui q
-		wait_for 'Samples: ' && tm send-keys -t tui q
-		if wait_for 'perf report exited: 0'; then
-			ok "perf report TUI: q quits"
-		else
-			not_ok "perf report TUI: q quits: $(screen | grep . | head -3 | tr '\n' ' ')"
-		fi
+		tui_quit "perf report TUI"
 	else
 		not_ok "perf report TUI in tmux: $(screen | head -5 | tr '\n' ' ')"
+		tm kill-server 2>/dev/null
 	fi
-	tm kill-server 2>/dev/null
 fi
 
 # ---- RISC-V: an N-Trace recording, decoded and annotated ----
@@ -277,6 +289,41 @@ if [ "$fg" = "_start > __libc_start_main_impl > __libc_start_call_main > main > 
 	ok "riscv64 N-Trace recording: flamegraph.py --itrace=i100ig: $fg samples"
 else
 	not_ok "riscv64 N-Trace recording: flamegraph.py --itrace=i100ig: '$fg' (want $((n_fn / 100)) samples in sum_squares under main)"
+fi
+# the TUI on the trace: the top function annotated in RISC-V
+if [ $have_tmux = 1 ]; then
+	tui_start -i sum.data --symfs root --itrace=i1i --no-children --sort sym
+	top=$("$perf" report -i "$tmp/sum.data" --symfs "$tmp/root" --itrace=i1i --no-children \
+		--sort sym --stdio 2>/dev/null | awk '/%/ { print $3; exit }')
+	# perf's warning boxes (the file has a LOST record; no kallsyms) wait
+	# for a key each
+	for i in $(seq 40); do
+		if screen | grep -q 'Warning:'; then
+			tm send-keys -t tui Enter
+		elif screen | grep -q '^Available samples'; then
+			# the events with samples: the N-Trace PMU's, dummy:u and
+			# the decoder's instructions; go down to the last
+			tm send-keys -t tui Down Down Enter
+		elif screen | grep -q '^Samples: '; then
+			break
+		fi
+		sleep 0.5
+	done
+	if wait_for "$top" && screen | grep -q "^Samples: .* of event 'instructions'"; then
+		tm send-keys -t tui a
+		wait_for 'Percent'
+		sleep 1
+		mn=$(screen | grep -Eo '\b(addi|addiw|auipc|ld|sd|lw|sw|bnez|beqz|bne|beq|li|mv|ret|jal)\b' | sort -u | xargs)
+		if [ "$(wc -w <<<"$mn")" -ge 4 ] && ! screen | grep -Eq '\b(push|mov|lea|imul)\b'; then
+			ok "perf report TUI on the riscv64 recording: 'a' annotates $top in RISC-V ($mn)"
+		else
+			not_ok "perf report TUI on the riscv64 recording: 'a' on $top: $(screen | grep . | head -6 | tr '\n' ' ')"
+		fi
+		tui_quit "perf report TUI on the riscv64 recording"
+	else
+		not_ok "perf report TUI on the riscv64 recording: $(screen | grep . | head -4 | tr '\n' ' ')"
+		tm kill-server 2>/dev/null
+	fi
 fi
 # every function of the recording (glibc's start-up code has branches to
 # every register pair; patch 0014: a crash in map__objdump_2mem())

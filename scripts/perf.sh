@@ -50,7 +50,7 @@ RISCV_FLAGS=(
 # Instructions are disassembled by objdump (perf annotate
 # --objdump=riscv64-linux-gnu-objdump for RISC-V): Debian's capstone is 4.x
 # without RISC-V, and perf 6.12's LLVM disassembler asks for no RISC-V
-# extensions, so it rejects compressed code.
+# extensions, so it rejects compressed code and falls back to objdump.
 HOST_FLAGS=(
 	CROSS_COMPILE= NO_LIBPERL=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1
 	NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1

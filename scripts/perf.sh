@@ -47,8 +47,8 @@ RISCV_FLAGS=(
 # libexec/perf-core), slang (the perf report/annotate TUI) and C++
 # demangling through libstdc++'s __cxa_demangle (perf's own path in 6.12;
 # libbfd's needs BUILD_NONDISTRO, which distributions do not set).
-# Instructions are disassembled by objdump (perf annotate
-# --objdump=riscv64-linux-gnu-objdump for RISC-V): Debian's capstone is 4.x
+# Instructions are disassembled by objdump (riscv64-linux-gnu-objdump, which
+# perf annotate picks for a riscv64 recording): Debian's capstone is 4.x
 # without RISC-V, and perf 6.12's LLVM disassembler asks for no RISC-V
 # extensions, so it rejects compressed code and falls back to objdump.
 HOST_FLAGS=(

@@ -9,7 +9,12 @@ set -euo pipefail
 
 die() { echo "deps: error: $*" >&2; exit 1; }
 
-# Packages from the machine's own suite.
+# Packages from the machine's own suite. The host perf's features
+# (scripts/perf.sh --host): python3-dev (libpython, python3-config) and
+# python3-setuptools, libslang2-dev (TUI), g++ (C++ demangling through
+# libstdc++); its checks (scripts/check-perf.sh): tmux drives the TUI,
+# PySide2's QtSql with Qt's SQLite driver is what perf's
+# export-to-sqlite.py writes with, sqlite3 reads the result.
 BASE_PKGS=(
 	make gcc libc6-dev bc flex bison libssl-dev libelf-dev cpio xz-utils
 	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
@@ -17,6 +22,8 @@ BASE_PKGS=(
 	clang libclang-rt-14-dev llvm-19 autofdo python3 rsync kmod
 	patch perl file git binutils pkg-config python3-docutils time dpkg-dev
 	lua5.4 zstd
+	python3-dev python3-setuptools libslang2-dev g++ tmux sqlite3
+	python3-pyside2.qtsql libqt5sql5-sqlite
 )
 # Packages that must come from bookworm-backports.
 BP_PKGS=(qemu-system-riscv qemu-user opensbi linux-source-6.12 linux-perf)

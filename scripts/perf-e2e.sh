@@ -199,6 +199,22 @@ else
 	else
 		not_ok "host perf script: $(head -c 200 "$tmp/ps.err")"
 	fi
+	# perf annotate disassembles the guest's code with the cross objdump it
+	# picks for the recording's arch (HEADER_ARCH riscv64); the same path is
+	# checked on a synthesised recording by scripts/check-perf-host.sh.
+	if [ -f "$tmp/out/htm.data" ]; then
+		"$hostperf" annotate -i "$tmp/out/htm.data" --symfs "$tmp/root" --itrace=i1i \
+			--stdio -v >"$tmp/ann.txt" 2>"$tmp/ann.err"
+		mn=$(awk -F: 'NF >= 3 && $2 ~ /^ +[0-9a-f]+$/ { split($3, m, " "); print m[1] }' \
+			"$tmp/ann.txt" | sort -u)
+		if grep -q 'Executing: riscv64-linux-gnu-objdump ' "$tmp/ann.err" &&
+		   grep -qx 'addi\|ld\|sd\|bnez\|bne\|ret' <<<"$mn" &&
+		   ! grep -qx 'push\|mov\|(bad)' <<<"$mn"; then
+			ok "host perf annotate of the htm recording: riscv64-linux-gnu-objdump, $(grep -c . <<<"$mn") RISC-V mnemonics ($(head -8 <<<"$mn" | xargs) ...)"
+		else
+			not_ok "host perf annotate of the htm recording: $(grep -i 'objdump\|error' "$tmp/ann.err" | head -2 | tr '\n' ' ') mnemonics: $(head -8 <<<"$mn" | xargs)"
+		fi
+	fi
 fi
 
 # Decode every recording on the host, with the guest kernel's vDSO image

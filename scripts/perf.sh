@@ -4,7 +4,9 @@
 # Build (or reuse) a static riscv64 perf from the kernel source's tools/perf.
 # Usage: scripts/perf.sh          prints the path of the riscv64 perf binary
 #        scripts/perf.sh --host   the same for a dynamic x86_64 (build machine)
-#                                 perf with libelf, libdw, libtraceevent, zstd:
+#                                 perf built as a distribution builds it:
+#                                 libelf, libdw, libtraceevent, zstd, python
+#                                 scripting, the slang TUI, C++ demangling;
 #                                 reads the guest's perf.data files on the host
 # Patches: every *.patch in $NTRACE_PERF_PATCHES (default tools/perf-patches/)
 # is applied in name order with "patch -p1" against the kernel source top,
@@ -40,17 +42,29 @@ RISCV_FLAGS=(
 )
 # Host perf: the Debian -dev libraries scripts/deps.sh installs; the rest off
 # so the feature set does not depend on what else happens to be installed.
+# On, as in Debian's linux-perf: libpython (perf script -s, perf script
+# report ..., the python scripts installed under the prefix's
+# libexec/perf-core), slang (the perf report/annotate TUI) and C++
+# demangling through libstdc++'s __cxa_demangle (perf's own path in 6.12;
+# libbfd's needs BUILD_NONDISTRO, which distributions do not set).
+# Instructions are disassembled by objdump (riscv64-linux-gnu-objdump, which
+# perf annotate picks for a riscv64 recording): Debian's capstone is 4.x
+# without RISC-V, and perf 6.12's LLVM disassembler asks for no RISC-V
+# extensions, so it rejects compressed code and falls back to objdump.
 HOST_FLAGS=(
-	CROSS_COMPILE= NO_LIBPYTHON=1 NO_LIBPERL=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1
-	NO_SLANG=1 NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
-	NO_LIBCRYPTO=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_SDT=1 NO_DEMANGLE=1
+	CROSS_COMPILE= NO_LIBPERL=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1
+	NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
+	NO_LIBCRYPTO=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_SDT=1
 	NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SHELLCHECK=1
-	NO_LIBDEBUGINFOD=1 WERROR=0
+	NO_LIBDEBUGINFOD=1 WERROR=0 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config
 )
+# the packages behind the host perf's features (cache key)
+HOST_PKGS=(libelf-dev libdw-dev libtraceevent-dev libzstd-dev zlib1g-dev liblzma-dev
+	libpython3-dev python3-setuptools libslang2-dev g++ libstdc++-12-dev)
 if [ "$host" = 1 ]; then
 	PERF_FLAGS=("${HOST_FLAGS[@]}")
-	toolchain="$(cc --version | head -1) $(dpkg-query -W -f='${Version} ' \
-		libelf-dev libdw-dev libtraceevent-dev libzstd-dev zlib1g-dev liblzma-dev 2>/dev/null)"
+	toolchain="$(cc --version | head -1) $(dpkg-query -W -f='${Package}=${Version} ' \
+		"${HOST_PKGS[@]}" 2>/dev/null)"
 	kind=host
 else
 	xlibs=$(bash "$NTRACE_TOP/scripts/cross-libs.sh") || die "cross-built libelf and zlib"
@@ -62,10 +76,14 @@ fi
 # libntrace (tools/perf-ntrace), built for perf's target and installed
 # static-only into a prefix keyed by its sources and compiler, so perf's
 # feature check finds it through LIBNTRACE_DIR and perf decodes N-Trace
-# with no run-time dependency.
+# with no run-time dependency. CFLAGS (optional) replace the library's
+# default -O2 -g: the host's is position-independent, as perf's python
+# extension (a shared object) links it too.
 libntrace_prefix() {
-	local cc=$1 ar=$2 nt=$NTRACE_TOP/tools/perf-ntrace key dir
-	key=$(cache_key "libntrace rev 1" "$($cc --version | head -1)" "$nt/Makefile" \
+	local cc=$1 ar=$2 cflags=${3:-} nt=$NTRACE_TOP/tools/perf-ntrace key dir
+	local flagkey=() flagarg=()
+	[ -z "$cflags" ] || { flagkey=("cflags $cflags"); flagarg=(CFLAGS="$cflags"); }
+	key=$(cache_key "libntrace rev 1" "${flagkey[@]}" "$($cc --version | head -1)" "$nt/Makefile" \
 		"$nt/libntrace.map" "$nt/libntrace.pc.in" "$NTRACE_TOP/include/uapi/linux/ntrace.h" \
 		"$NTRACE_TOP/include/uapi/linux/ntrace_tci.h" \
 		$(find "$nt/lib" "$nt/include" -type f | LC_ALL=C sort))
@@ -73,7 +91,7 @@ libntrace_prefix() {
 	if [ ! -f "$dir/.ntrace-built" ]; then
 		rm -rf "$dir"
 		make -C "$nt" -s CC="$cc" AR="$ar" B="$dir/build" PREFIX="$dir" \
-			install >"$NTRACE_CACHE/libntrace-$key.log" 2>&1 ||
+			"${flagarg[@]}" install >"$NTRACE_CACHE/libntrace-$key.log" 2>&1 ||
 			{ tail -20 "$NTRACE_CACHE/libntrace-$key.log" >&2; die "libntrace build failed"; }
 		rm -rf "$dir/build" "$dir"/lib/libntrace.so*
 		touch "$dir/.ntrace-built"
@@ -81,7 +99,7 @@ libntrace_prefix() {
 	echo "$dir"
 }
 if [ "$host" = 1 ]; then
-	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix cc ar)
+	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix cc ar "-O2 -g -fPIC")
 else
 	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix "${CROSS_COMPILE}gcc" "${CROSS_COMPILE}ar")
 fi
@@ -97,8 +115,10 @@ src=$(kernel_source)
 names=("${patches[@]##*/}")
 keyargs=("rev $BUILD_REV" "$(linux_source_version)" "$toolchain" "${PERF_FLAGS[*]}"
 	"${names[@]/#/patch }" "${patches[@]}")
-# The riscv64 key is unchanged from before host mode existed.
-[ "$host" = 1 ] && keyargs=("host" "${keyargs[@]}")
+# The riscv64 key is unchanged from before host mode existed; HOST_REV is
+# the host build's own BUILD_REV (2: installed under the entry as prefix).
+HOST_REV=2
+[ "$host" = 1 ] && keyargs=("host" "host rev $HOST_REV" "${keyargs[@]}")
 key=$(cache_key "${keyargs[@]}")
 out=$NTRACE_CACHE/perf/$key
 
@@ -114,12 +134,19 @@ build() {
 		log "applying ${p##*/}"
 		patch -p1 -s -d "$out/src" <"$p" || die "patch ${p##*/} does not apply"
 	done
-	local start=$SECONDS
-	make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" perf \
-		>"$out/build.log" 2>&1 ||
+	local start=$SECONDS target=(perf)
+	# The host perf is installed with the entry as its prefix: its python
+	# scripts (libexec/perf-core/scripts/python, found through the
+	# compiled-in exec path) are what perf script -s and perf script
+	# report run.
+	[ "$host" = 1 ] && target=(prefix="$out/inst" install-tools)
+	make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" \
+		"${target[@]}" >"$out/build.log" 2>&1 ||
 		{ tail -40 "$out/build.log" >&2; die "perf build failed (log: $out/build.log)"; }
 	if [ "$host" = 1 ]; then
 		strip -o "$out/perf" "$out/obj/perf"
+		rm -f "$out/inst/bin/perf" "$out/inst/bin/trace"
+		ln -s ../../perf "$out/inst/bin/perf"
 	else
 		file "$out/obj/perf" | grep -q 'statically linked' || die "perf is not a static binary"
 		${CROSS_COMPILE}strip -o "$out/perf" "$out/obj/perf"

@@ -14,6 +14,8 @@
 #  - the host perf's distribution features work (scripts/check-perf-host.sh:
 #    python scripting, export-to-sqlite, flamegraph and gecko reports, C++
 #    demangling, the TUI in tmux, RISC-V annotate through the cross objdump).
+#  - the host perf reads perf.data files cut short at many offsets with a
+#    warning and the samples that are there (scripts/perf-truncated.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -92,6 +94,7 @@ if perf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/err"); then
 		not_ok "host perf runs and has the ntrace reader"
 	fi
 	bash "$NTRACE_TOP/scripts/check-perf-host.sh" "$perf"
+	bash "$NTRACE_TOP/scripts/perf-truncated.sh" "$perf"
 else
 	not_ok "host perf builds: $(tail -3 "$tmp/err" | tr '\n' ' ')"
 fi

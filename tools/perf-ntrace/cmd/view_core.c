@@ -281,10 +281,14 @@ static int trap(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r
 	return vt_item(v, &it);
 }
 
-/* Time of the runs: a run's timestamp is when its last instruction ran. */
+/*
+ * Time of the runs: a run's timestamp is that of the message that reported
+ * it, made once its last instruction retired: the time at the position
+ * after the last run a timestamp reports.
+ */
 static void run_time(struct view *v, const struct ntrace_dec_run *r)
 {
-	uint64_t at = v->pos + (r->ninsn ? r->ninsn - 1 : 0);
+	uint64_t at = v->pos + r->ninsn;
 
 	if (v->time != VIEW_TIME_TS)
 		return;

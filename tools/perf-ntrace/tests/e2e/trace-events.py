@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Read a Trace Event Format JSON file (perf-ntrace decode --format=timeline)
+and print what tests/timeline.sh compares, one line per event:
+  slices:  "BEGIN END DEPTH NAME" per call slice (args.begin_insn/end_insn)
+  times:   "BEGIN END TS END_TS EST" per call slice (EST: args.estimated or -)
+  merged:  "DUR MERGED NESTED CAT DEPTH NAME" per call or merged slice
+  cats:    "CAT COUNT" per category of instant events
+  meta:    "KEY VALUE" per otherData entry
+  names:   "PID TID NAME" per thread_name metadata event
+Exits 1 if the file is not valid JSON or lacks the traceEvents array."""
+import json
+import sys
+
+try:
+    doc = json.load(open(sys.argv[2]))
+    events = doc["traceEvents"]
+except (ValueError, KeyError, OSError) as e:
+    print("not a trace event file: %s" % e, file=sys.stderr)
+    sys.exit(1)
+what = sys.argv[1]
+if what == "meta":
+    for k, v in doc.get("otherData", {}).items():
+        print(k, v)
+    sys.exit(0)
+cats = {}
+for e in events:
+    a = e.get("args", {})
+    if what == "names" and e.get("ph") == "M" and e.get("name") == "thread_name":
+        print(e["pid"], e["tid"], a["name"])
+    if e.get("ph") == "i":
+        cats[e["cat"]] = cats.get(e["cat"], 0) + 1
+    if e.get("ph") != "X" or e.get("cat") not in ("call", "merged"):
+        continue
+    if what == "slices" and e["cat"] == "call":
+        print(a["begin_insn"], a["end_insn"], a["depth"], e["name"])
+    elif what == "times" and e["cat"] == "call":
+        print(a["begin_insn"], a["end_insn"], e["ts"], e["ts"] + e["dur"],
+              a.get("estimated", "-"))
+    elif what == "merged":
+        print(a["end_insn"] - a["begin_insn"], a.get("merged", 0),
+              a.get("nested_merged", 0), e["cat"], a["depth"], e["name"])
+if what == "cats":
+    for c in sorted(cats):
+        print(c, cats[c])

@@ -1,0 +1,218 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# perf-ntrace decode --format=timeline, folded and flame-html against the
+# call tree QEMU executed (flat TAP lines). For ground-truth programs with
+# recursion (104 deep), longjmp, tail calls, indirect calls, signal
+# handlers (tests/e2e/callsys.c and a small handler program, recorded in
+# QEMU user mode with the vDSO QEMU gives them) and bare-metal traps and
+# interrupts, the retired PCs are encoded (BTM with timestamps, HTM) and
+# decoded; the truth is computed from the PC list and the disassembly alone
+# (tests/e2e/gt-callviews.awk, the calls and returns of gt-calltree.awk):
+#  - every timeline slice (name, depth, first and last instruction) and no
+#    other; trap marks per kind as QEMU recorded the traps;
+#  - every folded stack and its exact instruction count;
+#  - with timestamps (the model stamps each record with its sequence
+#    number): slice times equal the timestamps where not marked estimated,
+#    and within the trap records' offsets where they are;
+#  - merging of small slices and the depth cap, accounted in otherData;
+#  - the flame graph page: offline, its script parses, the hottest
+#    function first in its table;
+#  - perf.data input (synthesised as tests/perfdata.sh does) gives the
+#    same slices; a damaged trace gives marked errors and cut slices.
+set -u
+. "$(dirname "$0")/../../../scripts/lib.sh"
+SRC=$NTRACE_SRC BUILD=$NTRACE_BUILD GT_DIR=$NTRACE_GT_DIR
+TAP_PREFIX="timeline: "
+scratch WORK "$BUILD/timeline" || exit 1
+E2E=$SRC/tests/e2e
+P=$PERF_NTRACE
+GTT=$BUILD/tools/gt-tool
+
+command -v python3 >/dev/null || { skip all "no python3 to read the JSON"; exit 0; }
+[ -x "$GTT" ] || { skip all "gt-tool not built (make test-tools)"; exit 0; }
+[ -f "$GT_DIR/manifest" ] || bash "$SRC/tests/gt/build-suite.sh" >"$WORK/build-suite.log" 2>&1 ||
+	{ not_ok "the ground-truth programs build ($WORK/build-suite.log)"; exit 1; }
+
+flow() { awk -f "$NTRACE_TOP/tools/autofdo/hex.awk" -f "$E2E/flow.awk" -f "$E2E/gt-callviews.awk" "$@"; }
+ev() { python3 "$E2E/trace-events.py" "$@"; }
+# the symbols a decoder names code by: functions and labels, no mapping
+# symbols or local labels; "ADDR NAME", ADDR moved by BASE
+syms() {	# ELF [BASE]
+	"${CROSS_COMPILE}readelf" -sW "$1" |
+		awk '($4 == "FUNC" || $4 == "NOTYPE") && $7 != "UND" && NF >= 8 &&
+		     $8 !~ /^[$]/ && $8 !~ /^[.]L/ { print $2, $8 }' |
+		while read -r a n; do printf '%016x %s\n' $((0x$a + ${2:-0})) "$n"; done
+}
+
+# QEMU user mode returns from signal handlers through its own vDSO: take
+# it out of the QEMU binary (an ELF inside it) to decode those runs.
+vdso=$WORK/vdso.so
+python3 - "$(command -v qemu-riscv64)" "$vdso" <<'PY' 2>/dev/null || vdso=
+import struct, sys
+b = open(sys.argv[1], "rb").read()
+i = b.find(b"\x7fELF", 1)
+while i > 0:
+    if b[i + 4] == 2 and struct.unpack_from("<H", b, i + 18)[0] == 243:
+        shoff = struct.unpack_from("<Q", b, i + 0x28)[0]
+        ent, num = struct.unpack_from("<HH", b, i + 0x3a)
+        open(sys.argv[2], "wb").write(b[i:i + shoff + ent * num])
+        sys.exit(0)
+    i = b.find(b"\x7fELF", i + 1)
+sys.exit(1)
+PY
+
+# record_signals NAME C-SOURCE ARGS...: a program run in QEMU user mode
+# with its ground truth and the vDSO's load address in $WORK/NAME.vbase
+record_signals() {
+	local n=$1 src=$2 off pc
+	shift 2
+	"${CROSS_COMPILE}gcc" -O2 -static -o "$WORK/$n" "$src" || return 1
+	qemu-riscv64 -d exec,nochain -one-insn-per-tb -D "$WORK/$n.log" "$WORK/$n" "$@" \
+		>/dev/null 2>&1 || return 1
+	off=$("${CROSS_COMPILE}nm" "$vdso" | awk '$3 == "__vdso_rt_sigreturn" { print $1 }')
+	pc=$(grep -m1 '__vdso_rt_sigreturn$' "$WORK/$n.log" | awk -F/ '{ print $2 }')
+	[ -n "$off" ] && [ -n "$pc" ] || return 1
+	printf '0x%x\n' $((0x$pc - 0x$off)) >"$WORK/$n.vbase"
+	"$GTT" execlog "$WORK/$n.log" "$WORK/$n.pcs" "$WORK/$n" "$vdso@$(cat "$WORK/$n.vbase")" \
+		>/dev/null || return 1
+	rm -f "$WORK/$n.log"
+}
+
+cat >"$WORK/sighandler.c" <<'C'
+#include <signal.h>
+#include <stdio.h>
+static volatile long caught;
+__attribute__((noinline)) static long leaf(long x) { return x * 3 + 1; }
+__attribute__((noinline)) static long mid(long x) { return leaf(x) + leaf(x + 1); }
+static void on_sig(int s) { caught += mid(s); }
+__attribute__((noinline)) static long work(int i)
+{
+	if (i % 4 == 0)
+		raise(SIGUSR1);
+	return mid(i);
+}
+int main(void)
+{
+	long s = 0;
+
+	signal(SIGUSR1, on_sig);
+	for (int i = 0; i < 16; i++)
+		s += work(i);
+	printf("%ld %ld\n", s, caught);
+	return 0;
+}
+C
+
+progs="recursion-O0-gc recursion-O2-gc recursion-Os-g longjmp-O0-gc longjmp-O2-gc longjmp-Os-g
+       deepcall-O2-gc tailcall-O2-gc funcptr-Os-gc traps-gc traps-notimer-g"
+for n in $progs; do
+	gt_copy "$n" "$WORK/$n.pcs" "$WORK/$n" >"$WORK/$n.priv" || { skip "$n" "no ground truth"; continue; }
+	: >"$WORK/$n.vbase"
+done
+sigprogs=
+if [ -n "$vdso" ]; then
+	for s in "callsys:$E2E/callsys.c:200 signals" "sighandler:$WORK/sighandler.c:"; do
+		IFS=: read -r n src args <<<"$s"
+		# shellcheck disable=SC2086	# the arguments are words
+		if record_signals "$n" "$src" $args; then
+			echo u >"$WORK/$n.priv"
+			sigprogs="$sigprogs $n"
+		else
+			not_ok "$n: recorded in QEMU user mode with its signal handlers"
+		fi
+	done
+else
+	skip "signal handler programs" "no vDSO found in qemu-riscv64"
+fi
+
+# check_views NAME MODE OPTS...: encode NAME's ground truth, decode the views
+check_views() {
+	local n=$1 mode=$2 w=$WORK/$1.$2 priv img want got
+	shift 2
+	priv=$(cat "$WORK/$n.priv")
+	img=(--elf "$WORK/$n")
+	[ -s "$WORK/$n.vbase" ] && img+=(--elf "$vdso@$(cat "$WORK/$n.vbase")")
+	if ! "$P" encode --pcs "$WORK/$n.pcs" "${img[@]}" --priv "${priv:-u}" --mode "$mode" "$@" \
+		-o "$w.bin" 2>"$w.err" ||
+	   ! "$P" decode "${img[@]}" "$@" --format=timeline --min-slice 0 --max-depth 100000 -q \
+		-o "$w.json" "$w.bin" 2>>"$w.err" ||
+	   ! "$P" decode "${img[@]}" "$@" --format=folded --max-depth 100000 -q -o "$w.folded" \
+		"$w.bin" 2>>"$w.err"; then
+		not_ok "$n $mode: encode and decode ($(head -c 200 "$w.err"))"
+		return 1
+	fi
+	if ! ev slices "$w.json" >"$w.sl" 2>"$w.err"; then
+		not_ok "$n $mode: the timeline is valid JSON ($(head -c 200 "$w.err"))"
+		return 1
+	fi
+	awk -v f=4 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" "$w.sl" | sort -k1,1n -k3,3n >"$w.sl.c"
+	if cmp -s "$WORK/$n.slices" "$w.sl.c"; then
+		ok "$n $mode: timeline slices = the executed calls ($(wc -l <"$w.sl.c") slices, names, depths up to $(sort -k3n "$w.sl.c" | tail -1 | cut -d' ' -f3), first and last instruction)"
+	else
+		not_ok "$n $mode: timeline slices differ from the executed calls: $(diff "$WORK/$n.slices" "$w.sl.c" | grep -m4 '^[<>]' | tr '\n' ' ')"
+	fi
+	awk -v stack=1 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" "$w.folded" | sort >"$w.f.c"
+	if cmp -s "$WORK/$n.folded" "$w.f.c"; then
+		ok "$n $mode: folded stacks = the ground truth's instruction counts ($(wc -l <"$w.f.c") stacks, $(awk '{ s += $NF } END { print s }' "$w.f.c") instructions)"
+	else
+		not_ok "$n $mode: folded stacks differ: $(diff "$WORK/$n.folded" "$w.f.c" | grep -m4 '^[<>]' | cut -c1-150 | tr '\n' ' ')"
+	fi
+	# (a trap the program ends with has no handler address: no trace tells it)
+	want=$("$GTT" dump "$WORK/$n.pcs" | awk '$1 == "pc" && c != "" {
+		if (length(c) == 16 && c ~ /^8/) i++; else if (c == "8" || c == "9" || c == "b") s++; else e++ }
+		{ c = $1 == "trap" ? $3 : "" }
+		END { printf "exception %d interrupt %d syscall %d\n", e, i, s }')
+	got=$(ev cats "$w.json" | awk '{ n[$1] = $2 } END { printf "exception %d interrupt %d syscall %d\n", n["exception"], n["interrupt"], n["syscall"] }')
+	if [ "$got" = "$want" ]; then
+		ok "$n $mode: trap marks as QEMU took the traps ($got)"
+	else
+		not_ok "$n $mode: trap marks: $got; QEMU took $want"
+	fi
+}
+
+# check_times NAME: BTM with timestamps. The model stamps each retired
+# instruction's record with its index (the time it retired), so the time
+# at a position P is P - 1; a trap record with no instruction carries the
+# index of the next one, so times taken from one (at most one per such
+# record) are P.
+check_times() {
+	local n=$1 w=$WORK/$1.btm res bad nr ne off z
+	ev times "$w.json" | sort -k1,1n -k2,2nr >"$w.times" && ev meta "$w.json" >"$w.meta" || return 1
+	z=$("$GTT" ingress "$WORK/$n.pcs" --print --priv "$(cat "$WORK/$n.priv")" "$WORK/$n" \
+		${vb:+"$vdso@$vb"} 2>/dev/null | awk '$2 == 0 { z++ } END { print z + 0 }')
+	res=$(awk -v z="$z" 'function chk(pos, t, est) {
+			if (pos == 0)
+				return
+			d = t - (pos - 1)
+			if (d < 0) d = -d
+			if (d > 1) bad++
+			if (est) ne++
+			else { nr++; if (d) off++ }
+		}
+		{ chk($1, $3, $5 ~ /begin/); chk($2, $4, $5 ~ /end/)
+		  if ($3 < last) bad++; last = $3 }
+		END { printf "%d %d %d %d\n", bad + (off > z), nr, ne, off }' "$w.times")
+	read -r bad nr ne off <<<"$res"
+	if grep -q '^time_axis trace timestamps$' "$w.meta" && [ "$bad" = 0 ] && [ "$nr" -gt 0 ]; then
+		ok "$n btm --ts: slice times are the timestamps ($nr at a timestamp, $off of them from the $z trap records; $ne estimated between two, within one instruction), in order"
+	else
+		not_ok "$n btm --ts: $bad slice times off the timestamps ($nr at a timestamp, $off off, $z trap records, $ne estimated; $(grep time_axis "$w.meta"))"
+	fi
+}
+
+for n in $progs $sigprogs; do
+	[ -f "$WORK/$n.pcs" ] || continue
+	vb=$(cat "$WORK/$n.vbase")
+	{ syms "$WORK/$n"; [ -n "$vb" ] && syms "$vdso" "$vb"; } | sort >"$WORK/$n.syms"
+	"${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$WORK/$n" >"$WORK/$n.dis"
+	[ -n "$vb" ] && "${CROSS_COMPILE}objdump" -d --no-show-raw-insn \
+		--adjust-vma="$vb" "$vdso" >>"$WORK/$n.dis"
+	"$GTT" dump "$WORK/$n.pcs" >"$WORK/$n.pcl"
+	flow -v mode=slices -v maxdepth=100000 "$WORK/$n.syms" "$WORK/$n.dis" "$WORK/$n.pcl" |
+		sort -k1,1n -k3,3n >"$WORK/$n.slices"
+	flow -v mode=folded -v maxdepth=100000 "$WORK/$n.syms" "$WORK/$n.dis" "$WORK/$n.pcl" |
+		sort >"$WORK/$n.folded"
+	check_views "$n" htm
+	check_views "$n" btm --ts && check_times "$n"
+done

@@ -216,3 +216,130 @@ for n in $progs $sigprogs; do
 	check_views "$n" htm
 	check_views "$n" btm --ts && check_times "$n"
 done
+
+# The rest on two programs with many small calls and signal handlers.
+for n in recursion-O0-gc callsys; do
+	[ -f "$WORK/$n.slices" ] || continue
+	w=$WORK/$n.x
+	vb=$(cat "$WORK/$n.vbase")
+	img=(--elf "$WORK/$n")
+	[ -n "$vb" ] && img+=(--elf "$vdso@$vb")
+	total=$(wc -l <"$WORK/$n.slices")
+
+	# small slices merged: the others drawn as they are, every one accounted
+	m=50
+	"$P" decode "${img[@]}" --format=timeline --min-slice $m -q -o "$w.m.json" "$WORK/$n.htm.bin"
+	ev slices "$w.m.json" | awk -v m=$m '$2 - $1 >= m' |
+		awk -v f=4 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" - | sort -k1,1n -k3,3n >"$w.big"
+	awk -v m=$m '$2 - $1 >= m' "$WORK/$n.slices" >"$w.big.gt"
+	got=$(ev merged "$w.m.json" | awk '$4 == "call" { n += 1 + $3; e++ } $4 == "merged" { n += $2 + $3; e++; g++ }
+		END { print n + 0, e + 0, g + 0 }')
+	read -r acc events groups <<<"$got"
+	meta=$(ev meta "$w.m.json" | awk '{ m[$1] = $2 } END { print m["slices"], m["slices_drawn"] + m["slices_merged"], m["merge_groups"] }')
+	if cmp -s "$w.big" "$w.big.gt" && [ "$acc" = "$total" ] && [ "$meta" = "$total $total $groups" ] &&
+	   [ "$events" -lt "$total" ]; then
+		ok "$n --min-slice $m: the $(wc -l <"$w.big") calls of $m instructions or more drawn as executed, the other $((total - $(wc -l <"$w.big"))) in $groups merged slices; $events events for $total calls, all accounted in otherData"
+	else
+		not_ok "$n --min-slice $m: big slices $(diff "$w.big" "$w.big.gt" | grep -c '^[<>]') differ; accounted $acc of $total calls in $events events; otherData slices/drawn+merged/groups $meta (groups $groups)"
+	fi
+
+	# depth cap: deeper frames neither drawn nor counted apart, but counted
+	"$P" decode "${img[@]}" --format=timeline --min-slice 0 --max-depth 4 -q -o "$w.d.json" \
+		"$WORK/$n.htm.bin"
+	ev slices "$w.d.json" | awk -v f=4 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" - |
+		sort -k1,1n -k3,3n >"$w.d"
+	capped=$(ev meta "$w.d.json" | awk '$1 == "frames_capped" { print $2 }')
+	if awk '$3 <= 4' "$WORK/$n.slices" | cmp -s - "$w.d" &&
+	   [ "$capped" = "$(awk '$3 > 4' "$WORK/$n.slices" | wc -l)" ]; then
+		ok "$n --max-depth 4: the $(wc -l <"$w.d") calls up to depth 4 drawn, $capped deeper ones counted in otherData.frames_capped"
+	else
+		not_ok "$n --max-depth 4: $(wc -l <"$w.d") slices drawn, frames_capped $capped; the ground truth has $(awk '$3 <= 4' "$WORK/$n.slices" | wc -l) and $(awk '$3 > 4' "$WORK/$n.slices" | wc -l)"
+	fi
+	"$P" decode "${img[@]}" --format=folded --max-depth 4 -q "$WORK/$n.htm.bin" |
+		awk -v stack=1 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" - | sort >"$w.f4"
+	flow -v mode=folded -v maxdepth=4 "$WORK/$n.syms" "$WORK/$n.dis" "$WORK/$n.pcl" | sort >"$w.f4.gt"
+	check "$n --format=folded --max-depth 4: deeper frames folded into the 4th, counts = the ground truth's" \
+		cmp -s "$w.f4" "$w.f4.gt"
+
+	# the flame graph page
+	"$P" decode "${img[@]}" --format=flame-html -q -o "$w.html" "$WORK/$n.htm.bin"
+	hot=$(awk '{ k = split($1, f, ";"); c[f[k]] += $2 } END { for (s in c) print c[s], s }' \
+		"$WORK/$n.folded" | sort -k1,1nr -k2 | head -1)
+	first=$(sed -n 's/.*<tr><td class="fn">\([^<]*\)<\/td><td>\([0-9]*\)<.*/\2 \1/p' "$w.html" | head -1 |
+		awk -v f=2 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" -)
+	check "$n --format=flame-html: the hottest function first ($hot instructions of its own)" \
+		test "$first" = "$hot"
+	check "$n --format=flame-html: one file that loads nothing (no src, href, url(), fetch, import)" \
+		eval '! grep -Eiq "src=|href=|url\(|fetch\(|XMLHttpRequest|import |https?://[a-vx-z]" "$w.html"'
+	if command -v node >/dev/null; then
+		sed -n '/^<script>$/,/^<\/script>$/p' "$w.html" | sed '1d;$d' >"$w.js"
+		cat >"$w.dom.js" <<'JS'
+// a minimal DOM: enough for the page's script to draw into
+const made = [];
+function el(tag) {
+	const e = { tag, attrs: {}, kids: [], textContent: '', on: {},
+		setAttribute(k, v) { this.attrs[k] = v; },
+		appendChild(c) { this.kids.push(c); return c; },
+		addEventListener(t, f) { this.on[t] = f; } };
+	made.push(e);
+	return e;
+}
+const byId = {};
+global.window = { innerWidth: 1200 };
+global.document = {
+	getElementById(id) { return byId[id] || (byId[id] = el('div')); },
+	createElementNS(ns, tag) { return el(tag); },
+};
+require(process.argv[2]);
+const rects = made.filter(e => e.tag === 'rect').length;
+const texts = made.filter(e => e.tag === 'text').map(e => e.textContent);
+console.log(rects, texts.length, texts.includes(process.argv[3]) ? 'has' : 'lacks');
+JS
+		name=${hot#* }
+		res=$(node "$w.dom.js" "$w.js" "$name" 2>&1)
+		case $res in
+		*" has") ok "$n flame graph script runs (node, a stub DOM): $res '$name' among its labels" ;;
+		*) not_ok "$n flame graph script: $res (wanted a label '$name')" ;;
+		esac
+	else
+		skip "$n flame graph script runs" "no node"
+	fi
+done
+
+# perf.data input: the same slices (synthesised as tests/perfdata.sh does)
+n=recursion-O2-gc
+PDT=$BUILD/tests/perfdata_test
+if [ -x "$PDT" ] && [ -f "$WORK/$n.slices" ]; then
+	mkdir -p "$WORK/bin" && cp "$WORK/$n" "$WORK/bin/$n"
+	"$P" encode --pcs "$WORK/$n.pcs" --elf "$WORK/$n" --priv u -o "$WORK/$n.pd.bin" &&
+		"$PDT" --write "$WORK/$n.data" --trace "$WORK/$n.pd.bin" --chunks 5 \
+			--elf "/usr/bin/$n@0x10000,0x100000" >/dev/null &&
+		"$P" decode --elf-dir "$WORK/bin" --format=timeline --min-slice 0 -q \
+			-o "$WORK/$n.pd.json" "$WORK/$n.data"
+	ev slices "$WORK/$n.pd.json" | awk -v f=4 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" - |
+		sort -k1,1n -k3,3n >"$WORK/$n.pd.sl"
+	check "$n perf.data (5 AUXTRACE chunks): timeline slices = the executed calls" \
+		cmp -s "$WORK/$n.pd.sl" "$WORK/$n.slices"
+else
+	skip "perf.data timeline" "no perfdata_test (make tests) or no ground truth"
+fi
+
+# A damaged trace: the stretch that did not decode is marked, the frames
+# open there are cut, the rest still drawn.
+if [ -f "$WORK/$n.htm.bin" ]; then
+	d=$WORK/damaged.bin
+	cp "$WORK/$n.htm.bin" "$d"
+	size=$(stat -c %s "$d")
+	printf '\x55%.0s' $(seq 48) | dd of="$d" bs=1 seek=$((size / 2)) conv=notrunc 2>/dev/null
+	"$P" decode --elf "$WORK/$n" --format=timeline -q -o "$WORK/damaged.json" "$d"
+	res=$(ev meta "$WORK/damaged.json" | awk '$1 == "decode_errors" { print "errors", $2 }')
+	cats=$(ev cats "$WORK/damaged.json" | awk '$1 == "error" { print "marks", $2 }')
+	cut=$(grep -c '"cut":' "$WORK/damaged.json")
+	gap=$(grep -c '"name":"not decoded","cat":"error","ph":"X"' "$WORK/damaged.json")
+	if [ -n "$res" ] && [ "${res#errors }" -gt 0 ] && [ "${cats#marks }" = "${res#errors }" ] &&
+	   [ "$cut" -gt 0 ] && [ "$gap" -gt 0 ]; then
+		ok "damaged trace: valid JSON, $res with as many error marks, $gap stretch(es) not decoded, $cut slices cut there"
+	else
+		not_ok "damaged trace: '$res' '$cats', $gap undecoded stretches, $cut cut slices"
+	fi
+fi

@@ -306,6 +306,61 @@ JS
 	fi
 done
 
+# Uneven time: the records of a run restamped with a made-up clock (1 tick
+# per instruction, 5 per branch or jump, 9 more every 13th record) and
+# encoded from text, HTM (few timestamps) and BTM. A time at a timestamp
+# must be the clock's time at that position exactly; an estimated one must
+# lie between the times of the exact ones around it.
+uneven() {	# NAME MODE
+	local n=$1 w=$WORK/$1.u$2 res
+	"$GTT" ingress "$WORK/$n.pcs" --print --priv "$(cat "$WORK/$n.priv")" "$WORK/$n" \
+		${vb:+"$vdso@$vb"} 2>/dev/null | awk '
+		BEGIN { k = split("none exception interrupt trap_return not_taken taken indirect " \
+			"reserved7 ind_call dir_call ind_jump dir_jump coswap return other_ind_jump " \
+			"other_dir_jump", nm, " "); for (i = 1; i <= k; i++) it[nm[i]] = i - 1 }
+		{ if ($2 != 0) t += 1 + ($3 != "none") * 4 + (NR % 13 == 0) * 9
+		  print "0x" $1, $2, it[$3], $4, 0, t, $5 - ($5 % 8 >= 4 ? 4 : 0) }' >"$w.rec"
+	"$P" encode --mode "$2" --ts -o "$w.bin" "$w.rec" &&
+		"$P" decode "${img[@]}" --ts --format=timeline --min-slice 0 -q -o "$w.json" "$w.bin" ||
+		{ not_ok "$n $2 uneven timestamps: encode and decode"; return; }
+	ev times "$w.json" | awk '{ print $1, $3, ($5 ~ /begin/); print $2, $4, ($5 ~ /end/) }' |
+		sort -k1,1n -u >"$w.st"
+	res=$(awk 'FNR == NR { if ($2 != 0) T[++p] = $6; next }
+		{ pos[++n] = $1; t[n] = $2; e[n] = $3 }
+		END {
+			for (i = 1; i <= n; i++)
+				if (!e[i]) { nr++; last = i; if (t[i] != T[pos[i]]) bad++ }
+				else before[i] = last
+			for (i = n; i >= 1; i--)
+				if (!e[i]) nx = i; else after[i] = nx
+			for (i = 1; i <= n; i++) {
+				if (!e[i] || !(pos[i] in T))
+					continue
+				ne++
+				lo = before[i] ? T[pos[before[i]]] : 0
+				hi = after[i] ? T[pos[after[i]]] : T[p]
+				if (t[i] < lo || t[i] > hi) bad++
+				d = t[i] - T[pos[i]]; err += d < 0 ? -d : d
+				if (i > 1 && t[i] < t[i - 1]) bad++
+			}
+			printf "%d %d %d %.2f\n", bad, nr, ne, ne ? err / ne : 0
+		}' "$w.rec" "$w.st")
+	read -r bad nr ne err <<<"$res"
+	if [ "$bad" = 0 ] && [ "$nr" -gt 0 ]; then
+		ok "$n $2 uneven timestamps: $nr slice times at a timestamp equal the clock, $ne estimated between them (mean error $err ticks), in order"
+	else
+		not_ok "$n $2 uneven timestamps: $bad wrong of $nr at a timestamp and $ne estimated"
+	fi
+}
+for n in recursion-O2-gc callsys; do
+	[ -f "$WORK/$n.slices" ] || continue
+	vb=$(cat "$WORK/$n.vbase")
+	img=(--elf "$WORK/$n")
+	[ -n "$vb" ] && img+=(--elf "$vdso@$vb")
+	uneven "$n" htm
+	uneven "$n" btm
+done
+
 # perf.data input: the same slices (synthesised as tests/perfdata.sh does)
 n=recursion-O2-gc
 PDT=$BUILD/tests/perfdata_test

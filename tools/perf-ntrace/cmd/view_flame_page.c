@@ -6,6 +6,7 @@
  * widths proportional to instructions. Click a block to zoom into it,
  * type in the box to mark matching functions. Written for this project.
  */
+#include "view_internal.h"
 
 const char view_flame_page_head[] =
 	"<!DOCTYPE html>\n<html>\n<head>\n<meta charset=\"utf-8\">\n"

@@ -165,4 +165,7 @@ int vs_write_folded(struct view *v);
 int vs_write_flame(struct view *v);
 void vs_json_str(FILE *f, const char *s);
 
+/* view_flame_page.c: the page around the data */
+extern const char view_flame_page_head[], view_flame_page_script[];
+
 #endif /* PERF_NTRACE_VIEW_INTERNAL_H */

@@ -232,8 +232,6 @@ static void write_node(struct view *v, uint32_t node, uint64_t min, uint32_t dep
 	fputs("]]", v->out);
 }
 
-extern const char view_flame_page_head[], view_flame_page_script[];
-
 int vs_write_flame(struct view *v)
 {
 	struct hot_ctx c = { .v = v };

@@ -375,6 +375,14 @@ if [ -x "$PDT" ] && [ -f "$WORK/$n.slices" ]; then
 		sort -k1,1n -k3,3n >"$WORK/$n.pd.sl"
 	check "$n perf.data (5 AUXTRACE chunks): timeline slices = the executed calls" \
 		cmp -s "$WORK/$n.pd.sl" "$WORK/$n.slices"
+	# task mode (the AUX records name CPU, task and time): a track per
+	# task named by its comm, a track per CPU saying which task ran
+	ev names "$WORK/$n.pd.json" >"$WORK/$n.pd.names"
+	tracks=$(awk '$3 == "CPU" { c++ } $3 != "CPU" && $NF == $1 "/" $2 { t++ }
+		END { print c + 0, t + 0, NR }' "$WORK/$n.pd.names")
+	busy=$(grep -c '"cat":"task","ph":"X"' "$WORK/$n.pd.json")
+	check "$n perf.data task mode: a track per task named by comm, pid and tid, one per CPU with $busy task slice(s) ($(tr '\n' ',' <"$WORK/$n.pd.names"))" \
+		eval '[ "$tracks" = "1 1 2" ] && [ "$busy" -ge 1 ]'
 else
 	skip "perf.data timeline" "no perfdata_test (make tests) or no ground truth"
 fi

@@ -4,7 +4,7 @@
 # Install the Debian packages ntrace needs, only when they are missing.
 # Idempotent; safe to run on every build. Adds the bookworm-backports
 # suite (same archive URI as the machine's Debian entry) for QEMU 10,
-# OpenSBI 1.5 and linux-source-6.12.
+# OpenSBI 1.5 and linux-source-6.12. "--browser" adds chromium.
 set -euo pipefail
 
 die() { echo "deps: error: $*" >&2; exit 1; }
@@ -18,6 +18,10 @@ BASE_PKGS=(
 	patch perl file git binutils pkg-config python3-docutils time dpkg-dev
 	lua5.4 zstd
 )
+# Optional, "deps.sh --browser": a headless browser for the flame graph
+# page's real-browser check (tools/perf-ntrace/tests/timeline.sh skips it
+# without one).
+[ "${1:-}" = --browser ] && BASE_PKGS+=(chromium)
 # Packages that must come from bookworm-backports.
 BP_PKGS=(qemu-system-riscv qemu-user opensbi linux-source-6.12 linux-perf)
 

@@ -304,6 +304,23 @@ JS
 	else
 		skip "$n flame graph script runs" "no node"
 	fi
+	# a real browser (scripts/deps.sh --browser installs chromium)
+	chrome=$(command -v chromium || command -v chromium-browser || :)
+	if [ -n "$chrome" ]; then
+		mkdir -p "$WORK/chrome"
+		timeout 120 "$chrome" --headless --no-sandbox --disable-gpu \
+			--disable-background-networking --no-first-run \
+			--user-data-dir="$WORK/chrome" --dump-dom "file://$w.html" >"$w.dom" 2>/dev/null
+		rects=$(grep -o '<rect ' "$w.dom" | wc -l)
+		labels=$(grep -o '<text [^>]*>[^<]*</text>' "$w.dom" | sed 's/<[^>]*>//g')
+		if [ "$rects" -ge 10 ] && grep -qxF "${hot#* }" <<<"$labels"; then
+			ok "$n flame graph in headless Chromium: $rects blocks drawn, '${hot#* }' labelled"
+		else
+			not_ok "$n flame graph in headless Chromium: $rects blocks, labels $(head -5 <<<"$labels" | tr '\n' ' ')"
+		fi
+	else
+		skip "$n flame graph in a browser" "no chromium (scripts/deps.sh --browser)"
+	fi
 done
 
 # Uneven time: the records of a run restamped with a made-up clock (1 tick

@@ -266,10 +266,13 @@ static int trap(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r
 	uint32_t bits = 0;
 
 	it.addr = r->start;
-	if (r->ninsn)
+	if (r->kind == NTRACE_DK_TRAP_RETURN)
+		it.addr = r->last;
+	else if (r->ninsn)
 		it.addr = r->last + (ntrace_images_decode(img, r->last, &d) ? 4 : d.size);
 	it.cat = r->kind == NTRACE_DK_INTERRUPT ? VCAT_INTERRUPT :
-		 r->kind == NTRACE_DK_TRAP ? VCAT_TRAP : VCAT_EXCEPTION;
+		 r->kind == NTRACE_DK_TRAP ? VCAT_TRAP :
+		 r->kind == NTRACE_DK_TRAP_RETURN ? VCAT_TRAP_RETURN : VCAT_EXCEPTION;
 	if (it.cat == VCAT_EXCEPTION && !ntrace_images_insn_bits(img, it.addr, &bits) &&
 	    bits == 0x73)
 		it.cat = VCAT_SYSCALL;	/* ECALL */
@@ -321,6 +324,7 @@ static int one_run(struct view *v, struct vtrack *t, const struct ntrace_dec_run
 	case NTRACE_DK_EXCEPTION:
 	case NTRACE_DK_INTERRUPT:
 	case NTRACE_DK_TRAP:
+	case NTRACE_DK_TRAP_RETURN:	/* back from a handler traced (a kernel exit) */
 		return v->kind == VIEW_TIMELINE ? trap(v, t, r) : 0;
 	default:
 		return 0;

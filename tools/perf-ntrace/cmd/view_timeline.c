@@ -24,7 +24,8 @@
 #define CPU_PID 2000000000u
 
 static const char *const cat_name[VCAT__COUNT] = {
-	"call", "merged", "syscall", "exception", "interrupt", "trap", "error", "lost", "task",
+	"call", "merged", "syscall", "exception", "interrupt", "trap", "trap_return", "error",
+	"lost", "task",
 };
 
 static void mark_dirty(struct view *v, struct vtrack *t)
@@ -151,6 +152,8 @@ static void write_item(struct view *v, const struct vitem *it)
 		} else if (it->ph == 'X')
 			snprintf(name, sizeof(name), "%s", it->cat == VCAT_LOST ? "trace lost" :
 				 "not decoded");
+		else if (it->cat == VCAT_TRAP_RETURN)
+			snprintf(name, sizeof(name), "trap return");
 		else
 			snprintf(name, sizeof(name), "%s", cat_name[it->cat]);
 		fprintf(f, "{\"name\":\"%s\"", name);
@@ -181,7 +184,7 @@ static void write_item(struct view *v, const struct vitem *it)
 		fputs(",\"cut\":\"trace lost or not decoded after this\"", f);
 	if (it->flags & VIF_OPEN)
 		fputs(",\"open\":\"still running at the end of the trace\"", f);
-	if (it->cat >= VCAT_SYSCALL && it->cat <= VCAT_TRAP)
+	if (it->cat >= VCAT_SYSCALL && it->cat <= VCAT_TRAP_RETURN)
 		fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64 "\"", it->addr, it->to);
 	if ((it->cat == VCAT_ERROR || it->cat == VCAT_LOST) && it->ph == 'i') {
 		fprintf(f, ",\"offset\":%" PRIu64 ",\"pc\":\"0x%" PRIx64 "\"", it->offset, it->addr);
@@ -433,10 +436,10 @@ int vt_write(struct view *v)
 		PRIu64 ",\"estimated_times\":%" PRIu64 ",\"extrapolated_times\":%" PRIu64
 		",\"decode_errors\":%" PRIu64 ",\"lost\":%" PRIu64 ",\"resyncs\":%" PRIu64
 		",\"syscalls\":%" PRIu64 ",\"exceptions\":%" PRIu64 ",\"interrupts\":%" PRIu64
-		",\"traps\":%" PRIu64 "}}\n", v->insns, v->slices, v->drawn, v->merged, v->groups,
+		",\"traps\":%" PRIu64 ",\"trap_returns\":%" PRIu64 "}}\n", v->insns, v->slices, v->drawn, v->merged, v->groups,
 		v->o.min_slice, v->o.max_depth, v->capped, v->overflow, v->est_stamps, v->forced,
 		v->errors, v->lost, v->resyncs, v->traps[VCAT_SYSCALL], v->traps[VCAT_EXCEPTION],
-		v->traps[VCAT_INTERRUPT], v->traps[VCAT_TRAP]);
+		v->traps[VCAT_INTERRUPT], v->traps[VCAT_TRAP], v->traps[VCAT_TRAP_RETURN]);
 	if (fflush(f) || ferror(f) || v->failed) {
 		fprintf(stderr, "perf-ntrace decode: write error\n");
 		return -1;

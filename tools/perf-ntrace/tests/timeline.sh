@@ -163,9 +163,11 @@ check_views() {
 		if (length(c) == 16 && c ~ /^8/) i++; else if (c == "8" || c == "9" || c == "b") s++; else e++ }
 		{ c = $1 == "trap" ? $3 : "" }
 		END { printf "exception %d interrupt %d syscall %d\n", e, i, s }')
-	got=$(ev cats "$w.json" | awk '{ n[$1] = $2 } END { printf "exception %d interrupt %d syscall %d\n", n["exception"], n["interrupt"], n["syscall"] }')
+	want="$want trap_return $("$GTT" ingress "$WORK/$n.pcs" --print --priv "${priv:-u}" \
+		"$WORK/$n" 2>/dev/null | awk '$3 == "trap_return" { r++ } END { print r + 0 }')"
+	got=$(ev cats "$w.json" | awk '{ n[$1] = $2 } END { printf "exception %d interrupt %d syscall %d trap_return %d\n", n["exception"], n["interrupt"], n["syscall"], n["trap_return"] }')
 	if [ "$got" = "$want" ]; then
-		ok "$n $mode: trap marks as QEMU took the traps ($got)"
+		ok "$n $mode: trap marks as QEMU took the traps and returned from them ($got)"
 	else
 		not_ok "$n $mode: trap marks: $got; QEMU took $want"
 	fi

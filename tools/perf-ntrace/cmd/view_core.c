@@ -113,7 +113,11 @@ static struct vtrack *cur_track(struct view *v)
 	return &v->tr[v->cur];
 }
 
-/* Interned name of the symbol at addr; *base its address (0 if none). */
+/*
+ * Interned name of the symbol at addr; *base its address (0 if none).
+ * Code no symbol covers is "[FILE]" (the image's base name) or
+ * "[unknown]".
+ */
 static uint32_t sym_at(struct view *v, uint64_t addr, uint64_t *base)
 {
 	struct ntrace_images *img = ntrace_decoder_images(v->dec);
@@ -124,8 +128,13 @@ static uint32_t sym_at(struct view *v, uint64_t addr, uint64_t *base)
 	name = img ? ntrace_images_symbol(img, addr, &off, &image) : NULL;
 	if (base)
 		*base = name ? addr - off : 0;
-	if (!name)
-		name = "[unknown]";
+	if (!name) {
+		char buf[160];
+		const char *slash = image ? strrchr(image, '/') : NULL;
+
+		snprintf(buf, sizeof(buf), "[%s]", slash ? slash + 1 : image ? image : "unknown");
+		return vsyms_intern(&v->syms, buf);
+	}
 	h = (uint32_t)(((uintptr_t)name >> 3) & 1023);
 	if (v->cache_ptr[h] != name) {
 		uint32_t id = vsyms_intern(&v->syms, name);
@@ -138,6 +147,18 @@ static uint32_t sym_at(struct view *v, uint64_t addr, uint64_t *base)
 	return v->cache_id[h];
 }
 
+/* The name of a call's slice: its function, or its address without one. */
+static uint32_t callee_at(struct view *v, uint64_t addr)
+{
+	struct ntrace_images *img = ntrace_decoder_images(v->dec);
+	char buf[32];
+
+	if (img && ntrace_images_symbol(img, addr, NULL, NULL))
+		return sym_at(v, addr, NULL);
+	snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+	return vsyms_intern(&v->syms, buf);
+}
+
 /* The tree node instructions of t count on now (its innermost drawn frame). */
 static uint32_t top_node(const struct vtrack *t, unsigned int max_depth)
 {
@@ -146,8 +167,24 @@ static uint32_t top_node(const struct vtrack *t, unsigned int max_depth)
 	return d ? t->st[d - 1].node : t->root;
 }
 
+/*
+ * The function that code at addr belongs to in the stacks: its symbol, or
+ * in code no symbol covers, the entry of the innermost open call (named
+ * by its address), so a program without symbols still has its calls.
+ */
+static uint32_t func_at(struct view *v, const struct vtrack *t, uint64_t addr, uint64_t *base)
+{
+	uint64_t b;
+	uint32_t s = sym_at(v, addr, &b);
+
+	if (base)
+		*base = b;
+	return !b && t->depth ? t->st[t->depth - 1].name : s;
+}
+
 struct pcs_ctx {
 	struct view *v;
+	const struct vtrack *t;
 	uint32_t node;
 	int rc;
 };
@@ -158,7 +195,7 @@ static int count_pcs(void *ctx, const uint64_t *pcs, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		uint32_t s = sym_at(c->v, pcs[i], NULL), leaf;
+		uint32_t s = func_at(c->v, c->t, pcs[i], NULL), leaf;
 
 		leaf = s == VSYM_NONE ? VSYM_NONE : vtree_child(&c->v->tree, c->node, s);
 		if (leaf == VSYM_NONE)
@@ -172,12 +209,12 @@ static int count_pcs(void *ctx, const uint64_t *pcs, size_t n)
 static int count_run(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r)
 {
 	uint64_t b1, b2;
-	uint32_t s = sym_at(v, r->start, &b1), leaf;
-	struct pcs_ctx c = { v, top_node(t, v->o.max_depth), 0 };
+	uint32_t s = func_at(v, t, r->start, &b1), leaf;
+	struct pcs_ctx c = { v, t, top_node(t, v->o.max_depth), 0 };
 
 	if (s == VSYM_NONE || sym_at(v, r->last, &b2) == VSYM_NONE)
 		return -1;
-	if (b1 == b2 && b1) {	/* one symbol from start to last */
+	if (b1 == b2) {	/* one symbol (or none) from start to last */
 		leaf = vtree_child(&v->tree, c.node, s);
 		if (leaf == VSYM_NONE)
 			return -1;
@@ -214,8 +251,8 @@ static int push(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r
 	f = &t->st[t->depth];
 	memset(f, 0, sizeof(*f));
 	f->ret = r->last + d.size;
-	f->name = sym_at(v, r->to, NULL);
-	site = sym_at(v, r->last, NULL);
+	site = func_at(v, t, r->last, NULL);
+	f->name = callee_at(v, r->to);
 	if (f->name == VSYM_NONE || site == VSYM_NONE)
 		return -1;
 	if (t->depth < v->o.max_depth) {

@@ -425,3 +425,27 @@ if [ -f "$WORK/$n.htm.bin" ]; then
 		not_ok "damaged trace: '$res' '$cats', $gap undecoded stretches, $cut cut slices"
 	fi
 fi
+
+# Without symbols (a raw binary image): each call named by its entry
+# address, the ones the ground truth names by symbol
+n=traps-notimer-g
+if [ -f "$WORK/$n.slices" ] && [ -f "$WORK/$n.btm.bin" ]; then
+	"${CROSS_COMPILE}objcopy" -O binary "$WORK/$n" "$WORK/$n.raw"
+	"$P" decode --bin "$WORK/$n.raw@0x80000000" --ts --format=timeline --min-slice 0 -q \
+		-o "$WORK/$n.raw.json" "$WORK/$n.btm.bin"
+	ev slices "$WORK/$n.raw.json" | sort -k1,1n -k3,3n >"$WORK/$n.raw.sl"
+	awk 'FNR == NR { a = $1; sub(/^0+/, "", a); addr[$2] = "0x" a; next }
+	     { $4 = addr[$4]; print }' "$WORK/$n.syms" "$WORK/$n.slices" >"$WORK/$n.raw.gt"
+	check "$n from a raw binary: $(wc -l <"$WORK/$n.raw.sl") call slices named by their entry addresses, as executed" \
+		cmp -s "$WORK/$n.raw.sl" "$WORK/$n.raw.gt"
+fi
+
+# --time insn on a trace with timestamps: the instruction count is the axis
+n=recursion-O2-gc
+if [ -f "$WORK/$n.btm.bin" ]; then
+	"$P" decode --elf "$WORK/$n" --ts --time insn --format=timeline -q -o "$WORK/insn.json" \
+		"$WORK/$n.btm.bin"
+	check "--time insn: otherData says so and every slice starts at its instruction count" \
+		eval 'ev meta "$WORK/insn.json" | grep -q "^time_axis retired instructions$" &&
+		      ev times "$WORK/insn.json" | awk "\$1 != \$3 || \$2 != \$4 || \$5 != \"-\" { bad++ } END { exit bad > 0 }"'
+fi

@@ -512,7 +512,10 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 	if (a->fmt >= FMT_VIEW) {
 		a->jobs = 1;	/* one decoder: the call stacks follow the flow */
 		a->view.title = a->img.n ? a->img.arg[0] : NULL;
-		a->view.have_ts = a->is_pd ? view_pd_has_ts(a->path) : a->cfg.enc.codec.tstamp;
+		if (a->is_pd)
+			view_pd_clock(a->path, &a->view);
+		else
+			a->view.have_ts = a->cfg.enc.codec.tstamp;
 	}
 	if (c->show_task && a->fmt != 0 && a->fmt != 1) {
 		fprintf(stderr, "perf-ntrace decode: --show-task needs --format=pc or branches\n");
@@ -736,6 +739,7 @@ out:
 	}
 	ntrace_sink_free(c.sink);
 	view_free(c.view);
+	view_pd_clock_free(&a.view);
 	ntrace_images_free(img);
 	return rc;
 }

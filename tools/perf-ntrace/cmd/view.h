@@ -40,6 +40,9 @@ struct view_opts {
 	enum view_time time;	/* AUTO: timestamps when the trace has them */
 	bool have_ts;		/* the decoder was told the trace has TSTAMP */
 	const char *title;	/* name of the single track of a raw trace */
+	/* perf.data: perf time (ns) of cpu's timestamp ts, or NULL: ticks */
+	uint64_t (*perf_time)(void *ctx, int32_t cpu, uint64_t ts);
+	void *clock;		/* its ctx */
 };
 
 #define VIEW_DEFAULT_MAX_DEPTH	256
@@ -72,7 +75,12 @@ void view_images_gone(struct view *v);
  * 0, or -1 after printing why. */
 int view_finish(struct view *v);
 
-/* perf.data: does its AUXTRACE_INFO say the trace has timestamps? (view_pd.c) */
-bool view_pd_has_ts(const char *path);
+/*
+ * perf.data (view_pd.c): whether its AUXTRACE_INFO says the trace has
+ * timestamps, and perf's time conversion of them when the recording has
+ * one (o->perf_time, o->clock; free the clock with view_pd_clock_free()).
+ */
+void view_pd_clock(const char *path, struct view_opts *o);
+void view_pd_clock_free(struct view_opts *o);
 
 #endif /* PERF_NTRACE_VIEW_H */

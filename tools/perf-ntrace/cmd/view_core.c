@@ -28,6 +28,7 @@ struct view *view_new(enum view_kind kind, FILE *out, const struct view_opts *o)
 	v->time = o->time == VIEW_TIME_AUTO ? (o->have_ts ? VIEW_TIME_TS : VIEW_TIME_INSN) : o->time;
 	v->want_sync_anchor = true;
 	v->cur = UINT32_MAX;
+	v->cpu = -1;
 	v->first_ev = true;
 	return v;
 }
@@ -326,13 +327,21 @@ static int trap(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r
  * it, made once its last instruction retired: the time at the position
  * after the last run a timestamp reports.
  */
+/* A timestamp on the time axis: perf time in microseconds, or ticks. */
+static double ts_time(const struct view *v, uint64_t ts)
+{
+	if (v->o.perf_time)
+		return (double)v->o.perf_time(v->o.clock, v->cpu, ts) / 1000.0;
+	return (double)ts;
+}
+
 static void run_time(struct view *v, const struct ntrace_dec_run *r)
 {
 	uint64_t at = v->pos + r->ninsn;
 
 	if (v->time != VIEW_TIME_TS)
 		return;
-	if (v->have_pend && v->pend.t == (double)r->tstamp) {
+	if (v->have_pend && v->pend_raw == r->tstamp) {
 		v->pend.pos = at;
 		return;
 	}
@@ -340,7 +349,8 @@ static void run_time(struct view *v, const struct ntrace_dec_run *r)
 		vt_anchor(v, v->pend.pos, v->pend.t);
 	v->have_pend = true;
 	v->pend.pos = at;
-	v->pend.t = (double)r->tstamp;
+	v->pend_raw = r->tstamp;
+	v->pend.t = ts_time(v, r->tstamp);
 	v->want_sync_anchor = false;
 }
 
@@ -393,7 +403,7 @@ static int cut(struct view *v, struct vtrack *t, uint8_t cat, const struct ntrac
 		v->have_pend = false;
 	}
 	if (v->time == VIEW_TIME_TS && ev && ev->tstamp)
-		vt_anchor(v, v->pos, (double)ev->tstamp);
+		vt_anchor(v, v->pos, ts_time(v, ev->tstamp));
 	v->want_sync_anchor = true;
 	pop_to(v, t, 0, VIF_CUT);
 	t->overflow = 0;
@@ -424,7 +434,7 @@ int view_event(void *ctx, const struct ntrace_dec_event *ev)
 			if (v->have_pend)
 				vt_anchor(v, v->pend.pos, v->pend.t);
 			v->have_pend = false;
-			vt_anchor(v, v->pos, (double)ev->tstamp);
+			vt_anchor(v, v->pos, ts_time(v, ev->tstamp));
 			v->want_sync_anchor = false;
 		}
 		if (t->gap) {
@@ -483,6 +493,7 @@ void view_task(struct view *v, int32_t cpu, uint32_t pid, uint32_t tid, bool res
 	}
 	v->want_sync_anchor = true;
 	v->cur = c;
+	v->cpu = cpu;
 	if (resync) {
 		v->resyncs++;
 		cut(v, &v->tr[c], VCAT_LOST, NULL, "data lost before this AUX record");

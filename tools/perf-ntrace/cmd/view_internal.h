@@ -138,6 +138,8 @@ struct view {
 	enum view_time time;	/* decided: TS or INSN */
 	bool have_prev, have_pend, want_sync_anchor, ts_seen;
 	struct vstamp prev, pend;	/* last confirmed anchor, anchor being built */
+	uint64_t pend_raw;	/* the timestamp of pend as the trace has it */
+	int32_t cpu;		/* of the trace being decoded (-1: unknown) */
 	double rate;		/* time per instruction of the last interval */
 	uint32_t *dirty;	/* tracks with unresolved stamps */
 	uint32_t ndirty, cap_dirty;

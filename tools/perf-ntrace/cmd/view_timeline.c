@@ -427,6 +427,9 @@ int vt_write(struct view *v)
 		"\"generator\":\"perf-ntrace decode --format=timeline\","
 		"\"time_axis\":\"%s\",\"time_unit\":\"%s\",", v->first_ev ? "{\"traceEvents\":[" : "",
 		ts ? "trace timestamps" : "retired instructions",
+		ts && v->o.perf_time ? "microseconds of perf time (the recording's clock, as perf "
+		     "script prints it); times between timestamps are interpolated on the "
+		     "instruction count (args.estimated)" :
 		ts ? "one timestamp tick per microsecond shown; times between timestamps are "
 		     "interpolated on the instruction count (args.estimated)" :
 		     "one retired instruction per microsecond shown (no timestamps)");

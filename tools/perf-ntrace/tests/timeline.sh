@@ -402,6 +402,21 @@ if [ -x "$PDT" ] && [ -f "$WORK/$n.slices" ]; then
 	busy=$(grep -c '"cat":"task","ph":"X"' "$WORK/$n.pd.json")
 	check "$n perf.data task mode: a track per task named by comm, pid and tid, one per CPU with $busy task slice(s) ($(tr '\n' ',' <"$WORK/$n.pd.names"))" \
 		eval '[ "$tracks" = "1 1 2" ] && [ "$busy" -ge 1 ]'
+	# with timestamps and perf's time conversion in AUXTRACE_INFO (perf
+	# time = 5000000 ns + 1.5 ns per unit): times are perf times, in us
+	"$P" encode --pcs "$WORK/$n.pcs" --elf "$WORK/$n" --priv u --ts -o "$WORK/$n.pdts.bin" &&
+		"$PDT" --write "$WORK/$n.ts.data" --trace "$WORK/$n.pdts.bin" --chunks 5 --ts \
+			--elf "/usr/bin/$n@0x10000,0x100000" >/dev/null &&
+		"$P" decode --elf-dir "$WORK/bin" --format=timeline --min-slice 0 -q \
+			-o "$WORK/$n.pdts.json" "$WORK/$n.ts.data"
+	ev meta "$WORK/$n.pdts.json" >"$WORK/$n.pdts.meta"
+	res=$(ev times "$WORK/$n.pdts.json" | awk 'function chk(p, t) {
+			if (p == 0) return
+			d = t * 1000 - (5000000 + int((p - 1) * 3 / 2)); if (d < 0) d = -d
+			if (d > 2) bad++; n++ }
+		{ chk($1, $3); chk($2, $4) } END { print bad + 0, n + 0 }')
+	check "$n perf.data with timestamps: $res slice times off/checked against perf's time conversion (us of perf time)" \
+		eval '[ "${res% *}" = 0 ] && [ "${res#* }" -gt 0 ] && grep -q "^time_unit microseconds of perf time" "$WORK/$n.pdts.meta"'
 else
 	skip "perf.data timeline" "no perfdata_test (make tests) or no ground truth"
 fi

@@ -85,7 +85,6 @@ struct vtrack {
 	uint64_t overflow;	/* frames beyond VIEW_HARD_DEPTH */
 	uint32_t root;		/* tree node of the track */
 	struct vgroup g;	/* tiny slices at depth 1 */
-	uint32_t inner;
 	struct vmap slots;	/* return address -> depth its frame had */
 	/* a stretch that did not decode (error, lost data), until the next sync */
 	bool gap;
@@ -153,6 +152,11 @@ struct view {
 	uint32_t pid_names_n;
 	struct { uint32_t pid; char *comm; } *pid_names;
 };
+
+/* view_core.c, view_calls.c */
+struct vtrack *vc_cur_track(struct view *v);	/* NULL: no memory */
+void vc_pop_to(struct view *v, struct vtrack *t, uint32_t depth, uint8_t flags);
+double vc_ts_time(const struct view *v, uint64_t ts);
 
 /* view_timeline.c */
 void vt_stamp(struct view *v, struct vtrack *t, struct vstamp *s, uint64_t pos);

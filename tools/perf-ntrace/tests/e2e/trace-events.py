@@ -9,7 +9,10 @@ and print what tests/timeline.sh compares, one line per event:
   names:   "PID TID NAME" per thread_name metadata event
 Exits 1 if the file is not valid JSON or lacks the traceEvents array."""
 import json
+import signal
 import sys
+
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # a reader that stops early
 
 try:
     doc = json.load(open(sys.argv[2]))

@@ -464,3 +464,5 @@ if [ -f "$WORK/$n.btm.bin" ]; then
 		eval 'ev meta "$WORK/insn.json" | grep -q "^time_axis retired instructions$" &&
 		      ev times "$WORK/insn.json" | awk "\$1 != \$3 || \$2 != \$4 || \$5 != \"-\" { bad++ } END { exit bad > 0 }"'
 fi
+
+[ "$TAP_FAILED" = 0 ]

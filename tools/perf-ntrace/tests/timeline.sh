@@ -158,6 +158,9 @@ check_views() {
 	else
 		not_ok "$n $mode: folded stacks differ: $(diff "$WORK/$n.folded" "$w.f.c" | grep -m4 '^[<>]' | cut -c1-150 | tr '\n' ' ')"
 	fi
+	res=$(ev nesting "$w.json")
+	check "$n $mode: the slices nest on their track in time as viewers need ($res nested/not)" \
+		eval '[ "${res#* }" = 0 ] && [ "${res% *}" -gt 0 ]'
 	# (a trap the program ends with has no handler address: no trace tells it)
 	want=$("$GTT" dump "$WORK/$n.pcs" | awk '$1 == "pc" && c != "" {
 		if (length(c) == 16 && c ~ /^8/) i++; else if (c == "8" || c == "9" || c == "b") s++; else e++ }
@@ -238,11 +241,12 @@ for n in recursion-O0-gc callsys; do
 		END { print n + 0, e + 0, g + 0 }')
 	read -r acc events groups <<<"$got"
 	meta=$(ev meta "$w.m.json" | awk '{ m[$1] = $2 } END { print m["slices"], m["slices_drawn"] + m["slices_merged"], m["merge_groups"] }')
+	nest=$(ev nesting "$w.m.json")
 	if cmp -s "$w.big" "$w.big.gt" && [ "$acc" = "$total" ] && [ "$meta" = "$total $total $groups" ] &&
-	   [ "$events" -lt "$total" ]; then
-		ok "$n --min-slice $m: the $(wc -l <"$w.big") calls of $m instructions or more drawn as executed, the other $((total - $(wc -l <"$w.big"))) in $groups merged slices; $events events for $total calls, all accounted in otherData"
+	   [ "$events" -lt "$total" ] && [ "${nest#* }" = 0 ]; then
+		ok "$n --min-slice $m: the $(wc -l <"$w.big") calls of $m instructions or more drawn as executed, the $((total - $(wc -l <"$w.big"))) shorter ones in $groups merged slices or alone; $events events for $total calls, all accounted in otherData, all nested"
 	else
-		not_ok "$n --min-slice $m: big slices $(diff "$w.big" "$w.big.gt" | grep -c '^[<>]') differ; accounted $acc of $total calls in $events events; otherData slices/drawn+merged/groups $meta (groups $groups)"
+		not_ok "$n --min-slice $m: big slices $(diff "$w.big" "$w.big.gt" | grep -c '^[<>]') differ; accounted $acc of $total calls in $events events; otherData slices/drawn+merged/groups $meta (groups $groups); nested/not $nest"
 	fi
 
 	# depth cap: deeper frames neither drawn nor counted apart, but counted
@@ -365,8 +369,10 @@ uneven() {	# NAME MODE
 			printf "%d %d %d %.2f\n", bad, nr, ne, ne ? err / ne : 0
 		}' "$w.rec" "$w.st")
 	read -r bad nr ne err <<<"$res"
+	nest=$(ev nesting "$w.json")
+	bad=$((bad + ${nest#* }))
 	if [ "$bad" = 0 ] && [ "$nr" -gt 0 ]; then
-		ok "$n $2 uneven timestamps: $nr slice times at a timestamp equal the clock, $ne estimated between them (mean error $err ticks), in order"
+		ok "$n $2 uneven timestamps: $nr slice times at a timestamp equal the clock, $ne estimated between them (mean error $err ticks), in order and nested"
 	else
 		not_ok "$n $2 uneven timestamps: $bad wrong of $nr at a timestamp and $ne estimated"
 	fi

@@ -7,6 +7,8 @@ and print what tests/timeline.sh compares, one line per event:
   cats:    "CAT COUNT" per category of instant events
   meta:    "KEY VALUE" per otherData entry
   names:   "PID TID NAME" per thread_name metadata event
+  nesting: "NESTED BAD" call and merged slices that nest on their thread
+           as a viewer needs them to (in ts/dur), and those that do not
 Exits 1 if the file is not valid JSON or lacks the traceEvents array."""
 import json
 import signal
@@ -42,6 +44,24 @@ for e in events:
     elif what == "merged":
         print(a["end_insn"] - a["begin_insn"], a.get("merged", 0),
               a.get("nested_merged", 0), e["cat"], a["depth"], e["name"])
+if what == "nesting":
+    tracks = {}
+    for e in events:
+        if e.get("ph") == "X" and e.get("cat") in ("call", "merged"):
+            tracks.setdefault((e["pid"], e["tid"]), []).append(e)
+    good = bad = 0
+    for evs in tracks.values():
+        evs.sort(key=lambda e: (e["ts"], -e["dur"], e["args"].get("depth", 0)))
+        ends = []
+        for e in evs:
+            while ends and ends[-1] <= e["ts"] + 1e-9:
+                ends.pop()
+            if ends and e["ts"] + e["dur"] > ends[-1] + 1e-9:
+                bad += 1
+            else:
+                good += 1
+            ends.append(e["ts"] + e["dur"])
+    print(good, bad)
 if what == "cats":
     for c in sorted(cats):
         print(c, cats[c])

@@ -423,6 +423,30 @@ if [ -x "$PDT" ] && [ -f "$WORK/$n.slices" ]; then
 		{ chk($1, $3); chk($2, $4) } END { print bad + 0, n + 0 }')
 	check "$n perf.data with timestamps: $res slice times off/checked against perf's time conversion (us of perf time)" \
 		eval '[ "${res% *}" = 0 ] && [ "${res#* }" -gt 0 ] && grep -q "^time_unit microseconds of perf time" "$WORK/$n.pdts.meta"'
+	# data lost between two AUX records (flagged TRUNCATED): marked as
+	# lost, a stretch with a duration in time, the open calls cut there;
+	# the calls that ended before it are the executed ones
+	# (periodic sync: decoding resumes after the loss)
+	"$P" encode --pcs "$WORK/$n.pcs" --elf "$WORK/$n" --priv u --ts --sync-mode msgs \
+		--sync-max 2 -o "$WORK/$n.pdsync.bin"
+	size=$(stat -c %s "$WORK/$n.pdsync.bin")
+	"$PDT" --write "$WORK/$n.lose.data" --trace "$WORK/$n.pdsync.bin" --chunks 3 --ts \
+		--lose $((size / 5)) --elf "/usr/bin/$n@0x10000,0x100000" >/dev/null &&
+		"$P" decode --elf-dir "$WORK/bin" --format=timeline --min-slice 0 -q \
+			-o "$WORK/$n.lose.json" "$WORK/$n.lose.data"
+	at=$(grep -o '"cat":"lost","ph":"i",[^}]*' "$WORK/$n.lose.json" | head -1 |
+		sed -n 's/.*"begin_insn":\([0-9]*\).*/\1/p')
+	gap=$(grep -o '"name":"trace lost","cat":"lost","ph":"X","ts":[0-9.]*,"dur":[0-9.]*' \
+		"$WORK/$n.lose.json" | sed 's/.*"dur"://')
+	ncut=$(grep -c '"cut":' "$WORK/$n.lose.json")
+	ev slices "$WORK/$n.lose.json" | awk -v at="${at:-0}" '$2 <= at' |
+		awk -v f=4 -f "$E2E/sym-canon.awk" "$WORK/$n.syms" - | sort -k1,1n -k3,3n >"$WORK/$n.lose.sl"
+	if [ -n "$at" ] && [ -n "$gap" ] && [ "${gap%.*}" -gt 0 ] && [ "$ncut" -gt 0 ] &&
+	   awk -v at="$at" '$2 < at' "$WORK/$n.slices" | cmp -s - <(awk -v at="$at" '$2 < at' "$WORK/$n.lose.sl"); then
+		ok "$n perf.data with lost data: marked at instruction $at, a 'trace lost' stretch of $gap us, $ncut calls cut there, the $(awk -v at="$at" '$2 < at' "$WORK/$n.lose.sl" | wc -l) calls that ended before it as executed"
+	else
+		not_ok "$n perf.data with lost data: mark at '$at', stretch '$gap', $ncut cut, calls before it: $(awk -v at="${at:-0}" '$2 < at' "$WORK/$n.slices" | diff - <(awk -v at="${at:-0}" '$2 < at' "$WORK/$n.lose.sl") | grep -c '^[<>]') differ"
+	fi
 else
 	skip "perf.data timeline" "no perfdata_test (make tests) or no ground truth"
 fi

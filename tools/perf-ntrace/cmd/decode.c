@@ -504,7 +504,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
 		return 2;
 	}
-	if ((a->dso || a->max_count) && a->fmt < FMT_AUTOFDO) {
+	if ((a->dso || a->max_count) && (a->fmt < FMT_AUTOFDO || a->fmt >= FMT_VIEW)) {
 		fprintf(stderr, "perf-ntrace decode: --dso and --max-count need --format=autofdo or "
 			"autofdo-text\n");
 		return 2;
@@ -728,7 +728,7 @@ int cmd_decode(int argc, char **argv)
 		rc = decode_raw_jobs(&c, &a, img, in, a.path);
 	else
 		rc = decode_raw(&c, &a.cfg, img, in, a.path);
-	if (a.fmt >= FMT_AUTOFDO && rc != 2 && !c.quiet)
+	if (a.fmt >= FMT_AUTOFDO && a.fmt < FMT_VIEW && rc != 2 && !c.quiet)
 		afdo_note(c.sink);
 out:
 	if (in && in != stdin)

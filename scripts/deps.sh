@@ -4,7 +4,7 @@
 # Install the Debian packages ntrace needs, only when they are missing.
 # Idempotent; safe to run on every build. Adds the bookworm-backports
 # suite (same archive URI as the machine's Debian entry) for QEMU 10,
-# OpenSBI 1.5 and linux-source-6.12.
+# OpenSBI 1.5 and linux-source-6.12. "--browser" adds chromium.
 set -euo pipefail
 
 die() { echo "deps: error: $*" >&2; exit 1; }
@@ -25,6 +25,10 @@ BASE_PKGS=(
 	python3-dev python3-setuptools libslang2-dev g++ tmux sqlite3
 	python3-pyside2.qtsql libqt5sql5-sqlite
 )
+# Optional, "deps.sh --browser": a headless browser for the flame graph
+# page's real-browser check (tools/perf-ntrace/tests/timeline.sh skips it
+# without one).
+[ "${1:-}" = --browser ] && BASE_PKGS+=(chromium)
 # Packages that must come from bookworm-backports.
 BP_PKGS=(qemu-system-riscv qemu-user opensbi linux-source-6.12 linux-perf)
 

@@ -17,6 +17,7 @@
 
 #include "cmd.h"
 #include "cmd_opts.h"
+#include "view.h"
 
 static const char decode_help[] =
 	"usage: perf-ntrace decode [OPTIONS] --elf PROG.elf [--elf LIB.so@ADDR]... TRACE.bin|-\n"
@@ -52,6 +53,18 @@ static const char decode_help[] =
 	"                  llvm-profgen reads them (--unsymbolized-profile=FILE)\n"
 	"                  autofdo-text: the same for create_gcov/create_llvm_prof\n"
 	"                  --profiler=text (AutoFDO's text format; gcc's route)\n"
+	"                  timeline: Chrome/Perfetto trace event JSON, a slice per\n"
+	"                  call on a track per task (and per CPU), traps and lost or\n"
+	"                  undecoded stretches marked\n"
+	"                  folded: \"a;b;c COUNT\" stacks weighted by retired instructions\n"
+	"                  flame-html: one offline HTML page, hottest functions and a\n"
+	"                  flame graph of the same counts\n"
+	"  --max-depth N   timeline, folded, flame-html: frames deeper than N are not\n"
+	"                  drawn / folded into the deepest kept (default 256)\n"
+	"  --min-slice N   timeline: calls of fewer than N instructions are merged\n"
+	"                  with their small neighbours into one slice (default 8; 0 off)\n"
+	"  --time T        timeline: auto (default: timestamps when the trace has\n"
+	"                  them), ts, or insn (the retired-instruction count)\n"
 	"  --dso NAME      autofdo*: the image (its path, in the traced system too,\n"
 	"                  or base name; default: the one\n"
 	"                  with the most instructions)\n"
@@ -88,11 +101,13 @@ static const char decode_help[] =
 enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
-	OPT_CHECK_WIDTHS, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE,
+	OPT_CHECK_WIDTHS, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE, OPT_MAX_DEPTH, OPT_MIN_SLICE,
+	OPT_TIME,
 };
 
 struct decode_ctx {
 	struct ntrace_sink *sink;
+	struct view *view;		/* timeline, folded, flame-html */
 	FILE *out;
 	bool quiet, stats_only, show_task;
 	unsigned int max_warn, nwarn;
@@ -104,6 +119,8 @@ static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 {
 	struct decode_ctx *c = ctx;
 
+	if (c->view)
+		return view_runs(c->view, r, n);
 	return ntrace_sink_runs(c->sink, r, n);
 }
 
@@ -113,6 +130,8 @@ static int on_event(void *ctx, const struct ntrace_dec_event *ev)
 
 	if (ev->type == NTRACE_DEV_ERROR || ev->type == NTRACE_DEV_LOST)
 		c->errors++;
+	if (c->view && view_event(c->view, ev))
+		return NTRACE_ENOMEM;
 	if (ev->type != NTRACE_DEV_ERROR && ev->type != NTRACE_DEV_WARN &&
 	    ev->type != NTRACE_DEV_LOST)
 		return 0;
@@ -150,6 +169,8 @@ static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
 	struct decode_ctx *c = ctx;
 
 	ntrace_sink_set_decoder(c->sink, d);
+	if (c->view)
+		view_set_decoder(c->view, d);
 }
 
 /* Flush the sink; a failure is said once, with the sink's reason. */
@@ -169,6 +190,9 @@ static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 	struct decode_ctx *c = ctx;
 	char prefix[96];
 
+	if (c->view)
+		view_task(c->view, ch->task ? ch->cpu : -1, ch->task ? ch->pid : 0,
+			  ch->task ? ch->tid : 0, ch->resync);
 	if (!c->show_task || !ch->task) {
 		ntrace_sink_set_prefix(c->sink, NULL);
 		return;
@@ -181,6 +205,10 @@ static void pd_on_chunk(void *ctx, const struct ntrace_pd_chunk *ch)
 /* Task mode: write what the sink holds before the image sets go. */
 static void pd_on_end(void *ctx)
 {
+	struct decode_ctx *c = ctx;
+
+	if (c->view)
+		view_images_gone(c->view);
 	sink_flush(ctx);
 }
 
@@ -188,6 +216,8 @@ static void pd_on_task(void *ctx, const struct ntrace_pd_task *t)
 {
 	struct decode_ctx *c = ctx;
 
+	if (c->view && t->comm[0])
+		view_comm(c->view, t->pid, t->comm);
 	if (c->stats_only &&
 	    fprintf(c->out, "process %u %s records %" PRIu64 " bytes %" PRIu64 " instructions %"
 		    PRIu64 " errors %" PRIu64 " lost %" PRIu64 " exec_splits %" PRIu64
@@ -273,6 +303,8 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 	}
 	if (sink_flush(c))
 		return 2;
+	if (c->view && view_finish(c->view))
+		return 2;
 	if (!st.dec.insns) {
 		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " AUX chunks, %"
 			PRIu64 " bytes, %" PRIu64 " messages, %" PRIu64 " errors)\n", st.chunks,
@@ -294,18 +326,21 @@ struct decode_args {
 	uint64_t max_count;	/* autofdo: 0 or the largest count written */
 	unsigned int fmt;	/* index in formats[] */
 	bool symbols, is_pd;
+	struct view_opts view;
 	unsigned int jobs;	/* 0: the online CPUs */
 	size_t piece;		/* 0: adaptive */
 };
 
 static const char *const formats[] = {
-	"pc", "branches", "tv", "stats", "autofdo", "autofdo-text",
+	"pc", "branches", "tv", "stats", "autofdo", "autofdo-text", "timeline", "folded",
+	"flame-html",
 };
 static const enum ntrace_sink_format sink_formats[] = {
 	NTRACE_SINK_PC, NTRACE_SINK_BRANCHES, NTRACE_SINK_TV, NTRACE_SINK_PC, NTRACE_SINK_AUTOFDO,
-	NTRACE_SINK_AUTOFDO_TEXT,
+	NTRACE_SINK_AUTOFDO_TEXT, NTRACE_SINK_PC, NTRACE_SINK_PC, NTRACE_SINK_PC,
 };
 #define FMT_AUTOFDO 4	/* and 5, autofdo-text */
+#define FMT_VIEW 6	/* timeline, folded, flame-html (enum view_kind order) */
 
 /* Returns 0 to go on, else the exit status (0 after --help). */
 static int parse_args(int argc, char **argv, struct decode_args *a, struct decode_ctx *c)
@@ -333,14 +368,20 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "pid", required_argument, NULL, OPT_PID },
 		{ "show-task", no_argument, NULL, OPT_SHOW_TASK },
 		{ "no-task-mode", no_argument, NULL, OPT_NO_TASK },
+		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
+		{ "min-slice", required_argument, NULL, OPT_MIN_SLICE },
+		{ "time", required_argument, NULL, OPT_TIME },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
+	static const char *const times[] = { "auto", "ts", "insn" };
 	const char *err, *srcarg = NULL;
+	unsigned int u;
 	uint64_t x;
 	int opt, r;
 
 	ntrace_dec_cfg_default(&a->cfg);
+	a->view.min_slice = VIEW_DEFAULT_MIN_SLICE;
 	img_opts_init(&a->img);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "o:qhj:", longopts, NULL)) != -1) {
@@ -353,7 +394,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			continue;
 		switch (opt) {
 		case OPT_FORMAT:
-			if (!opt_enum("decode", "format", optarg, formats, 6, &a->fmt))
+			if (!opt_enum("decode", "format", optarg, formats, 9, &a->fmt))
 				return 2;
 			break;
 		case 'o':
@@ -430,6 +471,22 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		case OPT_NO_TASK:
 			a->pdo.no_task_mode = true;
 			break;
+		case OPT_MAX_DEPTH:
+			if (!opt_uint("decode", "max-depth", optarg, 1u << 20, &x) || !x) {
+				fprintf(stderr, "perf-ntrace decode: --max-depth wants 1..2^20\n");
+				return 2;
+			}
+			a->view.max_depth = (unsigned int)x;
+			break;
+		case OPT_MIN_SLICE:
+			if (!opt_uint("decode", "min-slice", optarg, UINT32_MAX, &a->view.min_slice))
+				return 2;
+			break;
+		case OPT_TIME:
+			if (!opt_enum("decode", "time", optarg, times, 3, &u))
+				return 2;
+			a->view.time = (enum view_time)u;
+			break;
 		case 'h':
 			fputs(decode_help, stdout);
 			return -1;
@@ -450,10 +507,18 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		fprintf(stderr, "perf-ntrace decode: no program image: give --elf or --bin\n");
 		return 2;
 	}
-	if ((a->dso || a->max_count) && a->fmt < FMT_AUTOFDO) {
+	if ((a->dso || a->max_count) && (a->fmt < FMT_AUTOFDO || a->fmt >= FMT_VIEW)) {
 		fprintf(stderr, "perf-ntrace decode: --dso and --max-count need --format=autofdo or "
 			"autofdo-text\n");
 		return 2;
+	}
+	if (a->fmt >= FMT_VIEW) {
+		a->jobs = 1;	/* one decoder: the call stacks follow the flow */
+		a->view.title = a->img.n ? a->img.arg[0] : NULL;
+		if (a->is_pd)
+			view_pd_clock(a->path, &a->view);
+		else
+			a->view.have_ts = a->cfg.enc.codec.tstamp;
 	}
 	if (c->show_task && a->fmt != 0 && a->fmt != 1) {
 		fprintf(stderr, "perf-ntrace decode: --show-task needs --format=pc or branches\n");
@@ -509,6 +574,8 @@ static int decode_raw(struct decode_ctx *c, const struct ntrace_dec_cfg *cfg,
 		goto out;
 	}
 	ntrace_sink_set_decoder(c->sink, d);
+	if (c->view)
+		view_set_decoder(c->view, d);
 	for (;;) {
 		size_t n = fread(buf, 1, 1 << 20, in);
 
@@ -528,6 +595,8 @@ static int decode_raw(struct decode_ctx *c, const struct ntrace_dec_cfg *cfg,
 		goto out;
 	}
 	if (sink_flush(c))	/* says why */
+		goto out;
+	if (c->view && view_finish(c->view))
 		goto out;
 	rc = raw_result(c, &st);
 out:
@@ -643,6 +712,13 @@ int cmd_decode(int argc, char **argv)
 		fprintf(stderr, "perf-ntrace decode: out of memory\n");
 		goto out;
 	}
+	if (a.fmt >= FMT_VIEW) {
+		c.view = view_new((enum view_kind)(a.fmt - FMT_VIEW), c.out, &a.view);
+		if (!c.view) {
+			fprintf(stderr, "perf-ntrace decode: out of memory\n");
+			goto out;
+		}
+	}
 	ntrace_sink_set_symbols(c.sink, a.symbols);
 	ntrace_sink_set_max_count(c.sink, a.max_count);
 	if (a.dso && ntrace_sink_set_dso(c.sink, a.dso)) {
@@ -655,7 +731,7 @@ int cmd_decode(int argc, char **argv)
 		rc = decode_raw_jobs(&c, &a, img, in, a.path);
 	else
 		rc = decode_raw(&c, &a.cfg, img, in, a.path);
-	if (a.fmt >= FMT_AUTOFDO && rc != 2 && !c.quiet)
+	if (a.fmt >= FMT_AUTOFDO && a.fmt < FMT_VIEW && rc != 2 && !c.quiet)
 		afdo_note(c.sink);
 out:
 	if (in && in != stdin)
@@ -665,6 +741,8 @@ out:
 		rc = 2;
 	}
 	ntrace_sink_free(c.sink);
+	view_free(c.view);
+	view_pd_clock_free(&a.view);
 	ntrace_images_free(img);
 	return rc;
 }

@@ -10,6 +10,8 @@
  *       --chunks N       split them into N chunks of uneven sizes (default 1)
  *       --elf PATH@ADDR,LEN  an executable MMAP2 record for PATH
  *       --htm, --iret    encoder settings written into AUXTRACE_INFO
+ *       --ts             ... with timestamps, and perf time = 5000000 +
+ *                        1.5 ns per timestamp unit (time_mult 3, time_shift 1)
  *       --lose N         drop N trace bytes after the first chunk and flag
  *                        that chunk's AUX record TRUNCATED
  *       --lose-mid N     one AUXTRACE chunk holding two AUX regions, the
@@ -79,7 +81,7 @@ struct synth {
 	unsigned int chunks;
 	const char *elf;
 	uint64_t elf_addr, elf_len;
-	bool htm, iret, no_auxtrace, pipe;
+	bool htm, iret, ts, no_auxtrace, pipe;
 	size_t lose, lose_mid;
 	uint64_t first_flags;	/* AUX flags of the first chunk's record */
 	uint64_t time;
@@ -137,14 +139,19 @@ static void info_rec(struct wbuf *w, struct synth *s)
 		.magic = NTRACE_AUXTRACE_MAGIC, .version = NTRACE_AUXTRACE_VERSION,
 		.hdr_size = sizeof(h), .nr_cpus = 1, .rec_size = sizeof(struct ntrace_cpu_info),
 		.pmu_type = PMU_TYPE,
-		.config = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0),
+		.config = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0) |
+			  (s->ts ? NTRACE_CFG_TS_MASK : 0),
+		.time_mult = s->ts ? 3 : 0, .time_shift = s->ts ? 1 : 0,
+		.time_zero = s->ts ? 5000000 : 0,
 	};
 	struct ntrace_cpu_info c = {
 		.cpu = 0, .hartid = 0, .src_id = 0, .src_bits = 0, .format = 1,
 		.proto_major = 1, .mode = s->htm ? 6 : 3, .iret_mode = s->iret ? 3 : 0,
 		.return_depth = s->iret ? 32 : 0, .itype_bits = 4, .xlen = 64,
-		.icnt_bits = 0, .hist_bits = 0, .options = s->iret ? NTRACE_OPT_IRET : 0,
-		.sync_mode = 1,
+		.icnt_bits = 0, .hist_bits = 0,
+		.options = (s->iret ? NTRACE_OPT_IRET : 0) | (s->ts ? NTRACE_OPT_TS : 0),
+		.sync_mode = 1, .ts_mode = s->ts ? NTRACE_TS_MODE_EXTERNAL : 0,
+		.ts_width = s->ts ? 64 : 0,
 	};
 	size_t at = rec_start(w, NTRACE_PD_AUXTRACE_INFO, 0);
 
@@ -306,7 +313,8 @@ static void synth(struct wbuf *w, struct synth *s)
 {
 	struct wbuf data = { 0 };
 	size_t attrs_at, ids_at, data_at, i;
-	uint64_t cfg = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0);
+	uint64_t cfg = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0) |
+		       (s->ts ? NTRACE_CFG_TS_MASK : 0);
 
 	s->time = 1000000;
 	w->n = 0;
@@ -854,6 +862,8 @@ static int cmd_write(int argc, char **argv)
 			s.htm = true;
 		} else if (!strcmp(argv[i], "--iret")) {
 			s.iret = true;
+		} else if (!strcmp(argv[i], "--ts")) {
+			s.ts = true;
 		} else if (!strcmp(argv[i], "--no-auxtrace")) {
 			s.no_auxtrace = true;
 		} else if (!strcmp(argv[i], "--pipe")) {

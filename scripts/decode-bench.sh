@@ -61,11 +61,16 @@ if [ -s "$D/mixed/mixed.pcs" ]; then
 		  mv "$W/m.pcinfo" "$D/mixed/mixed.pcinfo" && rm -f "$W"/m.*; }
 fi
 
-# run LABEL CMD...: one timed run, appended to $W/times
+# run LABEL CMD...: one run, appended to $W/times: its wall time (the
+# shell's clock, to the microsecond: time(1) gives hundredths) and peak RSS
 run() {
-	local l=$1
+	local l=$1 t0 t1
 	shift
-	/usr/bin/time -f "$l %e %M" -a -o "$W/times" "$@" >"$W/out" 2>&1 || true
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f "%M" -o "$W/rss" "$@" >"$W/out" 2>&1 || true
+	t1=$EPOCHREALTIME
+	echo "$l $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", b - a }') $(cat "$W/rss")" \
+		>>"$W/times"
 }
 
 bench() {	# NAME TRACE ELF PCINFO
@@ -101,12 +106,12 @@ bench() {	# NAME TRACE ELF PCINFO
 		split("default j1 j2", ls, " ")
 		for (i = 1; i <= 3; i++) {
 			l = ls[i]; m = median(l)
-			printf "  %-30s %7.3f s  %6.1f MB peak  %5.2fx the -j 1 time  %5.1fx faster than NexRv\n",
+			printf "  %-30s %7.4f s  %6.1f MB peak  %5.2fx the -j 1 time  %5.1fx faster than NexRv\n",
 				"decode --format=branches " (l == "default" ? "" : "-" substr(l, 1, 1) " " substr(l, 2)),
 				m, rss[l] / 1024, m / one, nxw / m
 		}
 		m = median("stats")
-		printf "  %-30s %7.3f s  %6.1f MB peak  %6.0f M instructions/s\n",
+		printf "  %-30s %7.4f s  %6.1f MB peak  %6.0f M instructions/s\n",
 			"decode --format=stats -j 1", m, rss["stats"] / 1024, n / m / 1e6
 		printf "  %-30s %7.3f s  %6.1f MB peak\n", "NexRv -deco -pcout /dev/null", nxw,
 			rss["nexrv"] / 1024

@@ -6,7 +6,10 @@
  * (EBUSY/EWOULDBLOCK on unload). Prints how long unload and load take.
  * With a 16 KiB sink buffer drained once a second, the sink fills up
  * (stop-on-wrap): the AUX record is flagged PARTIAL and its bytes still
- * start with a sync message.
+ * start with a sync message; a record that does not end flushed (with
+ * the ProgTraceCorrelation of its drain) is flagged too (behind funnels
+ * a drain that fills the sink twice leaves the CPU's last messages
+ * upstream: its record lost its tail, and may be the event's last).
  * Skips without the PMU.
  */
 #include <errno.h>
@@ -44,8 +47,8 @@ static void test_overflow(void)
 {
 	static struct nt_rec rec;
 	struct perf_event_attr attr;
-	struct nt_frame_stats st = { .first_tcode = -1 };
-	unsigned int i, partial = 0;
+	struct nt_frame_stats st = { .first_tcode = -1 }, e;
+	unsigned int i, partial = 0, unflagged = 0, data = 0;
 	int err;
 
 	kmod_unload("ntrace");
@@ -54,13 +57,26 @@ static void test_overflow(void)
 		nt_attr(&attr, nt_pmu_type(), 0);
 		err = nt_record(&attr, -1, 256, spin, (void *)2000000, &rec);
 	}
-	for (i = 0; !err && i < rec.nr_aux; i++)
+	for (i = 0; !err && i < rec.nr_aux; i++) {
 		partial += !!(rec.aux[i].flags & PERF_AUX_FLAG_PARTIAL);
+		if (!rec.aux[i].len)
+			continue;
+		data++;
+		nt_frame_check(rec.data + rec.aux[i].off, rec.aux[i].len,
+			       nt_src_bits(0), &e);
+		if (e.last_tcode != 33 &&
+		    !(rec.aux[i].flags &
+		      (PERF_AUX_FLAG_PARTIAL | PERF_AUX_FLAG_TRUNCATED)))
+			unflagged++;
+	}
 	if (!err && rec.nr_aux)
 		nt_frame_check(rec.data, rec.aux[0].len, nt_src_bits(0), &st);
 	ksft_test_result(!err && partial && nt_tcode_is_sync(st.first_tcode),
 			 "16 KiB sink drained once a second: %u of %u records PARTIAL, first starts with a sync (%s)\n",
 			 partial, rec.nr_aux, err ? strerror(-err) : "ok");
+	ksft_test_result(!err && data && !unflagged,
+			 "16 KiB sink drained once a second: every record ends with a ProgTraceCorrelation or is flagged (%u of %u records with data end otherwise, unflagged)\n",
+			 unflagged, data);
 	nt_rec_free(&rec);
 }
 
@@ -74,7 +90,7 @@ int main(void)
 	ksft_print_header();
 	if (type < 0 || !kmod_is_loaded("ntrace"))
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(5);
+	ksft_set_plan(6);
 
 	nt_attr(&attr, type, 0);
 	fd = nt_open(&attr, 0, -1);

@@ -75,10 +75,18 @@ static void rec_add(struct nt_rec *rec, const uint8_t *aux, size_t aux_size,
 
 	if (rec->nr_aux >= ARRAY_SIZE(rec->aux))
 		return;
-	p = realloc(rec->data, rec->len + r->aux_size);
-	if (!p)
-		return;
-	rec->data = p;
+	/*
+	 * An empty record (flags only) adds no bytes. Not realloc(data, 0):
+	 * before any data that frees the buffer of an earlier empty record
+	 * and returns NULL, leaving rec->data dangling (a double free).
+	 */
+	if (r->aux_size) {
+		p = realloc(rec->data, rec->len + r->aux_size);
+		if (!p)
+			return;
+		rec->data = p;
+	}
+	p = rec->data;
 	for (i = 0; i < r->aux_size; i++)
 		p[off + i] = aux[(r->aux_offset + i) % aux_size];
 	rec->len += r->aux_size;

@@ -42,11 +42,12 @@
  * CPU's last messages among them: the drain lets that in and copies the
  * sink again, so they stay in its record. If that filled the sink again,
  * what the funnels still hold of the draining CPU comes later: it is not
- * staged (its trace starts again at its next sync message; dropping it
- * flags its next record). The first source of an idle sink discards what
- * the funnels still hold of an earlier session, when one may have left
- * something there (sink->upstream_stale): a drain that filled the sink
- * or did not flush, a funnel that did not, a component that came or went.
+ * staged (its trace starts again at its next sync message) and the
+ * record that lacks it is flagged (it may be the event's last). The
+ * first source of an idle sink discards what the funnels still hold of
+ * an earlier session, when one may have left something there
+ * (sink->upstream_stale): a drain that filled the sink or did not flush,
+ * a funnel that did not, a component that came or went.
  * Otherwise the funnels are empty and the purge would only slow down
  * every cut of a single-source session.
  */
@@ -257,9 +258,14 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * CPU's last messages upstream, to come after this copy: its next
 	 * record must not start with them. Its trace starts again at its
 	 * next sync message, and the sink's next session starts without
-	 * them.
+	 * them. This record lost its tail: flag it here. Its encoder is off
+	 * and reports what the funnels drop now only in its next session,
+	 * and a next record may never come: an event that stops, or whose
+	 * path is unbound, ends with this one, which else ended unflagged
+	 * without its last messages (ProgTraceCorrelation included).
 	 */
 	if (d.wrapped || err) {
+		s->lost = true;
 		s->resync = true;
 		sink->upstream_stale = true;
 	}

@@ -242,7 +242,7 @@ else
 	# (before each "ntrace: N CPU(s)" line) and binds the rest.
 	if [ -n "$foreign" ] && [ $timed_out = 0 ]; then
 		tap+=$'\n'$(awk -v cfg="$config" '
-			/^kmsg\| .*ntrace: .*trace-component@[0-9a-f]+: .*not used$/ { n++; if (seen++) dup++ }
+			/^kmsg\| .*ntrace: .*trace-component@[0-9a-f]+: .*not used/  { n++; if (seen++) dup++ }
 			/^kmsg\| .*ntrace: [0-9]+ CPU\(s\) with N-Trace/ { loads++; seen = 0 }
 			END {
 				ok = n > 0 && !dup && loads > 0

@@ -13,7 +13,14 @@
 #                         through one funnel into one sink),
 #                         ntrace-funnel2-smp4 (two cluster funnels into
 #                         a top funnel), ntrace-sram (1 hart, the sink
-#                         with 64 KiB of SRAM)
+#                         with 64 KiB of SRAM); the DT in other forms
+#                         (gen-dt.sh -f): ntrace-upstream-dt (1 hart,
+#                         upstream generic compatible, plus an ATB
+#                         bridge the driver must report once and skip),
+#                         ntrace-upstream-dt-funnel-smp2 (2 harts through
+#                         a funnel, generic compatible, "cpu" phandle),
+#                         ntrace-upstream-dt-pertype (1 hart, SpacemiT's
+#                         per-type compatibles)
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
 #                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
@@ -83,8 +90,9 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 # ctr-smp2 covers CTR across CPU hotplug.
 # topo, sram: the model's topology (plugin topo=, gen-dt.sh -t) and SRAM;
 # kargs: module parameters for the configuration (the guest's init and
-# kmod_load() pass "ntrace.X=Y" on to the module, as modprobe does)
-topo=hart sram= kargs=
+# kmod_load() pass "ntrace.X=Y" on to the module, as modprobe does);
+# dtform, foreign: gen-dt.sh -f and -x (the plugin's foreign=)
+topo=hart sram= kargs= dtform=ntrace foreign=
 case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
@@ -98,7 +106,10 @@ ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
 ntrace-funnel2-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel2 ;;
 ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 kargs=ntrace.sram=1 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram or ntrace-ctr)" ;;
+ntrace-upstream-dt) cpu=rv64,sscofpmf=true smp=1 dtform=upstream foreign=0xe01 ;;
+ntrace-upstream-dt-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel dtform=upstream-v1 ;;
+ntrace-upstream-dt-pertype) cpu=rv64,sscofpmf=true smp=1 dtform=pertype ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2 or ntrace-upstream-dt-pertype)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G
@@ -115,14 +126,15 @@ if [[ $config == ntrace* ]]; then
 		dtb=$NTRACE_TOP/build/guest/$variant/$config.dtb
 		mkdir -p "$(dirname "$dtb")"
 		case $mem in *G) mib=$((${mem%G} * 1024)) ;; *) mib=${mem%M} ;; esac
-		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -t "$topo" -- -cpu "$cpu" ||
+		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -t "$topo" \
+			-f "$dtform" ${foreign:+-x "$foreign"} -- -cpu "$cpu" ||
 			die "cannot generate the ntrace device tree"
 	fi
 	if [ -z "$ram_file" ]; then
 		ram_file=/dev/shm/ntrace-guest.$$
 		trap 'rm -f "$ram_file"' EXIT
 	fi
-	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file,topo=$topo${sram:+,sram=$sram}${model_args:+,$model_args}
+	[ -n "$plugin" ] || plugin=$NTRACE_TOP/build/ntrace-model/ntrace-model.so,ram=$ram_file,topo=$topo${sram:+,sram=$sram}${foreign:+,foreign=$foreign}${model_args:+,$model_args}
 fi
 
 kdir=$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant")
@@ -226,6 +238,18 @@ elif [ "$mode" = demo ]; then
 	grep -q '^ntrace| end mode=demo failures=0' "$console" || status=1
 else
 	tap=$(awk -v cfg="$config" -v timed_out="$timed_out" -f "$NTRACE_TOP/guest/console-to-tap.awk" "$console")
+	# The foreign component: the driver names it once per module load
+	# (before each "ntrace: N CPU(s)" line) and binds the rest.
+	if [ -n "$foreign" ] && [ $timed_out = 0 ]; then
+		tap+=$'\n'$(awk -v cfg="$config" '
+			/^kmsg\| .*ntrace: .*trace-component@[0-9a-f]+: .*not used/  { n++; if (seen++) dup++ }
+			/^kmsg\| .*ntrace: [0-9]+ CPU\(s\) with N-Trace/ { loads++; seen = 0 }
+			END {
+				ok = n > 0 && !dup && loads > 0
+				printf "%s - %s: foreign component reported once per module load (%d reports, %d loads)\n",
+					ok ? "ok" : "not ok", cfg, n, loads
+			}' "$console")
+	fi
 	printf '%s\n' "$tap"
 	# known failures (not ok # TODO) count as skipped, as in scripts/test.sh
 	read -r npass nfail nskip < <(awk -f "$NTRACE_TOP/scripts/tap-count.awk" <<<"$tap")

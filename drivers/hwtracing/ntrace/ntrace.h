@@ -94,6 +94,12 @@ struct ntrace_sink_reader {
 	unsigned int have;
 };
 
+/* ntrace_component.c: which driver a node is for */
+struct platform_device;
+extern const struct of_device_id ntrace_component_ids[];
+int ntrace_component_claim(struct platform_device *pdev, enum ntrace_role role);
+void ntrace_component_forget(void);
+
 /* ntrace_tci.c: what every TCI component shares */
 int ntrace_tci_activate(struct device *dev, void __iomem *base);
 void ntrace_tci_deactivate(void __iomem *base);

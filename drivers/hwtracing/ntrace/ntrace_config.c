@@ -4,6 +4,7 @@
  * AUXTRACE_INFO record of a CPU. Pure functions: the KUnit module
  * (ntrace_kunit.c) builds this file into itself.
  */
+#include <linux/array_size.h>
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/errno.h>
@@ -405,4 +406,29 @@ bool ntrace_msg_is_sync(const u8 *msg)
 		return true;
 	}
 	return false;
+}
+
+enum ntrace_role ntrace_role_of_impl(u32 impl, const char **what)
+{
+	static const char *const names[] = {
+		[TCI_COMP_ENCODER] = "trace encoder",
+		[TCI_COMP_FUNNEL] = "trace funnel",
+		[TCI_COMP_RAM_SINK] = "RAM sink",
+		[TCI_COMP_PIB_SINK] = "PIB sink",
+		[TCI_COMP_ATB_BRIDGE] = "ATB bridge",
+	};
+	u32 type = FIELD_GET(TCI_IMPL_COMP_TYPE_MASK, impl);
+
+	*what = type < ARRAY_SIZE(names) ? names[type] : NULL;
+	if (FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, impl) != 1)
+		return NTRACE_ROLE_NONE;
+	switch (type) {
+	case TCI_COMP_ENCODER:
+		return NTRACE_ROLE_ENCODER;
+	case TCI_COMP_RAM_SINK:
+		return NTRACE_ROLE_SINK;
+	case TCI_COMP_FUNNEL:
+		return NTRACE_ROLE_FUNNEL;
+	}
+	return NTRACE_ROLE_NONE;
 }

@@ -137,4 +137,20 @@ size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max);
 /* msg (a whole message) is a synchronisation message: a decoder can start there. */
 bool ntrace_msg_is_sync(const u8 *msg);
 
+/* What a trace component node is driven as (ntrace_component.c). */
+enum ntrace_role {
+	NTRACE_ROLE_NONE,	/* no driver here: reported, left alone */
+	NTRACE_ROLE_ENCODER,
+	NTRACE_ROLE_SINK,	/* RAM sink */
+	NTRACE_ROLE_FUNNEL,
+};
+
+/*
+ * The role of a component known only by its implementation register
+ * (tr??Impl): tr??CompType says which, and major version 1 is the only
+ * one the drivers know (the policy of ntrace_tci_check_impl()). *what:
+ * the component type's name, or NULL for a type the TCI does not define.
+ */
+enum ntrace_role ntrace_role_of_impl(u32 impl, const char **what);
+
 #endif /* NTRACE_CONFIG_H */

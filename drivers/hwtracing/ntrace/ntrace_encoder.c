@@ -321,15 +321,26 @@ static int te_probe(struct platform_device *pdev)
 	struct resource *res;
 	int err;
 
+	err = ntrace_component_claim(pdev, NTRACE_ROLE_ENCODER);
+	if (err)
+		return err;
 	te = devm_kzalloc(dev, sizeof(*te), GFP_KERNEL);
 	if (!te)
 		return -ENOMEM;
 	te->dev = dev;
 	cpu_np = of_parse_phandle(dev->of_node, "cpus", 0);
+	/* early versions of the upstream binding said "cpu" */
+	if (!cpu_np)
+		cpu_np = of_parse_phandle(dev->of_node, "cpu", 0);
 	if (!cpu_np) {
 		dev_err(dev, "no \"cpus\" phandle: which hart does it trace?\n");
 		return -EINVAL;
 	}
+	/*
+	 * The logical CPU whose hart ID the node's reg holds (through
+	 * riscv's arch_match_cpu_phys_id()), not the hart ID itself: the
+	 * two differ on boards that boot from another hart.
+	 */
 	te->cpu = of_cpu_node_to_id(cpu_np);
 	of_node_put(cpu_np);
 	if (te->cpu < 0) {
@@ -372,6 +383,9 @@ static void te_remove(struct platform_device *pdev)
 
 static const struct of_device_id te_of_match[] = {
 	{ .compatible = "qemu,ntrace-encoder" },
+	{ .compatible = "riscv,trace-encoder" },
+	/* which of them is an encoder: ntrace_component_claim() */
+	{ .compatible = "riscv,trace-component" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, te_of_match);

@@ -93,6 +93,9 @@ static int funnel_probe(struct platform_device *pdev)
 	struct resource *res;
 	int err;
 
+	err = ntrace_component_claim(pdev, NTRACE_ROLE_FUNNEL);
+	if (err)
+		return err;
 	f = devm_kzalloc(dev, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
@@ -128,6 +131,9 @@ static void funnel_remove(struct platform_device *pdev)
 
 static const struct of_device_id funnel_of_match[] = {
 	{ .compatible = "qemu,ntrace-funnel" },
+	{ .compatible = "riscv,trace-funnel" },
+	/* which of them is a funnel: ntrace_component_claim() */
+	{ .compatible = "riscv,trace-component" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, funnel_of_match);

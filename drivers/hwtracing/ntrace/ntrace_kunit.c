@@ -219,6 +219,53 @@ static void ntrace_ts_rate_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, ntrace_ts_rate(NTRACE_TS_MODE_EXTERNAL, 0, 0), 0);
 }
 
+/*
+ * The role of a generic "riscv,trace-component" node from its tr??Impl:
+ * values laid out as the TCI specification's tables give them.
+ */
+static void ntrace_role_of_impl_test(struct kunit *test)
+{
+	static const struct {
+		u32 impl;
+		enum ntrace_role role;
+		const char *what;
+	} t[] = {
+		/* trTeImpl: N-Trace 1.0 (trTeProtocolMajor 1), encoder 1.0 */
+		{ 0x00010101, NTRACE_ROLE_ENCODER, "trace encoder" },
+		/* newer or experimental minor: still driven (the probe warns) */
+		{ 0x00010131, NTRACE_ROLE_ENCODER, "trace encoder" },
+		{ 0x000101f1, NTRACE_ROLE_ENCODER, "trace encoder" },
+		/* pre-ratified 0.x and a future 2.0: not driven */
+		{ 0x00010100, NTRACE_ROLE_NONE, "trace encoder" },
+		{ 0x00010102, NTRACE_ROLE_NONE, "trace encoder" },
+		/* trRamImpl with trRamHasSMEM (and trRamHasSRAM) */
+		{ 0x00002901, NTRACE_ROLE_SINK, "RAM sink" },
+		{ 0x00003901, NTRACE_ROLE_SINK, "RAM sink" },
+		/* trFunnelImpl, with vendor bits 31:24 set */
+		{ 0xab000801, NTRACE_ROLE_FUNNEL, "trace funnel" },
+		/* sinks the drivers do not drive */
+		{ 0x00000a01, NTRACE_ROLE_NONE, "PIB sink" },
+		{ 0x00000e01, NTRACE_ROLE_NONE, "ATB bridge" },
+		/* types the TCI does not define; an empty block reads 0 */
+		{ 0x00000301, NTRACE_ROLE_NONE, NULL },
+		{ 0x00000f01, NTRACE_ROLE_NONE, NULL },
+		{ 0x00000000, NTRACE_ROLE_NONE, NULL },
+	};
+	const char *what;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(t); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, ntrace_role_of_impl(t[i].impl, &what),
+				    t[i].role, "trImpl %#010x", t[i].impl);
+		if (t[i].what)
+			KUNIT_EXPECT_STREQ_MSG(test, what, t[i].what,
+					       "trImpl %#010x", t[i].impl);
+		else
+			KUNIT_EXPECT_NULL_MSG(test, what, "trImpl %#010x",
+					      t[i].impl);
+	}
+}
+
 /* The SRC width for trTeSrcID = CPU number: enough for every CPU, no more. */
 static void ntrace_src_bits_test(struct kunit *test)
 {
@@ -684,6 +731,7 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE_PARAM(ntrace_bad_config_test, bad_config_gen_params),
 	KUNIT_CASE(ntrace_ts_rate_test),
 	KUNIT_CASE(ntrace_src_bits_test),
+	KUNIT_CASE(ntrace_role_of_impl_test),
 	KUNIT_CASE(ntrace_intersect_test),
 	KUNIT_CASE(ntrace_info_layout_test),
 	KUNIT_CASE(ntrace_info_pack_test),

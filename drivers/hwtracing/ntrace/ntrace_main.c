@@ -18,7 +18,7 @@ static int __init ntrace_init(void)
 	struct device_node *np;
 	int err, n;
 
-	np = of_find_compatible_node(NULL, NULL, "riscv,trace-component");
+	np = of_find_matching_node(NULL, ntrace_component_ids);
 	if (!np)
 		return -ENODEV;
 	of_node_put(np);
@@ -56,6 +56,7 @@ out_funnel:
 	platform_driver_unregister(&ntrace_funnel_driver);
 out_sink:
 	platform_driver_unregister(&ntrace_sink_driver);
+	ntrace_component_forget();
 	return err;
 }
 module_init(ntrace_init);
@@ -68,6 +69,7 @@ static void __exit ntrace_exit(void)
 	platform_driver_unregister(&ntrace_encoder_driver);
 	platform_driver_unregister(&ntrace_funnel_driver);
 	platform_driver_unregister(&ntrace_sink_driver);
+	ntrace_component_forget();
 	ntrace_shared_free();
 }
 module_exit(ntrace_exit);

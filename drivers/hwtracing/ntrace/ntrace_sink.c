@@ -328,6 +328,9 @@ static int sink_probe(struct platform_device *pdev)
 	struct resource *res;
 	int err;
 
+	err = ntrace_component_claim(pdev, NTRACE_ROLE_SINK);
+	if (err)
+		return err;
 	sink = devm_kzalloc(dev, sizeof(*sink), GFP_KERNEL);
 	if (!sink)
 		return -ENOMEM;
@@ -365,6 +368,9 @@ static void sink_remove(struct platform_device *pdev)
 
 static const struct of_device_id sink_of_match[] = {
 	{ .compatible = "qemu,ntrace-ramsink" },
+	{ .compatible = "riscv,trace-ramsink" },
+	/* which of them is a RAM sink: ntrace_component_claim() */
+	{ .compatible = "riscv,trace-component" },
 	{ }
 };
 MODULE_DEVICE_TABLE(of, sink_of_match);

@@ -17,28 +17,45 @@
 # (plugin/topology.c): the dump runs with the plugin loaded and its
 # layout= file is what the nodes are made from.
 #
-# usage: gen-dt.sh -o OUT.dtb [-m MiB] [-s SMP] [-t TOPO] [-r REGBASE] [-- QEMU-ARGS...]
+# usage: gen-dt.sh -o OUT.dtb [-m MiB] [-s SMP] [-t TOPO] [-r REGBASE] [-f FORM]
+#                   [-x IMPL] [-- QEMU-ARGS...]
 #   -m, -s must match the QEMU run (defaults 512, 1); -t is the plugin's
 #   topo= (hart, funnel, funnel2; default hart); REGBASE defaults to the
 #   plugin's default, the last 64 KiB of RAM. QEMU-ARGS (e.g. -cpu ...) are
 #   passed to the dump so the DT describes the same CPUs.
+#   -f: how the nodes are written (every form the binding accepts):
+#     ntrace      "qemu,ntrace-encoder", "riscv,trace-component" etc. (default)
+#     upstream    "qemu,trace-component", "riscv,trace-component" on every
+#                 node, as the upstream rvtrace binding and QEMU's E-Trace
+#                 work write them: the type is only in tr??Impl
+#     upstream-v1 the same with the encoder's hart in "cpu" (early versions)
+#     pertype     "riscv,trace-encoder" / "riscv,trace-ramsink" /
+#                 "riscv,trace-funnel" alone, as SpacemiT's DTs
+#   -x IMPL: the plugin's foreign=IMPL, a component of another type (e.g.
+#     0xe01, an ATB bridge) in a free block, written in the upstream form
+#     (only tr??Impl tells what it is); the same must go to the QEMU run.
 # Environment: NTRACE_MODEL_SO (plugin path, as run-qemu.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 so=${NTRACE_MODEL_SO:-$here/../../build/ntrace-model/ntrace-model.so}
-mem=512 smp=1 out= regbase= topo=hart
-while getopts "o:m:s:r:t:" o; do
+mem=512 smp=1 out= regbase= topo=hart form=ntrace foreign=
+while getopts "o:m:s:r:t:f:x:" o; do
 	case $o in
 	o) out=$OPTARG ;;
 	m) mem=$OPTARG ;;
 	s) smp=$OPTARG ;;
 	r) regbase=$OPTARG ;;
 	t) topo=$OPTARG ;;
+	f) form=$OPTARG ;;
+	x) foreign=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 [ "${1:-}" = -- ] && shift
+case $form in ntrace|upstream|upstream-v1|pertype) ;;
+*) echo "gen-dt.sh: -f must be ntrace, upstream, upstream-v1 or pertype" >&2; exit 2 ;;
+esac
 [ -n "$out" ] || { echo "gen-dt.sh: -o OUT.dtb is required" >&2; exit 2; }
 command -v dtc >/dev/null || { echo "gen-dt.sh: dtc not found (device-tree-compiler)" >&2; exit 1; }
 [ -f "$so" ] || { echo "gen-dt.sh: no plugin at $so (make -C qemu/ntrace-model)" >&2; exit 1; }
@@ -53,7 +70,7 @@ trap 'rm -rf "$tmp"' EXIT
 truncate -s "${mem}M" "$tmp/ram"
 qemu-system-riscv64 -machine "virt,memory-backend=ram,dumpdtb=$tmp/virt.dtb" \
 	-object "memory-backend-file,id=ram,size=${mem}M,mem-path=$tmp/ram,share=on" \
-	-plugin "$so,ram=$tmp/ram,regs=$regbase,topo=$topo,layout=$tmp/layout" \
+	-plugin "$so,ram=$tmp/ram,regs=$regbase,topo=$topo,layout=$tmp/layout${foreign:+,foreign=$foreign}" \
 	-m "${mem}M" -smp "$smp" -nographic "$@" >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; exit 1; }
 [ -s "$tmp/layout" ] || { echo "gen-dt.sh: the plugin wrote no layout" >&2; exit 1; }
@@ -85,7 +102,7 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	echo "&{/soc} {"
 	# the components, from the plugin's layout (plugin/topology.c)
 	# (mawk: no strtonum, %x only below 2^32: the address in two halves)
-	awk -v hi=$((regbase >> 32)) -v lo=$((regbase & 0xffffffff)) -v tb="$timebase" '
+	awk -v hi=$((regbase >> 32)) -v lo=$((regbase & 0xffffffff)) -v tb="$timebase" -v form="$form" '
 	function hexval(s, i, v) {
 		s = tolower(s); sub(/^0x/, "", s)
 		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
@@ -95,6 +112,20 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	function cells(off) { return sprintf("0x%x 0x%x", hi, lo + hexval(off)) }
 	function label(k, i, p) { return k == "sink" ? "ram" i "_in" : k == "funnel" ? "fun" i "_in" p : "" }
 	function srclabel(k, i) { return k == "encoder" ? "te" i "_out" : "fun" i "_out" }
+	# the node name and compatible of a component of kind k in this form
+	function head(k, o,   t) {
+		if (form ~ /^upstream/ || k == "foreign") {
+			print "\ttrace-component@" addr(o) " {"
+			print "\t\tcompatible = \"qemu,trace-component\", \"riscv,trace-component\";"
+			return
+		}
+		t = k == "sink" ? "ramsink" : k
+		print "\ttrace-" t "@" addr(o) " {"
+		if (form == "pertype")
+			print "\t\tcompatible = \"riscv,trace-" t "\";"
+		else
+			print "\t\tcompatible = \"qemu,ntrace-" t "\", \"riscv,trace-component\";"
+	}
 	/^#/ { next }
 	{
 		n++; kind[n] = $1; idx[n] = $2; off[n] = $3; hart[n] = ""; out[n] = ""; nin[n] = 0
@@ -125,19 +156,18 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 		for (j = 1; j <= n; j++) {
 			k = kind[j]; i = idx[j]; me = k ":" i
 			if (k == "encoder") {
-				print "\ttrace-encoder@" addr(off[j]) " {"
-				print "\t\tcompatible = \"qemu,ntrace-encoder\", \"riscv,trace-component\";"
+				head(k, off[j])
 				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
-				print "\t\tcpus = <&{/cpus/cpu@" hart[j] "}>;"
+				print "\t\t" (form == "upstream-v1" ? "cpu" : "cpus") " = <&{/cpus/cpu@" hart[j] "}>;"
 				print "\t\triscv,timestamp-frequency = <" tb ">;"
 				outport(k, i, out[j])
 				print "\t};"
 			} else if (k == "sink") {
-				print "\ttrace-ramsink@" addr(off[j]) " {"
-				print "\t\tcompatible = \"qemu,ntrace-ramsink\", \"riscv,trace-component\";"
+				head(k, off[j])
 				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
 				# a sink fed by one encoder belongs to that hart
-				if (nsrc[me] == 1 && srck[me, 1] == "encoder")
+				# (not in the upstream forms, where only encoders have cpus)
+				if (nsrc[me] == 1 && srck[me, 1] == "encoder" && form !~ /^upstream/)
 					print "\t\tcpus = <&{/cpus/cpu@" srch[me, 1] "}>;"
 				print "\t\tin-ports {"
 				print "\t\t\tport {"
@@ -148,8 +178,7 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 				print "\t\t};"
 				print "\t};"
 			} else if (k == "funnel") {
-				print "\ttrace-funnel@" addr(off[j]) " {"
-				print "\t\tcompatible = \"qemu,ntrace-funnel\", \"riscv,trace-component\";"
+				head(k, off[j])
 				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
 				print "\t\tin-ports {"
 				print "\t\t\t#address-cells = <1>;"
@@ -166,10 +195,14 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 				print "\t\t};"
 				outport(k, i, out[j])
 				print "\t};"
+			} else if (k == "foreign") {
+				head(k, off[j])
+				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
+				print "\t};"
 			}
 		}
 	}' "$tmp/layout"
 	echo "};"
 } >"$tmp/ntrace.dts"
 dtc -q -I dts -O dtb -o "$out" "$tmp/ntrace.dts"
-echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $smp hart(s), topology $topo, ${mem} MiB)" >&2
+echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $smp hart(s), topology $topo, form $form${foreign:+, foreign $foreign}, ${mem} MiB)" >&2

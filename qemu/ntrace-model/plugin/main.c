@@ -18,6 +18,10 @@
  *   sram=BYTES      SRAM of every sink (trRamHasSRAM=1, trRamMode 0 legal;
  *                   default 0: SMEM only); a multiple of 4, at most 16 MiB
  *   layout=PATH     write the components' placement and links there
+ *   foreign=IMPL    add a component of another type in the last free block:
+ *                   only tr??Active works, tr??Impl reads IMPL (e.g. 0xe01,
+ *                   an ATB bridge 1.0), everything else reads 0; for tests
+ *                   of drivers that must leave it alone
  *   gt=PREFIX       write the ground-truth ingress log PREFIX.hartN.txt
  *   stats=on        print per-hart counts at exit
  */
@@ -129,6 +133,8 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else if (KEY("topo") && topology_parse(val)) {
 		} else if (KEY("sram") && parse_u64(val, &v) && !(v & 3) && v <= MODEL_MAX_SRAM) {
 			M.sram_size = v;
+		} else if (KEY("foreign") && parse_u64(val, &v) && v && v <= 0xffffffffull) {
+			M.foreign_impl = v;
 		} else if (KEY("layout")) {
 			M.layout_path = val;
 		} else if (KEY("gt")) {
@@ -138,7 +144,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else {
 			fprintf(stderr, "ntrace-model: bad argument '%s' (known: ram=PATH, "
 				"ram_base=, ram_size=, regs=, harts=1..%d, "
-				"topo=hart|funnel|funnel2, sram=BYTES, layout=PATH, gt=PREFIX, "
+				"topo=hart|funnel|funnel2, sram=BYTES, layout=PATH, foreign=IMPL, gt=PREFIX, "
 				"stats=on)\n", a, MODEL_MAX_HARTS);
 			return -1;
 		}

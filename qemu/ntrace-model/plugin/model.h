@@ -110,7 +110,8 @@ struct encoder {
 };
 
 /* Where a trace output goes: a sink, or input port of a funnel. */
-enum comp_kind { COMP_NONE, COMP_ENCODER, COMP_SINK, COMP_FUNNEL };
+/* COMP_FOREIGN: a component of a type the model does not implement (foreign=) */
+enum comp_kind { COMP_NONE, COMP_ENCODER, COMP_SINK, COMP_FUNNEL, COMP_FOREIGN };
 
 struct comp_ref {
 	uint8_t kind;		/* COMP_SINK or COMP_FUNNEL */
@@ -247,6 +248,7 @@ struct model {
 	unsigned int nsinks, nfunnels;
 	uint64_t sram_size;	/* bytes of SRAM per sink (0: SMEM-only sinks) */
 	const char *layout_path;
+	uint32_t foreign_impl;	/* tr??Impl of the foreign component (0: none) */
 	int nvcpus;		/* vCPUs that can run (-smp cpus or maxcpus) */
 	int vcpus_up;		/* vCPUs whose init callback ran (atomic) */
 	uint64_t ram_base, ram_size;

@@ -83,6 +83,11 @@ void regs_init(void)
 			f->regs = block_ptr(b, &f->phys);
 			funnel_reset(f);
 			funnel_publish(f);
+		} else if (k->kind == COMP_FOREIGN) {
+			uint64_t phys;
+			uint8_t *p = block_ptr(b, &phys);
+
+			*(volatile uint32_t *)(p + TCI_IMPL) = M.foreign_impl;
 		}
 	}
 	for (i = 0; i < M.nharts; i++)
@@ -158,6 +163,11 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 			spin_lock(&f->root->lock);
 			funnel_write(f, off, val, vcpu);
 			spin_unlock(&f->root->lock);
+		} else if (k->kind == COMP_FOREIGN) {
+			/* only tr??Active (the handshake) and tr??Impl */
+			*(volatile uint32_t *)guest_ram_ptr(w, 4) =
+				off == TCI_CONTROL ? (val & TCI_ACTIVE) :
+				off == TCI_IMPL ? M.foreign_impl : 0;
 		} else {
 			/* no component there: reserved, reads 0 */
 			*(volatile uint32_t *)guest_ram_ptr(w, 4) = 0;

@@ -115,6 +115,12 @@ void topology_init(void)
 			M.harts[i].out = i < na ? ref(COMP_FUNNEL, 1, i) : ref(COMP_FUNNEL, 2, i - na);
 		break;
 	}
+	/* the foreign component: the last block nothing else uses */
+	for (i = MODEL_NBLOCKS; M.foreign_impl && i-- > 0;)
+		if (M.blocks[i].kind == COMP_NONE) {
+			place(i, COMP_FOREIGN, 0);
+			break;
+		}
 	for (i = 0; i < M.nsinks; i++)
 		M.sinks[i].idx = i;
 	for (i = 0; i < M.nfunnels; i++) {
@@ -128,7 +134,7 @@ void topology_init(void)
 static const char *kind_name(uint8_t k)
 {
 	return k == COMP_ENCODER ? "encoder" : k == COMP_SINK ? "sink" :
-	       k == COMP_FUNNEL ? "funnel" : "none";
+	       k == COMP_FUNNEL ? "funnel" : k == COMP_FOREIGN ? "foreign" : "none";
 }
 
 /*
@@ -166,6 +172,8 @@ int topology_write_layout(void)
 			fprintf(f, " inputs=%u", M.funnels[k->idx].ninputs);
 			o = &M.funnels[k->idx].out;
 		}
+		if (k->kind == COMP_FOREIGN)
+			fprintf(f, " impl=0x%08x", M.foreign_impl);
 		if (o)
 			fprintf(f, " out=%s:%u:%u", kind_name(o->kind), o->idx, o->port);
 		fprintf(f, "\n");

@@ -409,7 +409,13 @@ static void print_component(const char *kind, const char *drvdir, const char *de
 	else if (n == 2)
 		printf("    registers   0x%" PRIx32 ", %" PRIu32 " bytes\n", c[0], c[1]);
 	pathf(path, "%s/cpus", node);
-	if (read_cells(path, c, 1) == 1)
+	n = read_cells(path, c, 1);
+	if (n != 1) {
+		/* early versions of the upstream binding said "cpu" */
+		pathf(path, "%s/cpu", node);
+		n = read_cells(path, c, 1);
+	}
+	if (n == 1)
 		printf("    hart        %ld\n", hart_of_phandle(c[0]));
 	pathf(path, "%s/out-ports/port/endpoint/remote-endpoint", node);
 	if (read_cells(path, c, 1) == 1) {

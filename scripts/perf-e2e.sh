@@ -242,9 +242,12 @@ stats() { grep -E '^(bytes|bits_per_instruction):' "$tmp/$1.st" | tr '\n' ' '; }
 # AutoFDO counts of a PIE (decode --format=autofdo) are the file's: each
 # of the two runs of callsys-dyn, loaded at different addresses, has a
 # range at _start's offset from the file's text base, and the runs count
-# the same ranges but for a few (a failed LR/SC retries a loop; a trap
-# lands elsewhere: 2 of 77 differed in one CI run). Counts not made
-# relative to the file would differ in every range.
+# the same ranges but for some (a failed LR/SC retries a loop; a trap
+# lands elsewhere: 2 of 77 differed in one CI run, 8 of 78 and 9 of 77 on
+# a loaded host, where more interrupts split more ranges). Counts not made
+# relative to the file would differ in every range (twice the ranges in
+# the diff), so fewer differing than half the ranges tells the two apart
+# whatever the load.
 for name in dyn1 dyn2; do
 	have $name || continue
 	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" --format=autofdo \
@@ -259,7 +262,7 @@ nr=$(head -1 "$tmp/dyn1.afdo" 2>/dev/null)
 if ! have dyn1; then
 	:	# not recorded in this configuration
 elif grep -q "^$soff-" "$tmp/dyn1.afdo" && grep -q "^$soff-" "$tmp/dyn2.afdo" &&
-   [ "${nr:-0}" -gt 0 ] && [ $((ndiff * 10)) -le "${nr:-0}" ]; then
+   [ "${nr:-0}" -gt 0 ] && [ $((ndiff * 2)) -le "${nr:-0}" ]; then
 	ok "dyn1, dyn2 (PIE): --format=autofdo counts $nr ranges of the file, _start's at offset 0x$soff in both runs, $ndiff ranges differ"
 else
 	not_ok "dyn1, dyn2 (PIE): --format=autofdo: ${nr:-no} ranges, $ndiff differ, _start at 0x$soff: $(grep -c "^$soff-" "$tmp/dyn1.afdo") and $(grep -c "^$soff-" "$tmp/dyn2.afdo") ranges"

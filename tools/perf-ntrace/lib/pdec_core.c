@@ -405,18 +405,18 @@ static int keep_in_flight(struct ntrace_pardec *p)
 	return rc;
 }
 
-/* Hold the first bytes until pd_decide() can tell one decoder from pieces. */
+/*
+ * Hold the first bytes until pd_decide() can tell one decoder from pieces:
+ * at most PD_DECIDE (the caller gives no more), where it decides.
+ */
 static int hold(struct ntrace_pardec *p, const uint8_t *buf, size_t len)
 {
-	if (p->fill_cap < p->fill_len + len) {
-		size_t cap = p->fill_len + len > PD_DECIDE ? p->fill_len + len : PD_DECIDE;
-		uint8_t *f = realloc(p->fill, cap);
-
-		if (!f)
+	if (!p->fill) {
+		p->fill = malloc(PD_DECIDE);
+		if (!p->fill)
 			return p->stopped = ntrace_err_set(&p->err, NTRACE_ENOMEM,
 							   "out of memory for input");
-		p->fill = f;
-		p->fill_cap = cap;
+		p->fill_cap = PD_DECIDE;
 	}
 	memcpy(p->fill + p->fill_len, buf, len);
 	p->fill_len += len;
@@ -443,14 +443,20 @@ int ntrace_pardec_feed(struct ntrace_pardec *p, const uint8_t *buf, size_t len)
 	if (p->stopped || p->finished)
 		return p->stopped;
 	p->in_bytes += len;
-	if (p->mode == PD_UNDECIDED) {
-		rc = hold(p, buf, len);
-		if (rc || p->mode == PD_DIRECT)
+	/* at most PD_DECIDE bytes held, whatever a call gives */
+	while (len && p->mode == PD_UNDECIDED) {
+		size_t n = PD_DECIDE - p->fill_len < len ? PD_DECIDE - p->fill_len : len;
+
+		rc = hold(p, buf, n);
+		if (!rc && p->mode == PD_PARALLEL)
+			rc = cut_held(p);
+		if (rc)
 			return rc;
-		if (p->mode == PD_PARALLEL)
-			return cut_held(p);
-		return 0;
+		buf += n;
+		len -= n;
 	}
+	if (!len)
+		return 0;
 	if (p->mode == PD_DIRECT) {
 		ntrace_decoder_feed(p->direct, buf, len);
 		return pd_direct_stopped(p);

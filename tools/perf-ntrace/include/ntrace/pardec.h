@@ -19,8 +19,12 @@
  * itself, as one decoder would: slower, never different.
  *
  * Parallel decoding needs sync messages in the trace (the encoder's
- * periodic sync, trTeInstSyncMode): a trace with one sync at its start is
- * decoded by one thread whatever the job count.
+ * periodic sync, trTeInstSyncMode), so the decoder decides from the trace:
+ * the first 256 KiB are held, and unless they hold two places to cut
+ * 16 KiB or more apart, one decoder in the calling thread decodes the
+ * whole trace straight into out, with no thread started (a trace with
+ * one sync at its start, or a short one). An explicit piece_bytes always
+ * splits.
  *
  * Output: the PC list or branch records of ntrace_sink_* written to a FILE
  * (the tandem-verification format keeps state across runs and is not

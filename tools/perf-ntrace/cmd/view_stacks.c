@@ -100,6 +100,21 @@ fail:
 	return -1;
 }
 
+/* Room in *path (cap entries) for index depth; -1 when out of memory. */
+static int path_room(uint32_t **path, uint32_t *cap, uint32_t depth)
+{
+	uint32_t *p;
+
+	if (depth < *cap)
+		return 0;
+	p = realloc(*path, (depth + 64) * sizeof(*p));
+	if (!p)
+		return -1;
+	*path = p;
+	*cap = depth + 64;
+	return 0;
+}
+
 struct fold_ctx {
 	struct view *v;
 	uint32_t *path;
@@ -112,14 +127,8 @@ static int fold_one(void *ctx, uint32_t node, uint32_t depth)
 	const struct vnode *nd = &c->v->tree.node[node];
 	uint32_t i;
 
-	if (depth >= c->cap) {
-		uint32_t *p = realloc(c->path, (depth + 64) * sizeof(*p));
-
-		if (!p)
-			return -1;
-		c->path = p;
-		c->cap = depth + 64;
-	}
+	if (path_room(&c->path, &c->cap, depth))
+		return -1;
 	c->path[depth] = nd->sym;
 	if (!nd->self)
 		return 0;
@@ -171,14 +180,8 @@ static int hot_one(void *ctx, uint32_t node, uint32_t depth)
 
 	while (c->depth > depth)
 		c->fn[c->path[--c->depth]].on_path--;
-	if (depth >= c->cap) {
-		uint32_t *p = realloc(c->path, (depth + 64) * sizeof(*p));
-
-		if (!p)
-			return -1;
-		c->path = p;
-		c->cap = depth + 64;
-	}
+	if (path_room(&c->path, &c->cap, depth))
+		return -1;
 	c->fn[nd->sym].self += nd->self;
 	if (!c->fn[nd->sym].on_path)
 		c->fn[nd->sym].total += nd->total;

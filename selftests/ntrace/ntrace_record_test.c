@@ -61,6 +61,74 @@ static void find_late_sram(void)
 	late_sram_size = strtol(size, NULL, 10);
 }
 
+/* One CPU's line of the PMU's "drains" file. */
+struct drains {
+	unsigned long long direct, direct_bytes, copy, copy_bytes;
+};
+
+static int read_drains(int cpu, struct drains *d)
+{
+	FILE *f = fopen(NTRACE_SYSFS "/drains", "r");
+	struct drains l;
+	char line[256];
+	int c, found = -1;
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu",
+			   &c, &l.direct, &l.direct_bytes, &l.copy,
+			   &l.copy_bytes) == 5 && c == cpu) {
+			*d = l;
+			found = 0;
+		}
+	if (f)
+		fclose(f);
+	return found;
+}
+
+/*
+ * Whether cpu's sink should write AUX areas itself: its topology line
+ * says direct=1 and the module parameter direct is on.
+ */
+static bool direct_expected(int cpu)
+{
+	FILE *f = fopen(NTRACE_SYSFS "/topology", "r");
+	char line[512], sink[128] = "", want[160], param[8] = "";
+	bool yes = false;
+	int c;
+
+	FILE *pf = fopen("/sys/module/ntrace/parameters/direct", "r");
+
+	if (pf) {
+		if (!fgets(param, sizeof(param), pf))
+			param[0] = 0;
+		fclose(pf);
+	}
+	while (f && fgets(line, sizeof(line), f)) {
+		char *p = strstr(line, " sink=");
+
+		if (sscanf(line, "cpu%d ", &c) == 1 && c == cpu && p)
+			sscanf(p + 6, "%127s", sink);
+		snprintf(want, sizeof(want), "sink %s ", sink);
+		if (*sink && !strncmp(line, want, strlen(want)))
+			yes = strstr(line, " direct=1 ") != NULL;
+	}
+	if (f)
+		fclose(f);
+	return yes && param[0] == 'Y';
+}
+
+/* path's lines as "# what: line" comments */
+static void print_file(const char *what, const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		printf("# %s: %s", what, line);
+	if (f)
+		fclose(f);
+}
+
 /* a record the SRAM filled before a late drain (late_sram_size) */
 static bool sram_filled(const struct nt_aux *a)
 {
@@ -146,15 +214,20 @@ static void check(const char *name, uint64_t config, int cpu,
 	unsigned long msgs = 0, syncs = 0, bad = 0, start_bad = 0, end_bad = 0;
 	unsigned long periodic = 0;
 	unsigned long out_of_text = 0, lossy = 0, empty_trunc = 0, filled = 0;
+	struct drains before, after;
+	bool have_drains, direct;
 	uint64_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
 	unsigned int i, last = 0;
 	char why[160] = "";
 	int err;
 
 	nt_attr(&attr, nt_pmu_type(), config);
+	have_drains = !read_drains(0, &before);
 	err = nt_record(&attr, cpu, aux_pages, workload, (void *)iters, &rec);
+	have_drains = have_drains && !read_drains(0, &after);
 	if (err) {
 		ksft_test_result_fail("%s: record: %s\n", name, strerror(-err));
+		ksft_test_result_skip("%s: no data\n", name);
 		ksft_test_result_skip("%s: no data\n", name);
 		ksft_test_result_skip("%s: no data\n", name);
 		ksft_test_result_skip("%s: no data\n", name);
@@ -246,6 +319,28 @@ static void check(const char *name, uint64_t config, int cpu,
 			 (period > 64 || periodic >= msgs / period / 2),
 			 "%s: %lu periodic syncs for %lu messages, period %lu\n",
 			 name, periodic, msgs, period);
+	/*
+	 * CPU 0's drain counters (this task runs there) account for every
+	 * byte of the records, and the sink wrote them itself where its
+	 * topology line and the module parameter say it can.
+	 */
+	direct = direct_expected(0);
+	if (have_drains && after.direct_bytes + after.copy_bytes -
+	    before.direct_bytes - before.copy_bytes != rec.len)
+		print_file("drains", NTRACE_SYSFS "/drains");
+	if (!have_drains)
+		ksft_test_result_skip("%s: no drains file\n", name);
+	else
+		ksft_test_result(after.direct_bytes + after.copy_bytes -
+				 before.direct_bytes - before.copy_bytes == rec.len &&
+				 (direct ? after.direct > before.direct :
+					   after.direct == before.direct),
+				 "%s: CPU 0's drains hold the records' %zu bytes: %llu direct (%llu bytes), %llu copied (%llu bytes); the sink writes the AUX area: %s\n",
+				 name, rec.len, after.direct - before.direct,
+				 after.direct_bytes - before.direct_bytes,
+				 after.copy - before.copy,
+				 after.copy_bytes - before.copy_bytes,
+				 direct ? "yes" : "no");
 	save(name, &rec, config, cpu);
 	nt_rec_free(&rec);
 }
@@ -429,7 +524,7 @@ int main(void)
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(5 * 5 + 2 + 2 + 2);
+	ksft_set_plan(5 * 6 + 2 + 2 + 2);
 	find_late_sram();
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);

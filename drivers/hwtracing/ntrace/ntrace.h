@@ -59,6 +59,7 @@ struct ntrace_sink {
 	bool upstream_stale;
 	bool sram;			/* SRAM mode: read through trRamData */
 	bool stop_on_wrap;		/* trRamStopOnWrap works */
+	bool any_window;		/* SMEM: any word-aligned Start/Limit */
 	u64 min_addr, max_addr;		/* legal trRamStart/Limit range */
 	/*
 	 * SMEM: the bounce buffer the sink writes, at buf_phys. SRAM: the
@@ -67,6 +68,10 @@ struct ntrace_sink {
 	void *buf;
 	phys_addr_t buf_phys;
 	size_t buf_size;
+	/* what it captures into now: buf, or a window of an AUX area */
+	u64 win_start;
+	size_t win_size;
+	bool win_stop;			/* stopping on wrap */
 	struct list_head node;
 };
 
@@ -120,6 +125,8 @@ int ntrace_encoder_disable(struct ntrace_encoder *te,
 /* ntrace_sink.c */
 extern struct platform_driver ntrace_sink_driver;
 int ntrace_sink_enable(struct ntrace_sink *sink);
+int ntrace_sink_enable_at(struct ntrace_sink *sink,
+			  const struct ntrace_window *w, bool stop);
 int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d);
 void ntrace_sink_read_start(struct ntrace_sink_reader *r,
 			    struct ntrace_sink *sink, size_t from);
@@ -167,6 +174,7 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 int ntrace_pmu_register(void);
 void ntrace_pmu_unregister(void);
 void ntrace_pmu_stop_local(void);
+ssize_t ntrace_pmu_drains_show(char *page);
 
 /* ntrace_caps.c: sysfs */
 extern const struct attribute_group ntrace_caps_group;

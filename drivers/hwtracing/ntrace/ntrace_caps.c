@@ -235,8 +235,16 @@ static ssize_t topology_show(struct device *dev, struct device_attribute *attr,
 }
 static DEVICE_ATTR_RO(topology);
 
+static ssize_t drains_show(struct device *dev, struct device_attribute *attr,
+			   char *page)
+{
+	return ntrace_pmu_drains_show(page);
+}
+static DEVICE_ATTR_RO(drains);
+
 static struct attribute *ntrace_pmu_attrs[] = {
-	&dev_attr_cpumask.attr, &dev_attr_topology.attr, NULL,
+	&dev_attr_cpumask.attr, &dev_attr_topology.attr, &dev_attr_drains.attr,
+	NULL,
 };
 
 const struct attribute_group ntrace_format_group = {

@@ -137,6 +137,55 @@ size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max);
 /* msg (a whole message) is a synchronisation message: a decoder can start there. */
 bool ntrace_msg_is_sync(const u8 *msg);
 
+/*
+ * An AUX area as the physical memory behind it (ntrace_window.c): runs of
+ * contiguous bytes in ring order, ring offset off at physical address phys.
+ */
+struct ntrace_aux_run {
+	size_t off;
+	size_t len;
+	u64 phys;
+};
+
+struct ntrace_aux_map {
+	size_t size;			/* bytes of the ring */
+	unsigned int nr_runs;
+	unsigned int max_runs;
+	struct ntrace_aux_run runs[];	/* max_runs of them */
+};
+
+/*
+ * Add len bytes at ring offset off (after the last added), at phys: they
+ * extend the last run if contiguous with it. False when a new run would
+ * exceed max_runs.
+ */
+bool ntrace_aux_map_add(struct ntrace_aux_map *m, size_t off, u64 phys,
+			size_t len);
+
+/* Where a sink writes an AUX area directly. */
+struct ntrace_window {
+	u64 start;		/* trRamStart; trRamLimit is start + len - 4 */
+	size_t len;		/* a multiple of 4 */
+	u64 wp;			/* trRamWP to start at */
+	size_t off;		/* ring offset of wp */
+	size_t pad;		/* idle bytes from the AUX head to wp's word */
+	bool to_room;		/* ends where the free space ends (not a run) */
+};
+
+/*
+ * The window for an AUX head (a free-running byte position) with room
+ * bytes free: from head, rounded up to a word, to the end of the free
+ * space or of the run of contiguous memory it starts in, whichever comes
+ * first; the sink stops on wrap at its end. snapshot: the whole ring,
+ * which the sink wraps in, writing from head on (needs one run). lo, hi:
+ * the lowest and highest address the sink can write. Returns 0, -ENOSPC
+ * (no room for a word), -EOPNOTSUPP (a snapshot ring in several runs),
+ * -ERANGE (outside lo..hi) or -EINVAL (an empty or unaligned ring).
+ */
+int ntrace_aux_window(const struct ntrace_aux_map *m, unsigned long head,
+		      size_t room, bool snapshot, u64 lo, u64 hi,
+		      struct ntrace_window *w);
+
 /* What a trace component node is driven as (ntrace_component.c). */
 enum ntrace_role {
 	NTRACE_ROLE_NONE,	/* no driver here: reported, left alone */

@@ -3,8 +3,8 @@
  * KUnit tests of the ntrace PMU's pure functions: perf config checking
  * against discovered capabilities (errno and register values), the
  * timestamp rate, the AUXTRACE_INFO header and per-CPU record (layout
- * and contents), and the splitting of a shared sink's bytes into whole
- * messages per source.
+ * and contents), the splitting of a shared sink's bytes into whole
+ * messages per source, and the sink's window in an AUX area.
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
@@ -16,6 +16,7 @@
 
 /* The pure functions under test are built into this module. */
 #include "ntrace_config.c"
+#include "ntrace_window.c"
 
 /* What discovery finds on the QEMU model with 4 harts (ntrace-qemu-model.rst). */
 static const struct ntrace_caps model_caps = {
@@ -725,6 +726,110 @@ static void ntrace_split_malformed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.n, 0);
 }
 
+/* Room for the runs of a 16 KiB AUX ring on the stack. */
+struct test_map {
+	struct ntrace_aux_map m;
+	struct ntrace_aux_run runs[4];
+};
+
+static void map_init(struct test_map *t, unsigned int max_runs)
+{
+	memset(t, 0, sizeof(*t));
+	t->m.max_runs = max_runs;
+}
+
+/* Pages join a run only when both the ring offset and phys follow on. */
+static void ntrace_aux_map_test(struct kunit *test)
+{
+	struct test_map t;
+
+	map_init(&t, 2);
+	KUNIT_EXPECT_TRUE(test, ntrace_aux_map_add(&t.m, 0, 0x80000000, 4096));
+	KUNIT_EXPECT_TRUE(test, ntrace_aux_map_add(&t.m, 4096, 0x80001000, 4096));
+	KUNIT_EXPECT_TRUE(test, ntrace_aux_map_add(&t.m, 8192, 0x90000000, 4096));
+	KUNIT_EXPECT_TRUE(test, ntrace_aux_map_add(&t.m, 12288, 0x90001000, 4096));
+	KUNIT_EXPECT_EQ(test, t.m.nr_runs, 2);
+	KUNIT_EXPECT_EQ(test, t.m.size, 16384);
+	KUNIT_EXPECT_EQ(test, t.m.runs[0].len, 8192);
+	KUNIT_EXPECT_EQ(test, t.m.runs[1].off, 8192);
+	KUNIT_EXPECT_EQ(test, t.m.runs[1].phys, 0x90000000);
+	/* a page before the last run's in memory: a third run, no room */
+	KUNIT_EXPECT_FALSE(test, ntrace_aux_map_add(&t.m, 16384, 0x8ffff000, 4096));
+	KUNIT_EXPECT_EQ(test, t.m.nr_runs, 2);
+}
+
+/* A 16 KiB ring of two 8 KiB runs at 0x80000000 and 0x90000000. */
+static void two_runs(struct test_map *t)
+{
+	map_init(t, 4);
+	ntrace_aux_map_add(&t->m, 0, 0x80000000, 8192);
+	ntrace_aux_map_add(&t->m, 8192, 0x90000000, 8192);
+}
+
+static void ntrace_aux_window_test(struct kunit *test)
+{
+	const u64 lo = 0x80000000, hi = 0xfffffffc;
+	struct ntrace_window w;
+	struct test_map t;
+
+	two_runs(&t);
+	/* from the start: the first run ends the window before the room */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window(&t.m, 0, 16384, false, lo, hi, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.start, 0x80000000);
+	KUNIT_EXPECT_EQ(test, w.len, 8192);
+	KUNIT_EXPECT_EQ(test, w.wp, w.start);
+	KUNIT_EXPECT_EQ(test, w.pad, 0);
+	KUNIT_EXPECT_FALSE(test, w.to_room);
+
+	/* an unaligned head two bytes before the second run: pad into it */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window(&t.m, 8190, 4096, false, lo, hi, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 2);
+	KUNIT_EXPECT_EQ(test, w.off, 8192);
+	KUNIT_EXPECT_EQ(test, w.start, 0x90000000);
+	KUNIT_EXPECT_EQ(test, w.len, 4092);	/* the room less the pad, in words */
+	KUNIT_EXPECT_TRUE(test, w.to_room);
+
+	/* a free-running head three rings on, in the first run: room ends it */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window(&t.m, 3 * 16384 + 0x100, 0x43,
+						false, lo, hi, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.start, 0x80000100);
+	KUNIT_EXPECT_EQ(test, w.len, 0x40);
+	KUNIT_EXPECT_TRUE(test, w.to_room);
+
+	/* the last word of the ring: pad wraps the window to the ring start */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window(&t.m, 16383, 64, false, lo, hi, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 1);
+	KUNIT_EXPECT_EQ(test, w.start, 0x80000000);
+	KUNIT_EXPECT_EQ(test, w.len, 60);
+
+	/* no room for a word after the pad */
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window(&t.m, 2, 6, false, lo, hi, &w), -ENOSPC);
+	/* the sink cannot reach the second run */
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window(&t.m, 8192, 64, false, lo,
+						0x8ffffffc, &w), -ERANGE);
+	/* a snapshot ring must be one run */
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window(&t.m, 0, 0, true, lo, hi, &w), -EOPNOTSUPP);
+}
+
+/* A snapshot ring in one run: the sink wraps in all of it, from the head. */
+static void ntrace_aux_window_snapshot_test(struct kunit *test)
+{
+	struct ntrace_window w;
+	struct test_map t;
+
+	map_init(&t, 1);
+	ntrace_aux_map_add(&t.m, 0, 0x80000000, 8192);
+	ntrace_aux_map_add(&t.m, 8192, 0x80002000, 8192);
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window(&t.m, 5 * 16384 + 0x1002, 0, true,
+						0x80000000, 0xfffffffc, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.start, 0x80000000);
+	KUNIT_EXPECT_EQ(test, w.len, 16384);
+	KUNIT_EXPECT_EQ(test, w.pad, 2);
+	KUNIT_EXPECT_EQ(test, w.off, 0x1004);
+	KUNIT_EXPECT_EQ(test, w.wp, 0x80001004);
+	KUNIT_EXPECT_TRUE(test, w.to_room);
+}
+
 static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_defaults_test),
 	KUNIT_CASE(ntrace_options_test),
@@ -741,6 +846,9 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_split_cut_test),
 	KUNIT_CASE(ntrace_split_malformed_test),
 	KUNIT_CASE(ntrace_msgs_fit_test),
+	KUNIT_CASE(ntrace_aux_map_test),
+	KUNIT_CASE(ntrace_aux_window_test),
+	KUNIT_CASE(ntrace_aux_window_snapshot_test),
 	{ }
 };
 

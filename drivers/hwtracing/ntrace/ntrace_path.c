@@ -370,16 +370,24 @@ ssize_t ntrace_paths_show(char *page)
 				     p->nr_funnels ? cpu : -1);
 	}
 	list_for_each_entry(sink, &sinks, node) {
+		bool shared = false;
+
 		cpumask_clear(&cpus);
-		for_each_cpu(cpu, &path_cpus)
-			if (per_cpu_ptr(&paths, cpu)->sink == sink)
-				cpumask_set_cpu(cpu, &cpus);
+		for_each_cpu(cpu, &path_cpus) {
+			p = per_cpu_ptr(&paths, cpu);
+			if (p->sink != sink)
+				continue;
+			cpumask_set_cpu(cpu, &cpus);
+			shared |= p->nr_funnels;
+		}
 		if (cpumask_empty(&cpus))
 			continue;
-		len += sysfs_emit_at(page, len, "sink %s mode=%s size=%zu cpus=%*pbl\n",
+		/* direct: it can write AUX areas itself (ntrace_pmu.c) */
+		len += sysfs_emit_at(page, len, "sink %s mode=%s size=%zu direct=%d cpus=%*pbl\n",
 				     dev_name(sink->dev),
-				     ntrace_sink_mode_name(sink),
-				     sink->buf_size, cpumask_pr_args(&cpus));
+				     ntrace_sink_mode_name(sink), sink->buf_size,
+				     !sink->sram && sink->any_window && !shared,
+				     cpumask_pr_args(&cpus));
 	}
 	list_for_each_entry(f, &funnels, node) {
 		cpumask_clear(&cpus);

@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ntrace: the "ntrace" perf AUX PMU. Each CPU with an encoder -> RAM sink
- * path traces into its sink's bounce buffer; the buffer is copied into the
- * event's AUX area when the event stops (context switch, disable) and
+ * path traces into the event's AUX area: directly, the sink writing a
+ * window of it (direct mode, where the sink is the CPU's own, in system
+ * memory, and the AUX area's memory allows: ntrace_window.c), or into the
+ * sink's own buffer, copied into the AUX area (copy mode). The trace goes
+ * into an AUX record when the event stops (context switch, disable) and
  * from a per-CPU hrtimer while it runs, since the sink cannot interrupt.
- * Each copy stops and restarts the encoder, so every AUX record starts
+ * Each drain stops and restarts the encoder (the Trace Control Interface
+ * forbids moving a capturing sink's window), so every AUX record starts
  * with an N-Trace synchronisation message and decodes on its own.
  *
  * A per-CPU (perf record -a) event stays scheduled across task switches,
@@ -29,23 +33,11 @@ MODULE_PARM_DESC(drain_us, "period of draining a running trace into the AUX buff
 /* The sink size drain_us is meant for: smaller sinks fill sooner. */
 #define DRAIN_REF_SIZE		SZ_256K
 #define DRAIN_MIN_US		100u
+#define DRAIN_MAX_US		1000000u
 
-/*
- * The drain period of cpu: drain_us (writable: the next period takes a
- * new value) for a sink of DRAIN_REF_SIZE or more,
- * in proportion for a smaller one (a 64 KiB SRAM sink: a quarter), so
- * that a sink of any size gets as far from full at the same trace rate.
- */
-static ktime_t drain_period(int cpu)
-{
-	struct ntrace_sink *sink = ntrace_path_sink(cpu);
-	u64 us = clamp(READ_ONCE(drain_us), DRAIN_MIN_US, 1000000u);
-
-	if (sink && sink->buf_size < DRAIN_REF_SIZE)
-		us = max_t(u64, us * sink->buf_size / DRAIN_REF_SIZE,
-			   DRAIN_MIN_US);
-	return ns_to_ktime(us * NSEC_PER_USEC);
-}
+static bool direct = true;
+module_param(direct, bool, 0644);
+MODULE_PARM_DESC(direct, "let a CPU's own SMEM sink write the AUX area itself where its memory allows (default on; off: copy through the sink's buffer)");
 
 static bool switch_drain = true;
 module_param(switch_drain, bool, 0644);
@@ -56,6 +48,7 @@ struct ntrace_aux {
 	void **pages;
 	int nr_pages;
 	bool snapshot;
+	struct ntrace_aux_map *map;	/* its physical memory */
 };
 
 /* Per event: what to program. */
@@ -77,11 +70,107 @@ struct ntrace_cpu {
 	struct ntrace_sink *shared;	/* tracing into this shared sink */
 	size_t emitted;			/* bytes the last shared drain gave */
 	bool fits;			/* and they fitted */
+	bool direct;			/* the sink writes the AUX area: win */
+	struct ntrace_window win;
+	/* drains and their bytes, per mode (the PMU's "drains" file) */
+	u64 drains[2];
+	u64 bytes[2];
 };
 
 static DEFINE_PER_CPU(struct ntrace_cpu, ntrace_cpus);
 static struct pmu ntrace_pmu;
 static bool pmu_registered;
+
+/* Only this CPU writes them, interrupts off; sysfs reads them racily. */
+static void drain_count(struct ntrace_cpu *nc, bool direct, size_t len)
+{
+	WRITE_ONCE(nc->drains[direct], nc->drains[direct] + 1);
+	WRITE_ONCE(nc->bytes[direct], nc->bytes[direct] + len);
+}
+
+ssize_t ntrace_pmu_drains_show(char *page)
+{
+	ssize_t len = 0;
+	int cpu;
+
+	for_each_cpu(cpu, ntrace_path_cpus()) {
+		const struct ntrace_cpu *nc = per_cpu_ptr(&ntrace_cpus, cpu);
+
+		len += sysfs_emit_at(page, len,
+				     "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu\n",
+				     cpu, READ_ONCE(nc->drains[1]),
+				     READ_ONCE(nc->bytes[1]),
+				     READ_ONCE(nc->drains[0]),
+				     READ_ONCE(nc->bytes[0]));
+	}
+	return len;
+}
+
+/*
+ * The drain period of cpu: drain_us (writable: the next period takes a
+ * new value) for a sink buffer of DRAIN_REF_SIZE, in proportion for a
+ * smaller one (a 64 KiB SRAM sink: a quarter) and for a direct window of
+ * any size, so that each gets as far from full at the same trace rate.
+ */
+static ktime_t drain_period(const struct ntrace_cpu *nc, int cpu)
+{
+	struct ntrace_sink *sink = ntrace_path_sink(cpu);
+	u64 us = clamp(READ_ONCE(drain_us), DRAIN_MIN_US, DRAIN_MAX_US);
+
+	if (nc->direct)
+		us = us * nc->win.len / DRAIN_REF_SIZE;
+	else if (sink && sink->buf_size < DRAIN_REF_SIZE)
+		us = us * sink->buf_size / DRAIN_REF_SIZE;
+	us = clamp_t(u64, us, DRAIN_MIN_US, DRAIN_MAX_US);
+	return ns_to_ktime(us * NSEC_PER_USEC);
+}
+
+/*
+ * Why cpu's sink cannot write an AUX area mapped by m directly, or NULL
+ * if it can (the window may still not fit a given head: then a copy).
+ */
+static const char *direct_refused(int cpu, const struct ntrace_aux_map *m,
+				  bool snapshot)
+{
+	const struct ntrace_path *p = ntrace_path(cpu);
+
+	if (!READ_ONCE(direct))
+		return "module parameter direct=0";
+	if (!p || !p->sink)
+		return "no path";
+	if (p->nr_funnels)
+		return "sink shared through funnels";
+	if (p->sink->sram)
+		return "SRAM sink";
+	if (!p->sink->any_window)
+		return "sink takes no arbitrary window or does not stop on wrap";
+	if (!m)
+		return "no memory map";
+	if (snapshot && m->nr_runs != 1)
+		return "snapshot area not contiguous";
+	return NULL;
+}
+
+/* The physical memory of an AUX area, in runs of contiguous pages. */
+static struct ntrace_aux_map *aux_map_build(void **pages, int nr_pages,
+					    int node)
+{
+	struct ntrace_aux_map *m;
+	unsigned int runs = 1;
+	int i;
+
+	for (i = 1; i < nr_pages; i++)
+		runs += virt_to_phys(pages[i]) !=
+			virt_to_phys(pages[i - 1]) + PAGE_SIZE;
+	m = kzalloc_node(struct_size(m, runs, runs), GFP_KERNEL, node);
+	if (!m)
+		return NULL;
+	m->max_runs = runs;
+	for (i = 0; i < nr_pages; i++)
+		ntrace_aux_map_add(m, (size_t)i << PAGE_SHIFT,
+				   virt_to_phys(pages[i]), PAGE_SIZE);
+	return m;
+}
 
 static void *ntrace_setup_aux(struct perf_event *event, void **pages,
 			      int nr_pages, bool snapshot)
@@ -89,6 +178,7 @@ static void *ntrace_setup_aux(struct perf_event *event, void **pages,
 	int cpu = event->cpu == -1 ? raw_smp_processor_id() : event->cpu;
 	int node = cpu_to_node(cpu);
 	struct ntrace_aux *aux;
+	const char *why;
 
 	if (nr_pages < 1 || !is_power_of_2(nr_pages))
 		return NULL;
@@ -103,6 +193,15 @@ static void *ntrace_setup_aux(struct perf_event *event, void **pages,
 	memcpy(aux->pages, pages, nr_pages * sizeof(*pages));
 	aux->nr_pages = nr_pages;
 	aux->snapshot = snapshot;
+	aux->map = aux_map_build(pages, nr_pages, node);
+	why = direct_refused(cpu, aux->map, snapshot);
+	/* a per-task event: as its first CPU's path (they may differ) */
+	pr_info_ratelimited("ntrace: %s%sAUX area of %d KiB in %u run(s) of contiguous memory: %s%s (CPU %d's path)\n",
+			    event->cpu == -1 ? "per-task " : "",
+			    snapshot ? "snapshot " : "",
+			    nr_pages << (PAGE_SHIFT - 10),
+			    aux->map ? aux->map->nr_runs : 0,
+			    why ? "copy mode, " : "direct mode", why ?: "", cpu);
 	return aux;
 }
 
@@ -110,6 +209,7 @@ static void ntrace_free_aux(void *data)
 {
 	struct ntrace_aux *aux = data;
 
+	kfree(aux->map);
 	kfree(aux->pages);
 	kfree(aux);
 }
@@ -191,14 +291,60 @@ static bool ntrace_drain_shared(struct ntrace_cpu *nc, int cpu)
 	nc->shared = NULL;
 	if (!perf_get_aux(h))
 		return true;
+	drain_count(nc, false, nc->emitted);
 	perf_aux_output_end(h, nc->emitted);
 	return nc->fits;
 }
 
 /*
- * Stop the hardware, copy what the sink holds into the AUX area and end
- * the AUX transaction. Returns false when data did not fit (the event is
- * then disabled by perf: PERF_AUX_FLAG_TRUNCATED).
+ * Direct mode: the trace is in the AUX area already, from the window's
+ * start (idle bytes before it to the head); end the AUX transaction with
+ * its length. lost: the encoder overflowed or did not flush.
+ */
+static bool ntrace_publish_direct(struct ntrace_cpu *nc,
+				  struct ntrace_aux *aux,
+				  const struct ntrace_drain *d, bool lost)
+{
+	struct perf_output_handle *h = &nc->handle;
+	const struct ntrace_window *w = &nc->win;
+	size_t size = aux->map->size, len, wp;
+	bool fits = true;
+
+	if (aux->snapshot) {
+		/*
+		 * The window is the ring: written from w->off to wp, once
+		 * round at least if it wrapped past w->off (the newest
+		 * size bytes before the head are the snapshot).
+		 */
+		wp = d->wrapped ? d->head : d->len;
+		len = w->pad + (wp + size - w->off) % size;
+		if (d->wrapped && wp >= w->off)
+			len += size;
+		h->head += len;
+		len = min(len, size);
+	} else {
+		len = w->pad + d->len;
+		if (d->wrapped && w->to_room) {
+			/* the free space is full: as a copy that did not fit */
+			perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
+			fits = false;
+		} else if (d->wrapped) {
+			/* stopped at the end of a run: lost until now */
+			lost = true;
+		}
+	}
+	if (lost)
+		perf_aux_output_flag(h, PERF_AUX_FLAG_PARTIAL);
+	drain_count(nc, true, len);
+	perf_aux_output_end(h, len);
+	return fits;
+}
+
+/*
+ * Stop the hardware, copy what the sink holds into the AUX area (unless
+ * the sink wrote it there) and end the AUX transaction. Returns false
+ * when data did not fit (the event is then disabled by perf:
+ * PERF_AUX_FLAG_TRUNCATED).
  */
 static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 {
@@ -220,6 +366,8 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 		pr_warn_ratelimited("ntrace: CPU %d: trace did not flush\n", cpu);
 	if (!aux)
 		return true;
+	if (nc->direct)
+		return ntrace_publish_direct(nc, aux, &d, overflow || err);
 
 	size = (size_t)aux->nr_pages << PAGE_SHIFT;
 	len = d.len;
@@ -250,8 +398,37 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 		perf_aux_output_flag(h, PERF_AUX_FLAG_PARTIAL);
 	if (aux->snapshot)
 		h->head += len;
+	drain_count(nc, false, len);
 	perf_aux_output_end(h, len);
 	return fits;
+}
+
+/*
+ * Start cpu's own sink: on a window of the AUX area (direct mode) where
+ * it can, else on its buffer. The window starts at a word: idle bytes
+ * fill the AUX area from the head up to it. A window that the end of a
+ * run of memory makes shorter than the sink's buffer would fill sooner
+ * than the buffer and lose trace the copy would keep: that stretch goes
+ * through the buffer.
+ */
+static int ntrace_sink_arm(struct ntrace_cpu *nc, int cpu)
+{
+	static const u8 idle[3] = { 0xff, 0xff, 0xff };
+	struct ntrace_sink *sink = ntrace_path_sink(cpu);
+	struct perf_output_handle *h = &nc->handle;
+	struct ntrace_aux *aux = perf_get_aux(h);
+
+	nc->direct = false;
+	if (aux && !direct_refused(cpu, aux->map, aux->snapshot) &&
+	    !ntrace_aux_window(aux->map, h->head, h->size, aux->snapshot,
+			       sink->min_addr, sink->max_addr, &nc->win) &&
+	    (nc->win.to_room || nc->win.len >= sink->buf_size) &&
+	    !ntrace_sink_enable_at(sink, &nc->win, !aux->snapshot)) {
+		aux_write(aux, h->head, idle, nc->win.pad);
+		nc->direct = true;
+		return 0;
+	}
+	return ntrace_sink_enable(sink);
 }
 
 static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
@@ -262,6 +439,7 @@ static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
 	struct ntrace_encoder *te = p->te;
 
 	nc->task = READ_ONCE(event->ctx->task);
+	nc->direct = false;
 	nc->prog = ev->prog;
 	nc->prog.nr_ranges = ev->nr_ranges;
 	/* encoders sharing a sink: SRC in every message, trTeSrcID = cpu */
@@ -278,7 +456,7 @@ static void ntrace_hw_start(struct ntrace_cpu *nc, int cpu,
 		nc->active = true;
 		return;
 	}
-	if (ntrace_sink_enable(ntrace_path_sink(cpu))) {
+	if (ntrace_sink_arm(nc, cpu)) {
 		pr_warn_ratelimited("ntrace: CPU %d: sink busy, not tracing\n",
 				    cpu);
 		return;
@@ -325,14 +503,26 @@ static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
 	return true;
 }
 
+/*
+ * A sink writing a snapshot ring directly needs no drain until the
+ * snapshot: it overwrites its oldest trace, as the ring should.
+ */
+static bool ntrace_drains(struct ntrace_cpu *nc)
+{
+	struct ntrace_aux *aux = perf_get_aux(&nc->handle);
+
+	return !(nc->direct && aux && aux->snapshot);
+}
+
 static enum hrtimer_restart ntrace_timer(struct hrtimer *t)
 {
 	struct ntrace_cpu *nc = container_of(t, struct ntrace_cpu, timer);
 	struct perf_event *event = nc->event;
 
-	if (!nc->active || !event || !ntrace_cut(nc, event))
+	if (!nc->active || !event || !ntrace_drains(nc) ||
+	    !ntrace_cut(nc, event))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, drain_period(smp_processor_id()));
+	hrtimer_forward_now(t, drain_period(nc, smp_processor_id()));
 	return HRTIMER_RESTART;
 }
 
@@ -419,8 +609,9 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	/* new or remapped address filters -> ntrace_addr_filters_sync() */
 	perf_event_addr_filters_sync(event);
 	ntrace_hw_start(nc, cpu, event);
-	hrtimer_start(&nc->timer, drain_period(cpu),
-		      HRTIMER_MODE_REL_PINNED_HARD);
+	if (ntrace_drains(nc))
+		hrtimer_start(&nc->timer, drain_period(nc, cpu),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
 static void ntrace_pmu_stop(struct perf_event *event, int flags)

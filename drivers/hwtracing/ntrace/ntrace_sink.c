@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * ntrace: the RAM sink component, in one of its two modes (trRamMode):
- *  - SMEM: the sink writes a physically contiguous range of system memory,
- *    so each sink owns a bounce buffer of contiguous pages allocated at
- *    probe; the PMU copies what the sink wrote into the perf AUX buffer
- *    when it drains;
+ *  - SMEM: the sink writes a physically contiguous range of system memory:
+ *    a window of the perf AUX area itself where the PMU can (direct mode,
+ *    ntrace_sink_enable_at()), else a bounce buffer of contiguous pages
+ *    the sink owns from probe, which the PMU copies into the AUX area when
+ *    it drains;
  *  - SRAM: the sink writes its own memory, read back one 32-bit word per
  *    trRamData read from where trRamRP points (trRamRP advances by itself
  *    and wraps at trRamLimit). The PMU reads only the bytes that go into
@@ -115,6 +116,17 @@ static int smem_setup(struct ntrace_sink *sink)
 			&sink->buf_phys);
 		return -ENODEV;
 	}
+	/*
+	 * Direct mode needs any word-aligned window (the spec's "SMEM
+	 * Generic" sink may trim it to a power of two) and stop-on-wrap.
+	 */
+	write64(b + TCI_RAM_START_LOW, sink->buf_phys + 4);
+	write64(b + TCI_RAM_LIMIT_LOW, limit - 8);
+	sink->any_window = sink->stop_on_wrap &&
+			   read64(b + TCI_RAM_START_LOW) == sink->buf_phys + 4 &&
+			   read64(b + TCI_RAM_LIMIT_LOW) == limit - 8;
+	write64(b + TCI_RAM_START_LOW, sink->buf_phys);
+	write64(b + TCI_RAM_LIMIT_LOW, limit);
 	return 0;
 }
 
@@ -195,26 +207,61 @@ static int sink_discover(struct ntrace_sink *sink)
 
 static u32 sink_ctl(struct ntrace_sink *sink)
 {
-	return ram_ctl(sink) | (sink->stop_on_wrap ? TCI_RAM_STOP_ON_WRAP : 0);
+	return ram_ctl(sink) | (sink->win_stop ? TCI_RAM_STOP_ON_WRAP : 0);
 }
 
-/* Start writing at the start of the buffer (the sink is off and empty). */
-int ntrace_sink_enable(struct ntrace_sink *sink)
+/*
+ * Capture into [start, start + len) from wp (the sink is off and empty).
+ * SMEM: trRamStart/Limit are set each time, as direct mode moves them;
+ * check: the window must read back exactly, or the sink would write
+ * memory that is not the AUX area's.
+ */
+static int sink_start(struct ntrace_sink *sink, u64 start, size_t len,
+		      u64 wp, bool stop, bool check)
 {
 	void __iomem *b = sink->base;
 
-	write64(b + TCI_RAM_WP_LOW, sink->buf_phys);
-	if (read64(b + TCI_RAM_WP_LOW) != sink->buf_phys)
+	if (!sink->sram) {
+		write64(b + TCI_RAM_START_LOW, start);
+		write64(b + TCI_RAM_LIMIT_LOW, start + len - 4);
+	}
+	write64(b + TCI_RAM_WP_LOW, wp);
+	if (read64(b + TCI_RAM_WP_LOW) != wp)
 		return -EBUSY;
+	if (check && (read64(b + TCI_RAM_START_LOW) != start ||
+		      read64(b + TCI_RAM_LIMIT_LOW) != start + len - 4))
+		return -ERANGE;
+	sink->win_start = start;
+	sink->win_size = len;
+	sink->win_stop = stop;
 	writel(sink_ctl(sink) | TCI_ENABLE, b + TCI_CONTROL);
 	return 0;
 }
 
+/* Capture into the sink's own buffer, from its start. */
+int ntrace_sink_enable(struct ntrace_sink *sink)
+{
+	return sink_start(sink, sink->buf_phys, sink->buf_size, sink->buf_phys,
+			  sink->stop_on_wrap, false);
+}
+
+/*
+ * Capture into the window w of an AUX area: stopping on wrap at its end
+ * (stop), or wrapping in it (a snapshot ring).
+ */
+int ntrace_sink_enable_at(struct ntrace_sink *sink,
+			  const struct ntrace_window *w, bool stop)
+{
+	if (!sink->any_window)
+		return -EOPNOTSUPP;
+	return sink_start(sink, w->start, w->len, w->wp, stop, true);
+}
+
 /*
  * trRamEnable 1 -> 0 flushes the last partial word; wait for trRamEmpty,
- * then tell how much of the buffer holds trace. With stop-on-wrap the
- * data is in order from the start; with a wrapping sink the oldest byte
- * is at the write pointer (d->head).
+ * then tell how much of the window holds trace (offsets from its start).
+ * With stop-on-wrap the data is in order from the start; with a wrapping
+ * sink the oldest byte is at the write pointer (d->head).
  */
 int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 {
@@ -228,15 +275,15 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 	d->wrapped = wp & TCI_RAM_WRAP;
 	wp &= ~3ull;
 	d->head = 0;
-	if (wp < sink->buf_phys || wp > sink->buf_phys + sink->buf_size) {
+	if (wp < sink->win_start || wp > sink->win_start + sink->win_size) {
 		d->len = 0;
 		return -EIO;
 	}
-	d->len = wp - sink->buf_phys;
+	d->len = wp - sink->win_start;
 	if (d->wrapped) {
-		if (!sink->stop_on_wrap)
+		if (!sink->win_stop)
 			d->head = d->len;
-		d->len = sink->buf_size;
+		d->len = sink->win_size;
 	}
 	return err;
 }

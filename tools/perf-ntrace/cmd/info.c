@@ -274,21 +274,24 @@ static void print_etrace(const struct capvals *cv)
 /* ---- PMU and components ---------------------------------------------------- */
 
 /*
- * The driver's topology file: a line per traced CPU (encoder, funnels with
- * the input used, sink, SRC ID), then a line per sink (mode, size, CPUs)
- * and per funnel (inputs, CPUs). Absent before the driver had funnels.
+ * A multi-line file of the PMU, labelled: "topology", a line per traced
+ * CPU (encoder, funnels with the input used, sink, SRC ID), then a line
+ * per sink (mode, size, whether it writes AUX areas directly, CPUs) and
+ * per funnel (inputs, CPUs), absent before the driver had funnels;
+ * "drains", per CPU the drains in direct and copy mode and their bytes,
+ * absent before direct mode.
  */
-static void print_topology(void)
+static void print_lines(const char *name)
 {
 	char path[PATH_LEN], line[512];
-	FILE *f = fopen(pathf(path, "%s/" PMU_DIR "/topology", root), "r");
+	FILE *f = fopen(pathf(path, "%s/" PMU_DIR "/%s", root, name), "r");
 	bool first = true;
 
 	if (!f)
 		return;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
-		printf("  %-18s %s\n", first ? "topology" : "", line);
+		printf("  %-18s %s\n", first ? name : "", line);
 		first = false;
 	}
 	fclose(f);
@@ -307,7 +310,8 @@ static void print_pmu(void)
 		printf("  %-18s %s\n", "cpumask", *val ? val : "(empty: no encoder has a sink)");
 	if (!read_sys(PMU_DIR "/nr_addr_filters", val, sizeof(val)))
 		printf("  %-18s %s\n", "nr_addr_filters", val);
-	print_topology();
+	print_lines("topology");
+	print_lines("drains");
 	pathf(path, "%s/" PMU_DIR "/format", root);
 	n = scandir(path, &names, NULL, alphasort);
 	if (n <= 0)

@@ -146,6 +146,49 @@ static void pointers_while_enabled(void)
 	      "sink disabled: Start/Limit/WP writes take effect again");
 }
 
+/*
+ * Direct mode's window (the driver's ntrace_window.c): any word-aligned
+ * Start and Limit, here 67 words (no power of two) from an odd word,
+ * stop-on-wrap at that Limit; trRamWP read while capturing moves inside
+ * it; nothing is written outside it.
+ */
+#define ODD_START	(BUF + 0x4000 + 12)
+#define ODD_LEN		(67 * 4UL)
+
+static void odd_window(void)
+{
+	volatile uint32_t *b = (volatile uint32_t *)(ODD_START - 4);
+	uint32_t wp_mid, wp;
+	unsigned int i;
+
+	for (i = 0; i < ODD_LEN / 4 + 2; i++)
+		b[i] = GUARD;
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_RAM_STOP_ON_WRAP);
+	wr32(RS + TCI_RAM_START_LOW, ODD_START);
+	wr32(RS + TCI_RAM_LIMIT_LOW, ODD_START + ODD_LEN - 4);
+	wr32(RS + TCI_RAM_WP_LOW, ODD_START);
+	check(rd32(RS + TCI_RAM_START_LOW) == ODD_START &&
+	      rd32(RS + TCI_RAM_LIMIT_LOW) == ODD_START + ODD_LEN - 4,
+	      "odd window: Start and Limit of 67 words read back as written");
+	wr32(RS + TCI_CONTROL, TCI_ACTIVE | TCI_ENABLE | TCI_RAM_STOP_ON_WRAP);
+	wr32(TE + TCI_CONTROL, CTL);
+	wr32(TE + TCI_CONTROL, CTL | TCI_ENABLE | TCI_TE_INST_TRACING);
+	work(3);
+	wp_mid = rd32(RS + TCI_RAM_WP_LOW);
+	check(wp_mid > ODD_START && wp_mid < ODD_START + ODD_LEN,
+	      "odd window: trRamWP read while capturing lies inside the window");
+	work(2000);
+	check_eq(rd32(RS + TCI_CONTROL) & TCI_ENABLE, 0,
+		 "odd window: the sink stopped at its Limit");
+	wp = rd32(RS + TCI_RAM_WP_LOW);
+	check_eq(wp, ODD_START | TCI_RAM_WRAP,
+		 "odd window: trRamWP back at Start with trRamWrap");
+	check(b[0] == GUARD && b[ODD_LEN / 4 + 1] == GUARD,
+	      "odd window: nothing written before Start or after Limit");
+	stop();
+	wr32(TE + TCI_CONTROL, CTL | TCI_TE_INST_STALL_OR_OVF);
+}
+
 static void sink_hart(unsigned int h)
 {
 	uint32_t wp, c;
@@ -188,6 +231,7 @@ static void sink_hart(unsigned int h)
 	wr32(TE + TCI_CONTROL, CTL | TCI_TE_INST_STALL_OR_OVF);
 	check_eq(rd32(TE + TCI_CONTROL) & TCI_TE_INST_STALL_OR_OVF, 0,
 		 "trTeInstStallOrOverflow is write-1-to-clear");
+	odd_window();
 	pointers_while_enabled();
 }
 

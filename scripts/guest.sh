@@ -100,6 +100,7 @@ ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true sm
 ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
 ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
 ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
+ntrace-copy) cpu=rv64,sscofpmf=true smp=1 kargs=ntrace.direct=0 ;;
 ntrace-smp2-copy) cpu=rv64,sscofpmf=true smp=2 kargs=ntrace.direct=0 ;;
 ntrace-funnel) cpu=rv64,sscofpmf=true smp=1 topo=funnel ;;
 ntrace-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel ;;
@@ -110,7 +111,7 @@ ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=
 ntrace-upstream-dt) cpu=rv64,sscofpmf=true smp=1 dtform=upstream foreign=0xe01 ;;
 ntrace-upstream-dt-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel dtform=upstream-v1 ;;
 ntrace-upstream-dt-pertype) cpu=rv64,sscofpmf=true smp=1 dtform=pertype ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2 or ntrace-upstream-dt-pertype)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2 or ntrace-upstream-dt-pertype)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G

@@ -7,13 +7,21 @@
 #  - trace throughput without loss: a loop with one taken branch every
 #    N instructions (N = 18 ... 2: more trace per instruction), recorded
 #    per task like "perf record -e ntrace//u" with perf's default AUX area
-#    for root (4 MiB) and the driver's defaults (256 KiB sink, 4 ms drain);
+#    for root (4 MiB) and the driver's defaults (direct mode where the AUX
+#    memory allows, else a 256 KiB bounce buffer; 4 ms drain per 256 KiB);
 #    MB/s of trace, instructions/s of the traced program (and untraced), and
 #    whether any AUX record was TRUNCATED/PARTIAL/COLLISION or lost: the
 #    knee is the first K with loss;
 #  - the driver's cost per context switch: kernel instructions per switch of
 #    a pipe ping-pong on one CPU, with no ntrace event (baseline) and with
 #    an ntrace//u event on both processes.
+#  - the driver's kernel instructions per MB of trace drained, at the
+#    highest rate (2 instructions per branch), direct against copy mode
+#    (QEMU -icount; the traced child's kernel instructions, traced less
+#    untraced);
+#  - the throughput again in copy mode (direct=0; 256 and 64 KiB bounce
+#    buffers) and with longer drain periods (drain_us 16 and 64 ms; a
+#    direct window drains in proportion to its length, see ntrace.rst);
 #  - the same on a sink shared through funnels: throughput with 2 and 4
 #    harts tracing at once (ntrace-funnel-smp2, ntrace-funnel-smp4; one
 #    loop per hart, each with its own event), and the cost per context
@@ -24,8 +32,9 @@
 #    sink per hart and shared sink side by side.
 # Usage: scripts/ntrace-bench.sh [--kernel guest|debug] [--insns N] [--rounds N]
 #                               [--ipb "18 10 6 4 3 2"]  (instructions per branch)
-# NTRACE_BENCH_RUNS="tp sw tpf2 tpf4 swf" selects the boots (tp:
-# throughput, sw: switches; f: shared sink, 2 and 4: harts).
+# NTRACE_BENCH_RUNS="tp ic sw tpf2 tpf4 swf" selects the boots (tp:
+# throughput, ic: driver instructions per MB, sw: switches; f: shared
+# sink, 2 and 4: harts).
 # Prints a table; the raw lines stay in build/ntrace-bench/RUN.console.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -45,25 +54,41 @@ make -s -C "$NTRACE_TOP" guest-progs || die "cannot build ntrace_bench"
 # trace rate is per second), then a smaller sink (buf_kb=64, 16 MB/s) to
 # show where loss starts; one boot with -icount for instruction counts.
 commands() {
+	local d
 	case $1 in
 	tp) echo "/usr/bin/ntrace_bench throughput -n $insns $ipb"
-	    echo "/usr/bin/ntrace_bench reload buf_kb=64"
-	    echo "/usr/bin/ntrace_bench throughput -n $insns $ipb" ;;
-	sw | swf) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
+	    echo "/usr/bin/ntrace_bench reload direct=0"
+	    echo "/usr/bin/ntrace_bench throughput -n $insns $ipb"
+	    echo "/usr/bin/ntrace_bench reload direct=0 buf_kb=64"
+	    echo "/usr/bin/ntrace_bench throughput -n $insns $ipb"
+	    # longer drain periods at the highest rates, direct and copy
+	    for d in 16000 64000; do
+		echo "/usr/bin/ntrace_bench reload drain_us=$d"
+		echo "/usr/bin/ntrace_bench throughput -n $insns 3 2"
+		echo "/usr/bin/ntrace_bench reload direct=0 drain_us=$d"
+		echo "/usr/bin/ntrace_bench throughput -n $insns 3 2"
+	    done ;;
+	ic) echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 2"
+	    echo "/usr/bin/ntrace_bench reload direct=0"
+	    echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 2" ;;
+	sw) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3"
+	    echo "/usr/bin/ntrace_bench reload direct=0"
+	    echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
+	swf) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
 	tpf2 | tpf4) echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb" ;;
 	esac
 }
 # the boot configuration of a run
 config_of() {
 	case $1 in
-	tp | sw) echo ntrace ;;
+	tp | ic | sw) echo ntrace ;;
 	swf) echo ntrace-funnel ;;
 	tpf2) echo ntrace-funnel-smp2 ;;
 	tpf4) echo ntrace-funnel-smp4 ;;
 	esac
 }
 rm -f "$out/all.console"
-for run in ${NTRACE_BENCH_RUNS:-tp sw tpf2 tpf4 swf}; do
+for run in ${NTRACE_BENCH_RUNS:-tp ic sw tpf2 tpf4 swf}; do
 	qemu=()
 	[[ $run == tp* ]] || qemu=(-- -icount shift=0)
 	st=0

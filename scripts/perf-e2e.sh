@@ -50,6 +50,9 @@
 # from that copy of the kernel's code.
 # NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
+# The ntrace configuration's sink writes the AUX areas itself (direct
+# mode); NTRACE_E2E_CONFIG=ntrace-copy runs the same in copy mode
+# (ntrace.direct=0: through the sink's bounce buffer).
 # NTRACE_E2E_CONFIG=ntrace-sram (scripts/perf-e2e-sram.sh) records through
 # the model's 64 KiB SRAM sink read out by the driver through trRamData,
 # with the recordings whose trace rate a 64 KiB sink holds between drains

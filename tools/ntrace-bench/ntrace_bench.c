@@ -12,7 +12,9 @@
  *     child, AUX area of AUX_KIB (perf's default for root: 4096 KiB),
  *     consumed while the child runs. Prints per K: trace bytes, MB/s of
  *     trace, instructions/s of the traced program (and untraced), AUX
- *     records, those flagged TRUNCATED/PARTIAL/COLLISION, lost records.
+ *     records, those flagged TRUNCATED/PARTIAL/COLLISION, lost records,
+ *     and the child's kernel instructions traced and not (with QEMU's
+ *     -icount: the driver's work per MB of trace drained).
  *     With -j HARTS, HARTS children run at once, child j pinned to CPU j,
  *     each with its own event (on a sink shared through funnels, HARTS
  *     encoders trace into it together); bytes and instructions are the
@@ -116,6 +118,7 @@ static void (*loop_of(int k))(unsigned long)
 struct result {
 	double secs;			/* start to the last child's end, wall clock */
 	uint64_t bytes, records, truncated, partial, collision, lost;
+	uint64_t kinsns;		/* the children's kernel instructions */
 };
 
 /* Consume the rings: count AUX records, their bytes and flags. */
@@ -162,9 +165,26 @@ static void consume(struct perf_event_mmap_page *up, size_t data_size,
 struct tracee {
 	pid_t pid;
 	int fd;
+	int kfd;			/* its kernel instructions */
 	void *base, *aux;
 	struct perf_event_mmap_page *up;
 };
+
+/*
+ * Count the kernel instructions of pid: the drains of its events run in
+ * its context (the drain timer's interrupt, its context switches). Needs
+ * QEMU's -icount to mean instructions (else host time).
+ */
+static int kernel_insns(pid_t pid)
+{
+	struct perf_event_attr a = {
+		.size = sizeof(a), .type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_INSTRUCTIONS, .exclude_user = 1,
+		.exclude_hv = 1,
+	};
+
+	return nt_open(&a, pid, -1);
+}
 
 static int open_tracee(struct tracee *t, size_t data_size, size_t aux_size)
 {
@@ -222,7 +242,7 @@ static int run_traced(int k, uint64_t insns, unsigned int aux_kib,
 	if (!loop || harts < 1 || harts > MAX_HARTS || pipe(go) || pipe(done))
 		return -EINVAL;
 	for (j = 0; j < harts; j++) {
-		t[j] = (struct tracee){ .fd = -1 };
+		t[j] = (struct tracee){ .fd = -1, .kfd = -1 };
 		t[j].pid = fork();
 		if (t[j].pid == 0) {
 			pin(j);
@@ -235,6 +255,7 @@ static int run_traced(int k, uint64_t insns, unsigned int aux_kib,
 		}
 		if (aux_kib && open_tracee(&t[j], data_size, aux_size))
 			goto fail;
+		t[j].kfd = kernel_insns(t[j].pid);
 	}
 	t0 = now();
 	for (j = 0; j < harts; j++)
@@ -258,6 +279,13 @@ static int run_traced(int k, uint64_t insns, unsigned int aux_kib,
 		waitpid(t[j].pid, &status, 0);
 		if (aux_kib)
 			consume(t[j].up, data_size, r);
+		if (t[j].kfd >= 0) {
+			uint64_t v = 0;
+
+			if (read(t[j].kfd, &v, sizeof(v)) == sizeof(v))
+				r->kinsns += v;
+			close(t[j].kfd);
+		}
 		close_tracee(&t[j], data_size, aux_size);
 	}
 	close(go[0]);
@@ -272,6 +300,8 @@ fail:
 			continue;
 		kill(t[j].pid, SIGKILL);
 		waitpid(t[j].pid, &status, 0);
+		if (t[j].kfd >= 0)
+			close(t[j].kfd);
 		close_tracee(&t[j], data_size, aux_size);
 	}
 	return -1;
@@ -300,14 +330,16 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 		if (run_traced(k, insns, 0, harts, &plain) ||
 		    run_traced(k, insns, aux_kib, harts, &tr))
 			return 1;
-		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu\n",
+		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu\n",
 		       k, k + 2, (unsigned long long)tr.bytes, tr.secs, plain.secs,
 		       tr.bytes / tr.secs / 1e6, insns * harts / tr.secs / 1e6,
 		       insns * harts / plain.secs / 1e6, (unsigned long long)tr.records,
 		       (unsigned long long)tr.truncated,
 		       (unsigned long long)tr.partial,
 		       (unsigned long long)tr.collision,
-		       (unsigned long long)tr.lost);
+		       (unsigned long long)tr.lost,
+		       (unsigned long long)tr.kinsns,
+		       (unsigned long long)plain.kinsns);
 		fflush(stdout);
 	}
 	return 0;

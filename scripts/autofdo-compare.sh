@@ -154,11 +154,13 @@ record() {
 	}
 	rm -rf "$exp"
 	local st=0
-	# 2G: the recordings live in /tmp, half the RAM: 220 to 500 MB (the
+	# 2G: the recordings live in /tmp, half the RAM: 220 to 560 MB (the
 	# cycles that pace CTR's samples follow host time in QEMU, so a busy
-	# host gives more samples)
+	# host gives more samples); the export disk holds 1 GiB of them (512
+	# MiB, the default, was once too small: 555 MB)
 	guest_run "$out/guest" ntrace-ctr "${adds[@]}" --timeout 1800 --mem 2G \
-		--console "$out/guest.console" --export "$exp" >"$out/guest.log" < <(commands) || st=$?
+		--console "$out/guest.console" --export "$exp" --export-size 1024 \
+		>"$out/guest.log" < <(commands) || st=$?
 	[ $st != 2 ] || die "cannot build the initramfs ($out/guest/initramfs.log)"
 	if [ $st = 0 ]; then
 		tap OK "the guest records every program with CTR and with N-Trace"

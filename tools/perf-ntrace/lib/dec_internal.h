@@ -18,10 +18,12 @@
 #define DEC_BC_BITS	16	/* default size: 64K entries, 4 MB */
 /* key = pc ^ 1: odd, so a zeroed (calloc) entry never matches */
 #define DEC_KEY(pc)	((pc) ^ 1)
+#define DEC_BLK_PC(b)	((b)->key ^ 1)
 
 struct dec_blk {
-	uint64_t key;
-	uint64_t pc;
+	uint64_t key;		/* DEC_KEY(the block's address) */
+	uint32_t tidx, aidx;	/* entries (dec_bc_index()) of target and after:
+				 * the walk's next lookup without the hash */
 	uint64_t last;
 	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP) */
 	uint64_t imask;		/* instruction starts when nhalf <= 64, else 0 */
@@ -120,7 +122,9 @@ struct ntrace_decoder {
 				 * cut message's tail */
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;
-	struct ntrace_dec_run runs[DEC_RUNBUF];
+	/* one more than DEC_RUNBUF: dec_walk_fast() keeps its open run in
+	 * runs[nruns], which is this spare one when the buffer is full */
+	struct ntrace_dec_run runs[DEC_RUNBUF + 1];
 	uint32_t nruns;
 	char text[512];			/* text of the event being reported */
 	struct ntrace_errbuf err;	/* text of the decode error being reported */
@@ -308,11 +312,12 @@ void dec_state_free(struct dec_state *st);
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
-/* The part of a walk that needs no decision (dec_walk() goes on from where it stops). */
+/* dec_walk_fast.c: the part of a walk that needs no decision (dec_walk()
+ * goes on from where it stops) */
 void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s);
 int dec_flush(struct ntrace_decoder *d);
 
-/* Runs: inline, they are built once or twice per message (dec_walk.c's fast loop has its own copy). */
+/* Runs: inline, they are built once or twice per message (dec_walk_fast.c has its own way). */
 static inline void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start,
 				uint32_t ninsn, uint64_t last, uint64_t to, unsigned int kind,
 				unsigned int flags)

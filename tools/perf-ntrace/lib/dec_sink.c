@@ -178,13 +178,14 @@ static char *sym(struct ntrace_sink *s, char *p, uint64_t addr)
  * "FROM TO KIND " of a branch record. A program's branches repeat (its
  * loops), so the text of each (from, to, kind) is kept in a small
  * direct-mapped table: a hit is one compare and a copy of a constant
- * size, where formatting takes several times that.
+ * size, where formatting takes several times that. The text is followed
+ * by "0\n", the rest of the line when there are no timestamps.
  */
 #define LINE_BITS	11
 struct sink_line {
 	uint64_t from, to;
 	uint8_t kind, len;	/* kind 0 (fall) is never cached: empty slot */
-	char text[64];		/* at most 2 x 18 + 11 + 3 bytes */
+	char text[64];		/* at most 2 x 18 + 15 + 3 bytes, and "0\n" */
 };
 
 static char *line_text(char *p, uint64_t from, uint64_t to, unsigned int kind)
@@ -206,22 +207,32 @@ static char *line_text(char *p, uint64_t from, uint64_t to, unsigned int kind)
 	return p;
 }
 
-static inline char *line_head(struct ntrace_sink *s, char *p, uint64_t from, uint64_t to,
-			      unsigned int kind)
+/* The cached text of (from, to, kind < NTRACE_DK__COUNT), made on a miss. */
+static inline const struct sink_line *line_get(struct sink_line *lines, uint64_t from, uint64_t to,
+					       unsigned int kind)
 {
-	struct sink_line *e;
-	char *end;
+	struct sink_line *e = &lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
 
-	if (!s->lines || kind >= NTRACE_DK__COUNT)
-		return line_text(p, from, to, kind);
-	e = &s->lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
 	if (e->from != from || e->to != to || e->kind != kind) {
-		end = line_text(e->text, from, to, kind);
+		char *end = line_text(e->text, from, to, kind);
+
+		memcpy(end, "0\n", 2);
 		e->from = from;
 		e->to = to;
 		e->kind = (uint8_t)kind;
 		e->len = (uint8_t)(end - e->text);
 	}
+	return e;
+}
+
+static inline char *line_head(struct ntrace_sink *s, char *p, uint64_t from, uint64_t to,
+			      unsigned int kind)
+{
+	const struct sink_line *e;
+
+	if (!s->lines || kind >= NTRACE_DK__COUNT)
+		return line_text(p, from, to, kind);
+	e = line_get(s->lines, from, to, kind);
 	memcpy(p, e->text, sizeof(e->text));	/* the line's room holds it */
 	return p + e->len;
 }
@@ -245,12 +256,42 @@ static inline char *branch_line(struct ntrace_sink *s, char *p, const struct ntr
 	return p;
 }
 
+/*
+ * branch_line() for the usual lines, with neither prefix nor symbols and
+ * the cache there: with no timestamp the whole line is the cached text. A
+ * short line (32-bit addresses) is copied as 32 bytes.
+ */
+static inline char *plain_line(struct sink_line *lines, char *p, const struct ntrace_dec_run *r)
+{
+	uint64_t from = r->ninsn ? r->last : r->start;
+	const struct sink_line *e;
+
+	if (__builtin_expect(r->kind >= NTRACE_DK__COUNT, 0)) {
+		p = line_text(p, from, r->to, r->kind);
+	} else {
+		e = line_get(lines, from, r->to, r->kind);
+		if (!r->tstamp) {
+			if (e->len + 2 <= 32)
+				memcpy(p, e->text, 32);
+			else
+				memcpy(p, e->text, sizeof(e->text));
+			return p + e->len + 2;
+		}
+		memcpy(p, e->text, sizeof(e->text));
+		p += e->len;
+	}
+	p = dec(p, r->tstamp);
+	*p++ = '\n';
+	return p;
+}
+
 /* The branch records of n runs (those that fall through have none). */
 static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
 {
 	/* a line takes at most 512 bytes past the prefix (two symbols of 200) */
 	size_t room = OUTBUF - 512 - s->plen;
 	char *p = s->buf + s->n;
+	struct sink_line *plain = !s->plen && !s->symbols ? s->lines : NULL;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
@@ -262,7 +303,7 @@ static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, si
 				return s->err.code;
 			p = s->buf;
 		}
-		p = branch_line(s, p, &r[i]);
+		p = plain ? plain_line(plain, p, &r[i]) : branch_line(s, p, &r[i]);
 	}
 	s->n = (size_t)(p - s->buf);
 	return 0;

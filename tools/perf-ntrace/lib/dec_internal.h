@@ -237,6 +237,10 @@ void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
 const struct dec_memo *dec_memo_find(struct ntrace_decoder *d, const struct dec_src *s,
 				     uint64_t word);
 void dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo *e);
+/* For a source without pending state in a trace without SRC fields: replay
+ * the messages at buf (len bytes) while their walks are known, as
+ * dec_fast() takes them; returns the bytes taken (whole messages). */
+size_t dec_memo_run(struct ntrace_decoder *d, struct dec_src *s, const uint8_t *buf, size_t len);
 /* Note the walk that follows; keep it if it qualifies (rc: the handler's;
  * addr: the message's address field value). */
 void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r);

@@ -21,17 +21,12 @@
 
 /*
  * The runs closed by the loop, d->runs[d->nruns] up to end: counted in
- * the decoder's totals and added to the buffer.
+ * the decoder's totals and added to the buffer (their instructions are
+ * counted as they close).
  */
 static inline void tally(struct ntrace_decoder *d, const struct ntrace_dec_run *end)
 {
-	const struct ntrace_dec_run *o = &d->runs[d->nruns];
-	uint64_t insns = 0;
-
-	d->st.runs += (uint64_t)(end - o);
-	for (; o < end; o++)
-		insns += o->ninsn;
-	d->st.insns += insns;
+	d->st.runs += (uint64_t)(end - &d->runs[d->nruns]);
 	d->nruns = (uint32_t)(end - d->runs);
 }
 
@@ -45,6 +40,27 @@ static struct ntrace_dec_run *flush_full(struct ntrace_decoder *d)
 	dec_flush(d);
 	d->runs[0] = d->runs[DEC_RUNBUF];
 	return d->runs;
+}
+
+/* The HIST bits ready to use (struct dec_src's hw and hn). */
+struct ready {
+	uint64_t hw;
+	uint32_t hn;
+};
+
+/*
+ * Every ready bit was used and the backlog has more: count the taken
+ * branches of the used word (see the end of walk()) and refill it here,
+ * rather than going back to the general loop for it.
+ */
+static __attribute__((noinline)) struct ready refill(struct ntrace_decoder *d, struct dec_src *s)
+{
+	if (s->hn)
+		d->st.taken += (uint64_t)__builtin_popcountll(s->hw >> (64 - s->hn));
+	s->hw = 0;
+	s->hn = 0;
+	dec_hist_refill(s);
+	return (struct ready){ s->hw, s->hn };
 }
 
 /* Where a block other than a conditional branch went, and its run's flags. */
@@ -119,11 +135,15 @@ static inline struct tail run_tail(unsigned int kind, unsigned int flags, unsign
 	return w;
 }
 
-/* The loop for one setting of HTM and merged not-taken branches (constants
- * once inlined, so each version tests neither). */
+/*
+ * The loop for one setting of HTM and merged not-taken branches (constants
+ * once inlined, so each version tests neither). keep: the runs are kept
+ * in the buffer; without it (no run callback and no walk being noted for
+ * the memo, which reads them: --format=stats) they are only counted.
+ */
 static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 							struct dec_src *s, const bool htm,
-							const bool merge)
+							const bool merge, const bool keep)
 {
 	const struct dec_blk *bc = d->bc;
 	const uint32_t epoch = d->epoch;
@@ -132,6 +152,7 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 	const struct ntrace_dec_run *full = &d->runs[DEC_RUNBUF];
 	uint64_t pc = s->pc, r = s->icnt, hw = s->hw;
 	uint32_t hn = s->hn, idx = dec_bc_index(d, pc);	/* pc's entry */
+	uint64_t insns = 0, runs = 0;	/* of the runs closed (runs: when not kept) */
 	/* closed runs go from d->runs[d->nruns] (set at the end) to o */
 	struct ntrace_dec_run *o = &d->runs[d->nruns];
 
@@ -150,8 +171,15 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 			bool taken = false;
 
 			if (htm) {
-				if (__builtin_expect(!hn, 0))
-					break;
+				if (__builtin_expect(!hn, 0)) {
+					struct ready h;
+
+					if (!s->hq_len)
+						break;
+					h = refill(d, s);
+					hw = h.hw;
+					hn = h.hn;
+				}
 				taken = (int64_t)hw < 0;
 				hw <<= 1;
 				hn--;
@@ -182,6 +210,13 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 			idx = dec_bc_index(d, pc);
 			t = run_tail((unsigned int)kind, h.flags, s->priv, s->id);
 		}
+		insns += o->ninsn;
+		if (!keep) {	/* the next run starts in the same slot */
+			runs++;
+			o->start = pc;
+			o->ninsn = 0;
+			continue;
+		}
 		if (__builtin_expect(o == full, 0))
 			o = flush_full(d);
 		o->to = pc;
@@ -193,13 +228,15 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 		o->ninsn = 0;
 	}
 	tally(d, o);
+	d->st.runs += runs;
+	d->st.insns += insns;
 	s->run_open = o->ninsn != 0;
 	if (s->run_open) {
 		s->run_start = o->start;
 		s->run_last = o->last;
 		s->run_ninsn = o->ninsn;
 	}
-	/* the taken branches: the HIST bits used that were set */
+	/* the taken branches: the HIST bits used (since refill()) that were set */
 	if (hn != s->hn)
 		d->st.taken += (uint64_t)__builtin_popcountll(s->hw >> (64 - (s->hn - hn)));
 	s->pc = pc;
@@ -210,15 +247,16 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 
 void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 {
-	if (s->htm) {
-		if (d->merge)
-			walk(d, s, true, true);
+	if (s->htm && d->merge) {	/* the usual settings */
+		if (d->ops.runs || s->rs_log)
+			walk(d, s, true, true, true);
 		else
-			walk(d, s, true, false);
+			walk(d, s, true, true, false);
+	} else if (s->htm) {
+		walk(d, s, true, false, true);
+	} else if (d->merge) {
+		walk(d, s, false, true, true);
 	} else {
-		if (d->merge)
-			walk(d, s, false, true);
-		else
-			walk(d, s, false, false);
+		walk(d, s, false, false, true);
 	}
 }

@@ -207,21 +207,28 @@ static char *line_text(char *p, uint64_t from, uint64_t to, unsigned int kind)
 	return p;
 }
 
+/* Make e the entry of (from, to, kind). Out of line: a miss is rare, and
+ * inline the compiler prepares its stores on the path of every hit. */
+static __attribute__((noinline)) void line_fill(struct sink_line *e, uint64_t from, uint64_t to,
+						unsigned int kind)
+{
+	char *end = line_text(e->text, from, to, kind);
+
+	memcpy(end, "0\n", 2);
+	e->from = from;
+	e->to = to;
+	e->kind = (uint8_t)kind;
+	e->len = (uint8_t)(end - e->text);
+}
+
 /* The cached text of (from, to, kind < NTRACE_DK__COUNT), made on a miss. */
 static inline const struct sink_line *line_get(struct sink_line *lines, uint64_t from, uint64_t to,
 					       unsigned int kind)
 {
 	struct sink_line *e = &lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
 
-	if (e->from != from || e->to != to || e->kind != kind) {
-		char *end = line_text(e->text, from, to, kind);
-
-		memcpy(end, "0\n", 2);
-		e->from = from;
-		e->to = to;
-		e->kind = (uint8_t)kind;
-		e->len = (uint8_t)(end - e->text);
-	}
+	if (__builtin_expect(e->from != from || e->to != to || e->kind != kind, 0))
+		line_fill(e, from, to, kind);
 	return e;
 }
 
@@ -285,28 +292,44 @@ static inline char *plain_line(struct sink_line *lines, char *p, const struct nt
 	return p;
 }
 
-/* The branch records of n runs (those that fall through have none). */
-static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
+/*
+ * The branch records of n runs (those that fall through have none).
+ * plain: lines by plain_line() from lines, else by branch_line().
+ */
+static inline __attribute__((always_inline)) int branch_lines(struct ntrace_sink *s,
+							       const struct ntrace_dec_run *r,
+							       size_t n, struct sink_line *lines,
+							       const bool plain)
 {
 	/* a line takes at most 512 bytes past the prefix (two symbols of 200) */
-	size_t room = OUTBUF - 512 - s->plen;
+	const size_t most = 512 + s->plen;
 	char *p = s->buf + s->n;
-	struct sink_line *plain = !s->plen && !s->symbols ? s->lines : NULL;
-	size_t i;
+	size_t i, left = 0;	/* lines that surely fit without a flush */
 
 	for (i = 0; i < n; i++) {
 		if (r[i].kind == NTRACE_DK_FALL || r[i].kind == NTRACE_DK_NOT_TAKEN)
 			continue;
-		if ((size_t)(p - s->buf) > room) {
-			s->n = (size_t)(p - s->buf);
-			if (out_flush(s))
-				return s->err.code;
-			p = s->buf;
+		if (!left) {
+			if ((size_t)(p - s->buf) > OUTBUF - most) {
+				s->n = (size_t)(p - s->buf);
+				if (out_flush(s))
+					return s->err.code;
+				p = s->buf;
+			}
+			left = (OUTBUF - (size_t)(p - s->buf)) / most;
 		}
-		p = plain ? plain_line(plain, p, &r[i]) : branch_line(s, p, &r[i]);
+		left--;
+		p = plain ? plain_line(lines, p, &r[i]) : branch_line(s, p, &r[i]);
 	}
 	s->n = (size_t)(p - s->buf);
 	return 0;
+}
+
+static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
+{
+	if (!s->plen && !s->symbols && s->lines)
+		return branch_lines(s, r, n, s->lines, true);
+	return branch_lines(s, r, n, NULL, false);
 }
 
 static int tv_flush(struct ntrace_sink *s, size_t upto)

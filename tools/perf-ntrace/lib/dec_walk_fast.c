@@ -149,6 +149,7 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 	const uint32_t epoch = d->epoch;
 	const uint64_t ts = s->ts;
 	const struct tail taken_tail = run_tail(NTRACE_DK_TAKEN, 0, s->priv, s->id);
+	const struct tail jump_tail = run_tail(NTRACE_DK_JUMP, 0, s->priv, s->id);
 	const struct ntrace_dec_run *full = &d->runs[DEC_RUNBUF];
 	uint64_t pc = s->pc, r = s->icnt, hw = s->hw;
 	uint32_t hn = s->hn, idx = dec_bc_index(d, pc);	/* pc's entry */
@@ -197,6 +198,17 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 					continue;
 				t = run_tail(NTRACE_DK_NOT_TAKEN, 0, s->priv, s->id);
 			}
+		} else if (b->kind == NTRACE_IK_JUMP && b->itype != NTRACE_ITYPE_DIR_CALL &&
+			   b->tvalid && !d->alljumps) {
+			/* a plain direct jump (no stack to change): as common as
+			 * calls and returns together, so not out of line */
+			o->ninsn += b->ninsn;
+			o->last = b->last;
+			r -= b->nhalf;
+			pc = b->target;
+			idx = b->tidx;
+			d->st.taken++;
+			t = jump_tail;
 		} else {
 			struct hop h;
 			int kind = pass_other(d, s, b, &h);

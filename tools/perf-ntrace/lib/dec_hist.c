@@ -49,25 +49,34 @@ int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, u
 	return 0;
 }
 
-/* Move up to 64 queued bits into the ready word. */
+/* Move up to 64 queued bits into the ready word. (Locals: the stores to
+ * the queue could alias the source's fields.) */
 void dec_hist_refill(struct dec_src *s)
 {
-	while (s->hn < 64 && s->hq_len) {
-		struct dec_hist *h = &s->hq[s->hq_head];
-		unsigned int left = h->n - h->pos, k = 64 - s->hn < left ? 64 - s->hn : left;
+	uint64_t hw = s->hw;
+	uint32_t hn = s->hn, head = s->hq_head, len = s->hq_len;
+	const uint32_t mask = s->hq_cap - 1;
+
+	while (hn < 64 && len) {
+		struct dec_hist *h = &s->hq[head];
+		unsigned int left = h->n - h->pos, k = 64 - hn < left ? 64 - hn : left;
 		uint64_t bits = (h->bits >> (left - k)) & ((1ull << k) - 1);
 
-		s->hw |= bits << (64 - s->hn - k);
-		s->hn += k;
+		hw |= bits << (64 - hn - k);
+		hn += k;
 		h->pos = (uint8_t)(h->pos + k);
 		if (h->pos == h->n) {
 			h->pos = 0;
 			if (!--h->rep) {
-				s->hq_head = (s->hq_head + 1) & (s->hq_cap - 1);
-				s->hq_len--;
+				head = (head + 1) & mask;
+				len--;
 			}
 		}
 	}
+	s->hw = hw;
+	s->hn = hn;
+	s->hq_head = head;
+	s->hq_len = len;
 }
 
 /* Bits still queued (saturating). */

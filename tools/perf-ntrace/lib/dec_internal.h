@@ -171,19 +171,30 @@ void dec_release_all(struct ntrace_decoder *d);
 int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);
 
 /*
- * Add a HIST field (with its stop bit) used rep times. The common case,
- * nothing queued and room in the ready word, puts the bits where a refill
- * would; anything else goes through the backlog.
+ * Add a HIST field (with its stop bit) used rep times. The common cases,
+ * nothing queued and room in the ready word (the bits go where a refill
+ * would put them) or room in the backlog, are inline; anything else goes
+ * through dec_hist_queue().
  */
 static inline int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist,
 				uint64_t rep)
 {
-	if (hist > 1 && rep == 1 && !s->hq_len) {
+	if (hist > 1 && rep == 1) {
 		unsigned int n = 63 - (unsigned int)__builtin_clzll(hist);
 
-		if (s->hn + n <= 64) {
+		if (!s->hq_len && s->hn + n <= 64) {
 			s->hw |= (hist & ((1ull << n) - 1)) << (64 - s->hn - n);
 			s->hn += n;
+			return 0;
+		}
+		if (s->hq_len < s->hq_cap) {	/* as dec_hist_queue() */
+			struct dec_hist *h = &s->hq[(s->hq_head + s->hq_len) & (s->hq_cap - 1)];
+
+			h->bits = hist & ((1ull << n) - 1);
+			h->n = (uint8_t)n;
+			h->pos = 0;
+			h->rep = 1;
+			s->hq_len++;
 			return 0;
 		}
 	}

@@ -45,7 +45,7 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 	}
 	e->tidx = dec_bc_index(d, e->target);
 	e->aidx = dec_bc_index(d, e->after);
-	e->key = DEC_KEY(pc);
+	e->pc = pc;
 	e->epoch = d->epoch;
 	return 0;
 }
@@ -55,7 +55,7 @@ const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 	struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
 	if (fill(d, e, pc)) {
-		e->key = 0;
+		e->epoch = 0;	/* empty */
 		return NULL;
 	}
 	return e;
@@ -66,7 +66,7 @@ int dec_block_peek(struct ntrace_decoder *d, uint64_t pc, struct dec_blk *tmp,
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (e->key == DEC_KEY(pc) && e->epoch == d->epoch) {
+	if (e->pc == pc && e->epoch == d->epoch) {
 		*bp = e;
 		return 0;
 	}
@@ -78,7 +78,7 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 		     uint32_t *ninsn, uint64_t *lastp)
 {
 	struct ntrace_idec id;
-	uint64_t pc = DEC_BLK_PC(b), a = pc, prev = 0;
+	uint64_t pc = b->pc, a = pc, prev = 0;
 	uint32_t n = 0;
 	int rc;
 

@@ -16,12 +16,10 @@
  * 64 halfwords), so a walk can stop inside a block without decoding.
  */
 #define DEC_BC_BITS	16	/* default size: 64K entries, 4 MB */
-/* key = pc ^ 1: odd, so a zeroed (calloc) entry never matches */
-#define DEC_KEY(pc)	((pc) ^ 1)
-#define DEC_BLK_PC(b)	((b)->key ^ 1)
 
 struct dec_blk {
-	uint64_t key;		/* DEC_KEY(the block's address) */
+	uint64_t pc;		/* the block's address (an entry is empty when its
+				 * epoch is 0, which is never the decoder's) */
 	uint32_t tidx, aidx;	/* entries (dec_bc_index()) of target and after:
 				 * the walk's next lookup without the hash */
 	uint64_t last;
@@ -110,7 +108,8 @@ struct ntrace_decoder {
 	struct ntrace_parser parser;
 	struct dec_blk *bc;	/* a table (dec_table_new()) */
 	uint32_t bc_mask;
-	uint32_t epoch;		/* bumped when the images change: older entries are stale */
+	uint32_t epoch;		/* bumped when the images change: older entries are
+				 * stale; never 0 (empty entries) */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
 	struct dec_src *srcs[DEC_NSRC];
 	uint64_t src_map[DEC_NSRC / 64];	/* the SRCs in srcs[] */
@@ -143,7 +142,7 @@ static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (__builtin_expect(e->key == DEC_KEY(pc) && e->epoch == d->epoch, 1))
+	if (__builtin_expect(e->pc == pc && e->epoch == d->epoch, 1))
 		return e;
 	return dec_block_fill(d, pc);
 }

@@ -165,7 +165,7 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 		const struct dec_blk *b = &bc[idx];
 		struct tail t = taken_tail;
 
-		if (__builtin_expect(b->key != DEC_KEY(pc) || b->epoch != epoch ||
+		if (__builtin_expect(b->pc != pc || b->epoch != epoch ||
 				     r <= b->nhalf, 0))
 			break;
 		if (__builtin_expect(b->kind == NTRACE_IK_BRANCH, 1)) {

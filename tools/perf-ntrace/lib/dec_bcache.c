@@ -43,8 +43,9 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 		if (i != b.ninsn)
 			e->imask = 0;	/* 0 = no mask: step through the image */
 	}
+	e->tidx = dec_bc_index(d, e->target);
+	e->aidx = dec_bc_index(d, e->after);
 	e->pc = pc;
-	e->key = DEC_KEY(pc);
 	e->epoch = d->epoch;
 	return 0;
 }
@@ -54,7 +55,7 @@ const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc)
 	struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
 	if (fill(d, e, pc)) {
-		e->key = 0;
+		e->epoch = 0;	/* empty */
 		return NULL;
 	}
 	return e;
@@ -65,7 +66,7 @@ int dec_block_peek(struct ntrace_decoder *d, uint64_t pc, struct dec_blk *tmp,
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (e->key == DEC_KEY(pc) && e->epoch == d->epoch) {
+	if (e->pc == pc && e->epoch == d->epoch) {
 		*bp = e;
 		return 0;
 	}
@@ -77,7 +78,7 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 		     uint32_t *ninsn, uint64_t *lastp)
 {
 	struct ntrace_idec id;
-	uint64_t a = b->pc, prev = 0;
+	uint64_t pc = b->pc, a = pc, prev = 0;
 	uint32_t n = 0;
 	int rc;
 
@@ -92,10 +93,10 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 		if (nh < 64 && !(b->imask >> nh & 1))
 			return NTRACE_EBADINPUT;
 		*ninsn = (uint32_t)__builtin_popcountll(below);
-		*lastp = b->pc + 2 * (uint64_t)(63 - __builtin_clzll(below));
+		*lastp = pc + 2 * (uint64_t)(63 - __builtin_clzll(below));
 		return 0;
 	}
-	while (a < b->pc + 2 * (uint64_t)nh) {
+	while (a < pc + 2 * (uint64_t)nh) {
 		rc = ntrace_images_decode(d->img, a, &id);
 		if (rc)
 			return rc;
@@ -105,7 +106,7 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 		a += id.size;
 		n++;
 	}
-	if (a != b->pc + 2 * (uint64_t)nh)
+	if (a != pc + 2 * (uint64_t)nh)
 		return NTRACE_EBADINPUT;
 	*ninsn = n;
 	*lastp = prev;

@@ -80,6 +80,7 @@ struct ntrace_decoder *ntrace_decoder_new(const struct ntrace_dec_cfg *cfg,
 	d->memo = dec_memo_new();	/* without it, every walk is done */
 	d->cuts = dec_cuts_new();	/* without it, every message is parsed */
 	d->bc_mask = (1u << (cfg->bcache_bits ? cfg->bcache_bits : DEC_BC_BITS)) - 1;
+	d->epoch = 1;	/* the zeroed entries, of epoch 0, are empty */
 	init(d, cfg, img, ops, ctx);
 	return d;
 }
@@ -155,6 +156,7 @@ void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *i
 	if (++d->epoch == 0) {
 		memset(d->bc, 0, ((size_t)d->bc_mask + 1) * sizeof(*d->bc));
 		dec_memo_clear(d);
+		d->epoch = 1;	/* 0 marks empty entries */
 	}
 }
 

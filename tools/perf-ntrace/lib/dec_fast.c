@@ -78,28 +78,6 @@ static unsigned int cut(const struct ntrace_decoder *d, const uint8_t *q, struct
 }
 
 /*
- * The bytes of the message at q (8 readable), zero past its end, with its
- * length in *k; 0 when it does not end within 8 bytes.
- */
-static inline uint64_t msg_word(const uint8_t *q, unsigned int *k)
-{
-	const uint64_t ones = 0x0101010101010101ull;
-	uint64_t w, endm;
-	unsigned int last;
-
-	memcpy(&w, q, 8);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	w = __builtin_bswap64(w);
-#endif
-	endm = w & (w >> 1) & ones;	/* MSEO 11 */
-	if (!endm)
-		return 0;
-	last = (unsigned int)__builtin_ctzll(endm) >> 3;
-	*k = last + 1;
-	return last == 7 ? w : w & ((1ull << (8 * (last + 1))) - 1);
-}
-
-/*
  * The message at q (its bytes: word) through the cut cache: a trace
  * repeats its messages (the same I-CNT, HIST and address field for the
  * same path), so the cut of each is kept by its bytes. Equal bytes, equal
@@ -183,7 +161,17 @@ size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 		if (!s || !s->synced || !s->mode_known || !s->htm)
 			break;
 		memo = d->memo && !s->icnt && !s->hn && !s->hq_len && !s->run_open;
-		known = memo ? dec_memo_find(d, s, word) : NULL;
+		if (memo && !sbits) {	/* then every message is this source's */
+			size_t n = dec_memo_run(d, s, buf + i, len - i);
+
+			if (n) {
+				i += n;
+				continue;
+			}
+			known = NULL;
+		} else {
+			known = memo ? dec_memo_find(d, s, word) : NULL;
+		}
 		if (!known && !m && !(m = lookup(d, buf + i, word)))
 			break;
 		/* taken: from here on as ntrace_decoder_put() would; events

@@ -23,22 +23,24 @@ int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, u
 	if (!n || !rep)
 		return 0;	/* empty history, or repeated zero times */
 	if (s->hq_len == s->hq_cap) {
-		uint32_t cap = s->hq_cap ? s->hq_cap * 2 : 64, i;
+		uint32_t cap = s->hq_cap ? s->hq_cap * 2 : 64;
 		struct dec_hist *nq;
 
 		if (s->hq_cap >= d->cfg.hist_backlog || d->hq_total + cap - s->hq_cap > DEC_HQ_TOTAL)
 			return dec_error(d, s, "more than %u HIST fields wait for an I-CNT",
 					 s->hq_len);
-		nq = malloc(cap * sizeof(*nq));
+		/* realloc: a large backlog (a trace whose I-CNT comes only with
+		 * the rare indirect branch) grows in place, without copying
+		 * or touching its pages again */
+		nq = realloc(s->hq, cap * sizeof(*nq));
 		if (!nq)
 			return dec_error(d, s, "out of memory for the HIST backlog");
-		for (i = 0; i < s->hq_len; i++)
-			nq[i] = s->hq[(s->hq_head + i) & (s->hq_cap - 1)];
-		free(s->hq);
+		/* the full ring ran from head to its end, then from 0: the
+		 * entries before head go on after the old end */
+		memcpy(nq + s->hq_cap, nq, s->hq_head * sizeof(*nq));
 		d->hq_total += cap - s->hq_cap;
 		s->hq = nq;
 		s->hq_cap = cap;
-		s->hq_head = 0;
 	}
 	h = &s->hq[(s->hq_head + s->hq_len) & (s->hq_cap - 1)];
 	h->bits = hist & ((1ull << n) - 1);
@@ -49,25 +51,34 @@ int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, u
 	return 0;
 }
 
-/* Move up to 64 queued bits into the ready word. */
+/* Move up to 64 queued bits into the ready word. (Locals: the stores to
+ * the queue could alias the source's fields.) */
 void dec_hist_refill(struct dec_src *s)
 {
-	while (s->hn < 64 && s->hq_len) {
-		struct dec_hist *h = &s->hq[s->hq_head];
-		unsigned int left = h->n - h->pos, k = 64 - s->hn < left ? 64 - s->hn : left;
+	uint64_t hw = s->hw;
+	uint32_t hn = s->hn, head = s->hq_head, len = s->hq_len;
+	const uint32_t mask = s->hq_cap - 1;
+
+	while (hn < 64 && len) {
+		struct dec_hist *h = &s->hq[head];
+		unsigned int left = h->n - h->pos, k = 64 - hn < left ? 64 - hn : left;
 		uint64_t bits = (h->bits >> (left - k)) & ((1ull << k) - 1);
 
-		s->hw |= bits << (64 - s->hn - k);
-		s->hn += k;
+		hw |= bits << (64 - hn - k);
+		hn += k;
 		h->pos = (uint8_t)(h->pos + k);
 		if (h->pos == h->n) {
 			h->pos = 0;
 			if (!--h->rep) {
-				s->hq_head = (s->hq_head + 1) & (s->hq_cap - 1);
-				s->hq_len--;
+				head = (head + 1) & mask;
+				len--;
 			}
 		}
 	}
+	s->hw = hw;
+	s->hn = hn;
+	s->hq_head = head;
+	s->hq_len = len;
 }
 
 /* Bits still queued (saturating). */

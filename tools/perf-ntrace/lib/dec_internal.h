@@ -16,12 +16,12 @@
  * 64 halfwords), so a walk can stop inside a block without decoding.
  */
 #define DEC_BC_BITS	16	/* default size: 64K entries, 4 MB */
-/* key = pc ^ 1: odd, so a zeroed (calloc) entry never matches */
-#define DEC_KEY(pc)	((pc) ^ 1)
 
 struct dec_blk {
-	uint64_t key;
-	uint64_t pc;
+	uint64_t pc;		/* the block's address (an entry is empty when its
+				 * epoch is 0, which is never the decoder's) */
+	uint32_t tidx, aidx;	/* entries (dec_bc_index()) of target and after:
+				 * the walk's next lookup without the hash */
 	uint64_t last;
 	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP) */
 	uint64_t imask;		/* instruction starts when nhalf <= 64, else 0 */
@@ -108,7 +108,8 @@ struct ntrace_decoder {
 	struct ntrace_parser parser;
 	struct dec_blk *bc;	/* a table (dec_table_new()) */
 	uint32_t bc_mask;
-	uint32_t epoch;		/* bumped when the images change: older entries are stale */
+	uint32_t epoch;		/* bumped when the images change: older entries are
+				 * stale; never 0 (empty entries) */
 	uint64_t hq_total;	/* HIST backlog entries allocated, all sources */
 	struct dec_src *srcs[DEC_NSRC];
 	uint64_t src_map[DEC_NSRC / 64];	/* the SRCs in srcs[] */
@@ -120,7 +121,9 @@ struct ntrace_decoder {
 				 * cut message's tail */
 	const struct ntrace_msg *cur;	/* message being handled (offsets) */
 	struct ntrace_dec_stats st;
-	struct ntrace_dec_run runs[DEC_RUNBUF];
+	/* one more than DEC_RUNBUF: dec_walk_fast() keeps its open run in
+	 * runs[nruns], which is this spare one when the buffer is full */
+	struct ntrace_dec_run runs[DEC_RUNBUF + 1];
 	uint32_t nruns;
 	char text[512];			/* text of the event being reported */
 	struct ntrace_errbuf err;	/* text of the decode error being reported */
@@ -139,7 +142,7 @@ static inline const struct dec_blk *dec_block(struct ntrace_decoder *d, uint64_t
 {
 	const struct dec_blk *e = &d->bc[dec_bc_index(d, pc)];
 
-	if (__builtin_expect(e->key == DEC_KEY(pc) && e->epoch == d->epoch, 1))
+	if (__builtin_expect(e->pc == pc && e->epoch == d->epoch, 1))
 		return e;
 	return dec_block_fill(d, pc);
 }
@@ -167,19 +170,30 @@ void dec_release_all(struct ntrace_decoder *d);
 int dec_hist_queue(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist, uint64_t rep);
 
 /*
- * Add a HIST field (with its stop bit) used rep times. The common case,
- * nothing queued and room in the ready word, puts the bits where a refill
- * would; anything else goes through the backlog.
+ * Add a HIST field (with its stop bit) used rep times. The common cases,
+ * nothing queued and room in the ready word (the bits go where a refill
+ * would put them) or room in the backlog, are inline; anything else goes
+ * through dec_hist_queue().
  */
 static inline int dec_hist_push(struct ntrace_decoder *d, struct dec_src *s, uint64_t hist,
 				uint64_t rep)
 {
-	if (hist > 1 && rep == 1 && !s->hq_len) {
+	if (hist > 1 && rep == 1) {
 		unsigned int n = 63 - (unsigned int)__builtin_clzll(hist);
 
-		if (s->hn + n <= 64) {
+		if (!s->hq_len && s->hn + n <= 64) {
 			s->hw |= (hist & ((1ull << n) - 1)) << (64 - s->hn - n);
 			s->hn += n;
+			return 0;
+		}
+		if (s->hq_len < s->hq_cap) {	/* as dec_hist_queue() */
+			struct dec_hist *h = &s->hq[(s->hq_head + s->hq_len) & (s->hq_cap - 1)];
+
+			h->bits = hist & ((1ull << n) - 1);
+			h->n = (uint8_t)n;
+			h->pos = 0;
+			h->rep = 1;
+			s->hq_len++;
 			return 0;
 		}
 	}
@@ -233,6 +247,10 @@ void dec_memo_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
 const struct dec_memo *dec_memo_find(struct ntrace_decoder *d, const struct dec_src *s,
 				     uint64_t word);
 void dec_memo_replay(struct ntrace_decoder *d, struct dec_src *s, const struct dec_memo *e);
+/* For a source without pending state in a trace without SRC fields: replay
+ * the messages at buf (len bytes) while their walks are known, as
+ * dec_fast() takes them; returns the bytes taken (whole messages). */
+size_t dec_memo_run(struct ntrace_decoder *d, struct dec_src *s, const uint8_t *buf, size_t len);
 /* Note the walk that follows; keep it if it qualifies (rc: the handler's;
  * addr: the message's address field value). */
 void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo_rec *r);
@@ -308,11 +326,12 @@ void dec_state_free(struct dec_state *st);
 /* dec_walk.c */
 enum { W_PAUSE, W_DONE, W_AT_END, W_ERROR };
 int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const struct dec_blk **endp);
-/* The part of a walk that needs no decision (dec_walk() goes on from where it stops). */
+/* dec_walk_fast.c: the part of a walk that needs no decision (dec_walk()
+ * goes on from where it stops) */
 void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s);
 int dec_flush(struct ntrace_decoder *d);
 
-/* Runs: inline, they are built once or twice per message (dec_walk.c's fast loop has its own copy). */
+/* Runs: inline, they are built once or twice per message (dec_walk_fast.c has its own way). */
 static inline void dec_emit_run(struct ntrace_decoder *d, struct dec_src *s, uint64_t start,
 				uint32_t ninsn, uint64_t last, uint64_t to, unsigned int kind,
 				unsigned int flags)

@@ -215,7 +215,7 @@ int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int
 	if (s->icnt && !d->stopped)
 		dec_walk_fast(d, s);
 	b = &d->bc[dec_bc_index(d, s->pc)];
-	if (b->key != DEC_KEY(s->pc) || b->epoch != d->epoch || s->icnt != b->nhalf ||
+	if (b->pc != s->pc || b->epoch != d->epoch || s->icnt != b->nhalf ||
 	    b->kind != NTRACE_IK_INDIRECT || s->hn || s->hq_len)
 		return final_msg(d, s, tcode, NTRACE_BTYPE_INDIRECT, target);
 	s->icnt = 0;

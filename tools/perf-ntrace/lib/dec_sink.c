@@ -178,13 +178,14 @@ static char *sym(struct ntrace_sink *s, char *p, uint64_t addr)
  * "FROM TO KIND " of a branch record. A program's branches repeat (its
  * loops), so the text of each (from, to, kind) is kept in a small
  * direct-mapped table: a hit is one compare and a copy of a constant
- * size, where formatting takes several times that.
+ * size, where formatting takes several times that. The text is followed
+ * by "0\n", the rest of the line when there are no timestamps.
  */
 #define LINE_BITS	11
 struct sink_line {
 	uint64_t from, to;
 	uint8_t kind, len;	/* kind 0 (fall) is never cached: empty slot */
-	char text[64];		/* at most 2 x 18 + 11 + 3 bytes */
+	char text[64];		/* at most 2 x 18 + 15 + 3 bytes, and "0\n" */
 };
 
 static char *line_text(char *p, uint64_t from, uint64_t to, unsigned int kind)
@@ -206,22 +207,39 @@ static char *line_text(char *p, uint64_t from, uint64_t to, unsigned int kind)
 	return p;
 }
 
+/* Make e the entry of (from, to, kind). Out of line: a miss is rare, and
+ * inline the compiler prepares its stores on the path of every hit. */
+static __attribute__((noinline)) void line_fill(struct sink_line *e, uint64_t from, uint64_t to,
+						unsigned int kind)
+{
+	char *end = line_text(e->text, from, to, kind);
+
+	memcpy(end, "0\n", 2);
+	e->from = from;
+	e->to = to;
+	e->kind = (uint8_t)kind;
+	e->len = (uint8_t)(end - e->text);
+}
+
+/* The cached text of (from, to, kind < NTRACE_DK__COUNT), made on a miss. */
+static inline const struct sink_line *line_get(struct sink_line *lines, uint64_t from, uint64_t to,
+					       unsigned int kind)
+{
+	struct sink_line *e = &lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
+
+	if (__builtin_expect(e->from != from || e->to != to || e->kind != kind, 0))
+		line_fill(e, from, to, kind);
+	return e;
+}
+
 static inline char *line_head(struct ntrace_sink *s, char *p, uint64_t from, uint64_t to,
 			      unsigned int kind)
 {
-	struct sink_line *e;
-	char *end;
+	const struct sink_line *e;
 
 	if (!s->lines || kind >= NTRACE_DK__COUNT)
 		return line_text(p, from, to, kind);
-	e = &s->lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
-	if (e->from != from || e->to != to || e->kind != kind) {
-		end = line_text(e->text, from, to, kind);
-		e->from = from;
-		e->to = to;
-		e->kind = (uint8_t)kind;
-		e->len = (uint8_t)(end - e->text);
-	}
+	e = line_get(s->lines, from, to, kind);
 	memcpy(p, e->text, sizeof(e->text));	/* the line's room holds it */
 	return p + e->len;
 }
@@ -245,27 +263,73 @@ static inline char *branch_line(struct ntrace_sink *s, char *p, const struct ntr
 	return p;
 }
 
-/* The branch records of n runs (those that fall through have none). */
-static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
+/*
+ * branch_line() for the usual lines, with neither prefix nor symbols and
+ * the cache there: with no timestamp the whole line is the cached text. A
+ * short line (32-bit addresses) is copied as 32 bytes.
+ */
+static inline char *plain_line(struct sink_line *lines, char *p, const struct ntrace_dec_run *r)
+{
+	uint64_t from = r->ninsn ? r->last : r->start;
+	const struct sink_line *e;
+
+	if (__builtin_expect(r->kind >= NTRACE_DK__COUNT, 0)) {
+		p = line_text(p, from, r->to, r->kind);
+	} else {
+		e = line_get(lines, from, r->to, r->kind);
+		if (!r->tstamp) {
+			if (e->len + 2 <= 32)
+				memcpy(p, e->text, 32);
+			else
+				memcpy(p, e->text, sizeof(e->text));
+			return p + e->len + 2;
+		}
+		memcpy(p, e->text, sizeof(e->text));
+		p += e->len;
+	}
+	p = dec(p, r->tstamp);
+	*p++ = '\n';
+	return p;
+}
+
+/*
+ * The branch records of n runs (those that fall through have none).
+ * plain: lines by plain_line() from lines, else by branch_line().
+ */
+static inline __attribute__((always_inline)) int branch_lines(struct ntrace_sink *s,
+							       const struct ntrace_dec_run *r,
+							       size_t n, struct sink_line *lines,
+							       const bool plain)
 {
 	/* a line takes at most 512 bytes past the prefix (two symbols of 200) */
-	size_t room = OUTBUF - 512 - s->plen;
+	const size_t most = 512 + s->plen;
 	char *p = s->buf + s->n;
-	size_t i;
+	size_t i, left = 0;	/* lines that surely fit without a flush */
 
 	for (i = 0; i < n; i++) {
 		if (r[i].kind == NTRACE_DK_FALL || r[i].kind == NTRACE_DK_NOT_TAKEN)
 			continue;
-		if ((size_t)(p - s->buf) > room) {
-			s->n = (size_t)(p - s->buf);
-			if (out_flush(s))
-				return s->err.code;
-			p = s->buf;
+		if (!left) {
+			if ((size_t)(p - s->buf) > OUTBUF - most) {
+				s->n = (size_t)(p - s->buf);
+				if (out_flush(s))
+					return s->err.code;
+				p = s->buf;
+			}
+			left = (OUTBUF - (size_t)(p - s->buf)) / most;
 		}
-		p = branch_line(s, p, &r[i]);
+		left--;
+		p = plain ? plain_line(lines, p, &r[i]) : branch_line(s, p, &r[i]);
 	}
 	s->n = (size_t)(p - s->buf);
 	return 0;
+}
+
+static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
+{
+	if (!s->plen && !s->symbols && s->lines)
+		return branch_lines(s, r, n, s->lines, true);
+	return branch_lines(s, r, n, NULL, false);
 }
 
 static int tv_flush(struct ntrace_sink *s, size_t upto)

@@ -2,7 +2,9 @@
 /*
  * Private: framing of a short message from one 64-bit load, and the value
  * of an address field. The parser (msg_parse.c) and the flow decoder's
- * direct path for common messages (dec_fast.c) both cut messages this way.
+ * direct path for common messages (dec_fast.c) both cut messages this way;
+ * that path and the walk memo (dec_memo.c) know messages by their bytes
+ * (msg_word()).
  */
 #ifndef NTRACE_MSG_CUT_H
 #define NTRACE_MSG_CUT_H
@@ -137,6 +139,27 @@ static inline bool addr_value(const struct ntrace_codec_cfg *cfg, uint64_t raw, 
 		return false;
 	*out = raw;
 	return true;
+}
+
+/*
+ * The bytes of the message at q (8 readable), zero past its end, with its
+ * length in *k; 0 when it does not end within 8 bytes.
+ */
+static inline uint64_t msg_word(const uint8_t *q, unsigned int *k)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t w, endm;
+
+	memcpy(&w, q, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	w = __builtin_bswap64(w);
+#endif
+	endm = w & (w >> 1) & ones;	/* MSEO 11 */
+	if (!endm)
+		return 0;
+	*k = ((unsigned int)__builtin_ctzll(endm) >> 3) + 1;
+	endm &= -endm;			/* bit 0 of the last byte */
+	return w & ((endm << 8) - 1);	/* (in the 8th byte: 0 - 1, every bit) */
 }
 
 #endif /* NTRACE_MSG_CUT_H */

@@ -43,8 +43,8 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 		if (i != b.ninsn)
 			e->imask = 0;	/* 0 = no mask: step through the image */
 	}
-	e->tidx = dec_bc_index(d, e->target);
-	e->aidx = dec_bc_index(d, e->after);
+	e->toff = dec_bc_off(d, e->target);
+	e->aoff = dec_bc_off(d, e->after);
 	e->pc = pc;
 	e->epoch = d->epoch;
 	return 0;

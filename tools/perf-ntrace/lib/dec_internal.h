@@ -20,8 +20,9 @@
 struct dec_blk {
 	uint64_t pc;		/* the block's address (an entry is empty when its
 				 * epoch is 0, which is never the decoder's) */
-	uint32_t tidx, aidx;	/* entries (dec_bc_index()) of target and after:
-				 * the walk's next lookup without the hash */
+	uint32_t toff, aoff;	/* byte offsets in the cache (dec_bc_off()) of the
+				 * entries of target and after: the walk's next
+				 * lookup without the hash or a multiply */
 	uint64_t last;
 	uint64_t target;	/* direct target of last (BRANCH, JUMP, TABLE_JUMP) */
 	uint64_t imask;		/* instruction starts when nhalf <= 64, else 0 */
@@ -135,6 +136,12 @@ const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc);
 static inline uint32_t dec_bc_index(const struct ntrace_decoder *d, uint64_t pc)
 {
 	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & d->bc_mask;
+}
+
+/* pc's entry as a byte offset in d->bc (at most 2^24 entries: 1 GB) */
+static inline uint32_t dec_bc_off(const struct ntrace_decoder *d, uint64_t pc)
+{
+	return dec_bc_index(d, pc) * (uint32_t)sizeof(struct dec_blk);
 }
 
 /* The block starting at pc, or NULL (error text in the image set). */

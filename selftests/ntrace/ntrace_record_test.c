@@ -61,6 +61,16 @@ static void find_late_sram(void)
 	late_sram_size = strtol(size, NULL, 10);
 }
 
+/* The sink's own buffer (caps/buffer_size), 0 if unknown */
+static long sink_buffer_size(void)
+{
+	char size[32];
+
+	if (nt_read_sysfs("caps/buffer_size", size, sizeof(size)))
+		return 0;
+	return strtol(size, NULL, 10);
+}
+
 /* One CPU's line of the PMU's "drains" file. */
 struct drains {
 	unsigned long long direct, direct_bytes, copy, copy_bytes;
@@ -215,7 +225,7 @@ static void check(const char *name, uint64_t config, int cpu,
 	unsigned long periodic = 0;
 	unsigned long out_of_text = 0, lossy = 0, empty_trunc = 0, filled = 0;
 	struct drains before, after;
-	bool have_drains, direct;
+	bool have_drains, direct, maybe;
 	uint64_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
 	unsigned int i, last = 0;
 	char why[160] = "";
@@ -322,9 +332,14 @@ static void check(const char *name, uint64_t config, int cpu,
 	/*
 	 * CPU 0's drain counters (this task runs there) account for every
 	 * byte of the records, and the sink wrote them itself where its
-	 * topology line and the module parameter say it can.
+	 * topology line and the module parameter say it can. An AUX area
+	 * smaller than the sink's buffer is written directly only where
+	 * perf allocated it in one run of memory (a shorter run would lose
+	 * what the copy keeps), which a fragmented guest may not give: then
+	 * either way passes, and the line says which.
 	 */
 	direct = direct_expected(0);
+	maybe = direct && (long)aux_pages * sysconf(_SC_PAGESIZE) < sink_buffer_size();
 	if (have_drains && after.direct_bytes + after.copy_bytes -
 	    before.direct_bytes - before.copy_bytes != rec.len)
 		print_file("drains", NTRACE_SYSFS "/drains");
@@ -333,13 +348,14 @@ static void check(const char *name, uint64_t config, int cpu,
 	else
 		ksft_test_result(after.direct_bytes + after.copy_bytes -
 				 before.direct_bytes - before.copy_bytes == rec.len &&
-				 (direct ? after.direct > before.direct :
-					   after.direct == before.direct),
+				 (maybe || (direct ? after.direct > before.direct :
+						    after.direct == before.direct)),
 				 "%s: CPU 0's drains hold the records' %zu bytes: %llu direct (%llu bytes), %llu copied (%llu bytes); the sink writes the AUX area: %s\n",
 				 name, rec.len, after.direct - before.direct,
 				 after.direct_bytes - before.direct_bytes,
 				 after.copy - before.copy,
 				 after.copy_bytes - before.copy_bytes,
+				 maybe ? "where perf gave one run (smaller than the sink's buffer)" :
 				 direct ? "yes" : "no");
 	save(name, &rec, config, cpu);
 	nt_rec_free(&rec);

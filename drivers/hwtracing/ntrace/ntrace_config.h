@@ -161,6 +161,8 @@ struct ntrace_aux_map {
  */
 bool ntrace_aux_map_add(struct ntrace_aux_map *m, size_t off, u64 phys,
 			size_t len);
+/* The longest run's bytes: a sink buffer longer than it is copied from. */
+size_t ntrace_aux_map_longest(const struct ntrace_aux_map *m);
 
 /* Where a sink writes an AUX area directly. */
 struct ntrace_window {

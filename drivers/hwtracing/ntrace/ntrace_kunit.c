@@ -753,6 +753,7 @@ static void ntrace_aux_map_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t.m.runs[0].len, 8192);
 	KUNIT_EXPECT_EQ(test, t.m.runs[1].off, 8192);
 	KUNIT_EXPECT_EQ(test, t.m.runs[1].phys, 0x90000000);
+	KUNIT_EXPECT_EQ(test, ntrace_aux_map_longest(&t.m), 8192);
 	/* a page before the last run's in memory: a third run, no room */
 	KUNIT_EXPECT_FALSE(test, ntrace_aux_map_add(&t.m, 16384, 0x8ffff000, 4096));
 	KUNIT_EXPECT_EQ(test, t.m.nr_runs, 2);

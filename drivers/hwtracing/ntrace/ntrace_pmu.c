@@ -178,7 +178,8 @@ static void *ntrace_setup_aux(struct perf_event *event, void **pages,
 	int cpu = event->cpu == -1 ? raw_smp_processor_id() : event->cpu;
 	int node = cpu_to_node(cpu);
 	struct ntrace_aux *aux;
-	const char *why;
+	struct ntrace_sink *sink;
+	const char *why, *part = "";
 
 	if (nr_pages < 1 || !is_power_of_2(nr_pages))
 		return NULL;
@@ -195,13 +196,18 @@ static void *ntrace_setup_aux(struct perf_event *event, void **pages,
 	aux->snapshot = snapshot;
 	aux->map = aux_map_build(pages, nr_pages, node);
 	why = direct_refused(cpu, aux->map, snapshot);
+	sink = ntrace_path_sink(cpu);
+	/* ntrace_sink_arm() copies where a run ends before the sink's buffer */
+	if (!why && sink && aux->map->nr_runs > 1 &&
+	    ntrace_aux_map_longest(aux->map) < sink->buf_size)
+		part = ", copy mode where a run ends within the sink's buffer";
 	/* a per-task event: as its first CPU's path (they may differ) */
-	pr_info_ratelimited("ntrace: %s%sAUX area of %d KiB in %u run(s) of contiguous memory: %s%s (CPU %d's path)\n",
+	pr_info_ratelimited("ntrace: %s%sAUX area of %d KiB in %u run(s) of contiguous memory: %s%s%s (CPU %d's path)\n",
 			    event->cpu == -1 ? "per-task " : "",
 			    snapshot ? "snapshot " : "",
 			    nr_pages << (PAGE_SHIFT - 10),
 			    aux->map ? aux->map->nr_runs : 0,
-			    why ? "copy mode, " : "direct mode", why ?: "", cpu);
+			    why ? "copy mode, " : "direct mode", why ?: "", part, cpu);
 	return aux;
 }
 

@@ -32,6 +32,16 @@ bool ntrace_aux_map_add(struct ntrace_aux_map *m, size_t off, u64 phys,
 	return true;
 }
 
+size_t ntrace_aux_map_longest(const struct ntrace_aux_map *m)
+{
+	size_t longest = 0;
+	unsigned int i;
+
+	for (i = 0; i < m->nr_runs; i++)
+		longest = max(longest, m->runs[i].len);
+	return longest;
+}
+
 /* The run that holds ring offset off (the runs are in ring order). */
 static const struct ntrace_aux_run *aux_run(const struct ntrace_aux_map *m,
 					    size_t off)

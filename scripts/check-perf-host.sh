@@ -243,6 +243,40 @@ if [ "$(awk '{ print "0x" $1 }' "$tmp/sum.ip" | sed 's/^0x0*/0x/')" = "$(sed 's/
 else
 	not_ok "riscv64 N-Trace recording: perf script --itrace=i1i: $(grep -c . "$tmp/sum.ip") of $n_exp instructions: $(head -c 200 "$tmp/err")"
 fi
+# --insn-trace (i0ns): every instruction, as with Intel PT, with its bytes
+# as objdump shows them
+"$perf" script -i "$tmp/sum.data" --symfs "$tmp/root" --insn-trace -F ip,insn \
+	>"$tmp/sum.insn" 2>"$tmp/err"
+$objdump -d "$rv" >"$tmp/sum.dis"
+bad=$(python3 - "$tmp/sum.insn" "$tmp/sum.dis" "$tmp/sum.expect" <<'PY' 2>&1
+import re, sys
+code = {}
+for l in open(sys.argv[2]):
+	m = re.match(r"^ +([0-9a-f]+):\t([0-9a-f]{4}(?:[0-9a-f]{4})?) ", l)
+	if m:
+		w = m.group(2)
+		code[int(m.group(1), 16)] = [w[i:i + 2] for i in range(len(w) - 2, -1, -2)]
+got = []
+for l in open(sys.argv[1]):
+	m = re.match(r"^ *([0-9a-f]+) insn:((?: [0-9a-f]{2})+)\s*$", l)
+	# the decoder's error at the trace's sudden end ('e' of i0nse) is no instruction
+	if m or "instruction trace error" not in l:
+		got.append((int(m.group(1), 16), m.group(2).split()) if m else (None, l.strip()))
+want = [int(l, 16) for l in open(sys.argv[3]) if l.strip()]
+if [a for a, _ in got] != want:
+	other = [l for a, l in got if a is None]
+	print("%d lines for %d instructions%s" % (len(got), len(want),
+	      ", not an instruction: " + other[0] if other else ""))
+bytes_bad = [a for a, b in got if a is not None and code.get(a) != b]
+if bytes_bad:
+	print("%d lines whose bytes are not objdump's, first at %#x" % (len(bytes_bad), bytes_bad[0]))
+PY
+)
+if [ -z "$bad" ] && [ -s "$tmp/sum.insn" ]; then
+	ok "riscv64 N-Trace recording: perf script --insn-trace -F +insn lists the $n_exp retired instructions, each with objdump's bytes"
+else
+	not_ok "riscv64 N-Trace recording: perf script --insn-trace -F +insn: $bad $(head -c 200 "$tmp/err")"
+fi
 "$perf" annotate -i "$tmp/sum.data" --symfs "$tmp/root" --itrace=i1i --stdio -v sum_squares \
 	>"$tmp/ann.txt" 2>"$tmp/ann.err"
 # the mnemonics objdump gives for the function, and its retired instructions

@@ -188,15 +188,6 @@ int ntrace_aux_window(const struct ntrace_aux_map *m, unsigned long head,
 		      size_t room, bool snapshot, u64 lo, u64 hi,
 		      struct ntrace_window *w);
 
-/*
- * The larger stretch of a sink's buffer [buf, buf + size) outside the
- * bytes [lo, lo + used) it captured, which are read in place while it
- * captures into the stretch (a shared sink's drain): w, from its start.
- * False when the stretch is shorter than a quarter of the buffer.
- */
-bool ntrace_free_stretch(u64 buf, size_t size, u64 lo, size_t used,
-			 struct ntrace_window *w);
-
 /* What a trace component node is driven as (ntrace_component.c). */
 enum ntrace_role {
 	NTRACE_ROLE_NONE,	/* no driver here: reported, left alone */

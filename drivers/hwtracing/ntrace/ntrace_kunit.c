@@ -10,7 +10,6 @@
 #include <linux/bitfield.h>
 #include <linux/module.h>
 #include <linux/ntrace_tci.h>
-#include <linux/sizes.h>
 #include <linux/stddef.h>
 
 #include "ntrace_config.h"
@@ -832,46 +831,6 @@ static void ntrace_aux_window_snapshot_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, w.to_room);
 }
 
-/*
- * A shared sink's next window while its bytes are read in place: the
- * larger free stretch of a 256 KiB buffer at 0x80000000, or none.
- */
-static void ntrace_free_stretch_test(struct kunit *test)
-{
-	struct ntrace_window w;
-
-	/* 4 KiB used from the start: the rest, after them */
-	KUNIT_EXPECT_TRUE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						    0x80000000, SZ_4K, &w));
-	KUNIT_EXPECT_EQ(test, w.start, 0x80001000);
-	KUNIT_EXPECT_EQ(test, w.len, SZ_256K - SZ_4K);
-	KUNIT_EXPECT_EQ(test, w.wp, w.start);
-	/* used at the end: the stretch before them */
-	KUNIT_EXPECT_TRUE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						    0x80030000, SZ_64K, &w));
-	KUNIT_EXPECT_EQ(test, w.start, 0x80000000);
-	KUNIT_EXPECT_EQ(test, w.len, 0x30000);
-	/* in the middle, more room after them */
-	KUNIT_EXPECT_TRUE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						    0x80010000, SZ_64K, &w));
-	KUNIT_EXPECT_EQ(test, w.start, 0x80020000);
-	KUNIT_EXPECT_EQ(test, w.len, SZ_128K);
-	/* less than a quarter free on either side */
-	KUNIT_EXPECT_FALSE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						     0x80008000, SZ_256K - SZ_64K,
-						     &w));
-	/* exactly a quarter: taken */
-	KUNIT_EXPECT_TRUE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						    0x80000000, SZ_128K + SZ_64K,
-						    &w));
-	KUNIT_EXPECT_EQ(test, w.len, SZ_64K);
-	/* the whole buffer used, or bytes outside it */
-	KUNIT_EXPECT_FALSE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						     0x80000000, SZ_256K, &w));
-	KUNIT_EXPECT_FALSE(test, ntrace_free_stretch(0x80000000, SZ_256K,
-						     0x80030000, SZ_128K, &w));
-}
-
 static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_defaults_test),
 	KUNIT_CASE(ntrace_options_test),
@@ -891,7 +850,6 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_aux_map_test),
 	KUNIT_CASE(ntrace_aux_window_test),
 	KUNIT_CASE(ntrace_aux_window_snapshot_test),
-	KUNIT_CASE(ntrace_free_stretch_test),
 	{ }
 };
 

@@ -21,13 +21,12 @@
  * encoder of the sink at every drain left the other harts untraced
  * meanwhile, and on the QEMU model a remote encoder stops only at its
  * hart's next block: the waits timed out.) An SMEM sink that takes any
- * window is started again on the larger stretch of its buffer that the
- * bytes it captured do not use, and those are read in place meanwhile,
- * so the sink is off only for the register writes (while the others'
- * messages would be dropped). Otherwise (SRAM, a fixed window, a window
- * that filled up, or captured bytes that leave less than a quarter of
- * the buffer free) the sink stays off while what it holds is copied into
- * the CPU's snapshot buffer. What was captured is then split into whole messages,
+ * window captures into one half of its buffer at a time: a drain starts
+ * it on the other half and reads the full one in place, so the sink is
+ * off only for the register writes, while the others' messages would be
+ * dropped. Otherwise (SRAM, a fixed window, or a half that filled up)
+ * the sink stays off while what it holds is copied into the CPU's
+ * snapshot buffer. What was captured is then split into whole messages,
  * each appended to the staging buffer of the CPU its SRC field names
  * (trTeSrcID is the logical CPU), and the leaving CPU's staging buffer
  * goes into its own AUX area, so every CPU's AUX records hold its own
@@ -158,8 +157,8 @@ static void shared_block(struct ntrace_src *src)
 	src->full = true;
 }
 
-/* The sink's bytes can be read in place (see the top of the file). */
-static bool shared_in_place(const struct ntrace_sink *sink)
+/* The sink captures into halves of its buffer (see the top of the file). */
+static bool shared_halves(const struct ntrace_sink *sink)
 {
 	return !sink->sram && sink->any_window;
 }
@@ -171,20 +170,21 @@ static const u8 *shared_window(const struct ntrace_sink *sink)
 }
 
 /*
- * Start the sink, off and empty, on the larger stretch of its buffer
- * outside the first used bytes of its window (still to be read), or on
- * the whole buffer when none are. -ENOSPC: that stretch is shorter than
- * a quarter of the buffer.
+ * Start the sink, off and empty, on the half of its buffer it did not
+ * capture into last (the first half after the whole buffer), or on the
+ * whole buffer where it has no halves.
  */
-static int shared_sink_enable(struct ntrace_sink *sink, size_t used)
+static int shared_sink_enable(struct ntrace_sink *sink)
 {
-	struct ntrace_window w;
+	size_t half = sink->buf_size / 2;
+	struct ntrace_window w = { .len = half };
 
-	if (!used || !shared_in_place(sink))
+	if (!shared_halves(sink))
 		return ntrace_sink_enable(sink);
-	if (!ntrace_free_stretch(sink->buf_phys, sink->buf_size,
-				 sink->win_start, used, &w))
-		return -ENOSPC;
+	w.start = sink->buf_phys;
+	if (sink->win_start == sink->buf_phys && sink->win_size == half)
+		w.start += half;
+	w.wp = w.start;
 	return ntrace_sink_enable_at(sink, &w, true);
 }
 
@@ -267,19 +267,16 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 			     ntrace_prog_features(&s->prog, &s->path.te->caps,
 						  cpu));
 	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
-	if (!err && !d.wrapped && shared_in_place(sink)) {
-		/* the sink goes on beside its bytes: split them in place */
+	if (!err && !d.wrapped && shared_halves(sink)) {
+		/* the sink goes on in the other half: split this one in place */
 		const u8 *win = shared_window(sink);
-		int e = others ? shared_sink_enable(sink, d.len) : 0;
 
-		if (e != -ENOSPC) {
-			if (e)
-				shared_busy(sink, cpu);
-			if (d.len && src_bits)
-				ntrace_split_msgs(win, d.len, src_bits, false,
-						  stage_msg, &ctx);
-			return;
-		}
+		if (others && shared_sink_enable(sink))
+			shared_busy(sink, cpu);
+		if (d.len && src_bits)
+			ntrace_split_msgs(win, d.len, src_bits, false,
+					  stage_msg, &ctx);
+		return;
 	}
 	len = shared_copy(sink, s, &d);
 	/*
@@ -291,7 +288,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * the other sources' in order, this CPU's not staged, see below;
 	 * what the funnels drop, the encoders report.)
 	 */
-	if (d.wrapped && sink->stop_on_wrap && !shared_sink_enable(sink, 0)) {
+	if (d.wrapped && sink->stop_on_wrap && !shared_sink_enable(sink)) {
 		if (len && src_bits)
 			ntrace_split_msgs(s->snap, len, src_bits, false,
 					  stage_msg, &ctx);
@@ -304,7 +301,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 				    dev_name(sink->dev));
 		s->lost = true;
 	}
-	if (others && shared_sink_enable(sink, 0))
+	if (others && shared_sink_enable(sink))
 		shared_busy(sink, cpu);
 	if (d.wrapped && !sink->stop_on_wrap)
 		for_each_cpu(c, &sink->active)
@@ -342,12 +339,12 @@ static int shared_sink_start(struct ntrace_sink *sink,
 	struct ntrace_drain d;
 	int err;
 
-	err = shared_sink_enable(sink, 0);
+	err = shared_sink_enable(sink);
 	if (err || !sink->upstream_stale)
 		return err;
 	/* what did not flush may come later: purge again next time */
 	sink->upstream_stale = shared_flush_sink(sink, path, &d);
-	return shared_sink_enable(sink, 0);
+	return shared_sink_enable(sink);
 }
 
 /*

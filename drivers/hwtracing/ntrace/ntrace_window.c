@@ -10,7 +10,6 @@
 #include <linux/align.h>
 #include <linux/errno.h>
 #include <linux/minmax.h>
-#include <linux/string.h>
 
 #include "ntrace_config.h"
 
@@ -96,24 +95,4 @@ int ntrace_aux_window(const struct ntrace_aux_map *m, unsigned long head,
 	if (w->start < lo || w->start + w->len - 4 > hi)
 		return -ERANGE;
 	return 0;
-}
-
-bool ntrace_free_stretch(u64 buf, size_t size, u64 lo, size_t used,
-			 struct ntrace_window *w)
-{
-	u64 end = buf + size, hi = lo + used;
-
-	memset(w, 0, sizeof(*w));
-	if (lo < buf || hi > end)
-		return false;
-	if (lo - buf >= end - hi) {
-		w->start = buf;
-		w->len = lo - buf;
-	} else {
-		w->start = hi;
-		w->len = end - hi;
-	}
-	w->wp = w->start;
-	w->to_room = true;
-	return w->len && w->len >= size / 4;
 }

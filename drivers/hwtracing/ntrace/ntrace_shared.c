@@ -16,21 +16,16 @@
  * Draining (a source leaving, also to cut an AUX record) is done by the
  * leaving CPU and stops only its own encoder: it flushes that encoder and
  * its funnels (trTeEmpty, trFunnelEmpty), disables the sink just long
- * enough to move it, and enables it again for the other sources, whose
- * encoders never stop, so their streams have no gap. (Stopping every
- * encoder of the sink at every drain left the other harts untraced
- * meanwhile, and on the QEMU model a remote encoder stops only at its
- * hart's next block: the waits timed out.) An SMEM sink that takes any
- * window captures into one half of its buffer at a time: a drain starts
- * it on the other half and reads the full one in place, so the sink is
- * off only for the register writes, while the others' messages would be
- * dropped. Otherwise (SRAM, a fixed window, or a half that filled up)
- * the sink stays off while what it holds is copied into the CPU's
- * snapshot buffer. What was captured is then split into whole messages,
- * each appended to the staging buffer of the CPU its SRC field names
- * (trTeSrcID is the logical CPU), and the leaving CPU's staging buffer
- * goes into its own AUX area, so every CPU's AUX records hold its own
- * messages only, in order, none twice.
+ * enough to copy what it holds into the CPU's snapshot buffer, and
+ * enables it again for the other sources, whose encoders never stop, so
+ * their streams have no gap. (Stopping every encoder of the sink at every
+ * drain left the other harts untraced meanwhile, and on the QEMU model a
+ * remote encoder stops only at its hart's next block: the waits timed
+ * out.) The copy is then split into whole messages, each appended to the
+ * staging buffer of the CPU its SRC field names (trTeSrcID is the
+ * logical CPU), and the leaving CPU's staging buffer goes into its own
+ * AUX area, so every CPU's AUX records hold its own messages only, in
+ * order, none twice.
  *
  * Loss is flagged on the CPUs that lost data. An encoder that dropped
  * messages (the sink off for a copy, or full) reports it in its own
@@ -157,37 +152,6 @@ static void shared_block(struct ntrace_src *src)
 	src->full = true;
 }
 
-/* The sink captures into halves of its buffer (see the top of the file). */
-static bool shared_halves(const struct ntrace_sink *sink)
-{
-	return !sink->sram && sink->any_window;
-}
-
-/* Where the sink's window starts in sink->buf. */
-static const u8 *shared_window(const struct ntrace_sink *sink)
-{
-	return (const u8 *)sink->buf + (sink->win_start - sink->buf_phys);
-}
-
-/*
- * Start the sink, off and empty, on the half of its buffer it did not
- * capture into last (the first half after the whole buffer), or on the
- * whole buffer where it has no halves.
- */
-static int shared_sink_enable(struct ntrace_sink *sink)
-{
-	size_t half = sink->buf_size / 2;
-	struct ntrace_window w = { .len = half };
-
-	if (!shared_halves(sink))
-		return ntrace_sink_enable(sink);
-	w.start = sink->buf_phys;
-	if (sink->win_start == sink->buf_phys && sink->win_size == half)
-		w.start += half;
-	w.wp = w.start;
-	return ntrace_sink_enable_at(sink, &w, true);
-}
-
 /*
  * Copy what the disabled sink holds (d) into s's snapshot buffer, oldest
  * byte first; returns its length. More than the buffer: every source
@@ -205,11 +169,9 @@ static size_t shared_copy(struct ntrace_sink *sink, struct ntrace_src *s,
 		return 0;
 	}
 	if (len) {
-		const u8 *win = shared_window(sink);
-
 		ntrace_sink_fetch(sink, d);	/* SRAM: into sink->buf */
-		memcpy(s->snap, win + d->head, len - d->head);
-		memcpy(s->snap + len - d->head, win, d->head);
+		memcpy(s->snap, sink->buf + d->head, len - d->head);
+		memcpy(s->snap + len - d->head, sink->buf, d->head);
 	}
 	return len;
 }
@@ -228,19 +190,6 @@ static int shared_flush_sink(struct ntrace_sink *sink,
 	for (i = 0; i < path->nr_funnels; i++)
 		err |= ntrace_funnel_flush(path->funnel[i]);
 	return err | ntrace_sink_disable(sink, d);
-}
-
-/* The sink did not start again: the other sources' trace is lost. */
-static void shared_busy(struct ntrace_sink *sink, int cpu)
-{
-	int c;
-
-	sink->upstream_stale = true;	/* the others' trace piles up */
-	pr_warn_ratelimited("ntrace: %s: sink busy, its sources' trace is lost\n",
-			    dev_name(sink->dev));
-	for_each_cpu(c, &sink->active)
-		if (c != cpu)
-			shared_block(per_cpu_ptr(&srcs, c));
 }
 
 /*
@@ -266,18 +215,6 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
 			     ntrace_prog_features(&s->prog, &s->path.te->caps,
 						  cpu));
-	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
-	if (!err && !d.wrapped && shared_halves(sink)) {
-		/* the sink goes on in the other half: split this one in place */
-		const u8 *win = shared_window(sink);
-
-		if (others && shared_sink_enable(sink))
-			shared_busy(sink, cpu);
-		if (d.len && src_bits)
-			ntrace_split_msgs(win, d.len, src_bits, false,
-					  stage_msg, &ctx);
-		return;
-	}
 	len = shared_copy(sink, s, &d);
 	/*
 	 * A stop-on-wrap sink that filled up refused what came after: the
@@ -288,7 +225,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * the other sources' in order, this CPU's not staged, see below;
 	 * what the funnels drop, the encoders report.)
 	 */
-	if (d.wrapped && sink->stop_on_wrap && !shared_sink_enable(sink)) {
+	if (d.wrapped && sink->stop_on_wrap && !ntrace_sink_enable(sink)) {
 		if (len && src_bits)
 			ntrace_split_msgs(s->snap, len, src_bits, false,
 					  stage_msg, &ctx);
@@ -301,8 +238,15 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 				    dev_name(sink->dev));
 		s->lost = true;
 	}
-	if (others && shared_sink_enable(sink))
-		shared_busy(sink, cpu);
+	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
+	if (others && ntrace_sink_enable(sink)) {
+		sink->upstream_stale = true;	/* the others' trace piles up */
+		pr_warn_ratelimited("ntrace: %s: sink busy, its sources' trace is lost\n",
+				    dev_name(sink->dev));
+		for_each_cpu(c, &sink->active)
+			if (c != cpu)
+				shared_block(per_cpu_ptr(&srcs, c));
+	}
 	if (d.wrapped && !sink->stop_on_wrap)
 		for_each_cpu(c, &sink->active)
 			shared_block(per_cpu_ptr(&srcs, c));
@@ -339,12 +283,12 @@ static int shared_sink_start(struct ntrace_sink *sink,
 	struct ntrace_drain d;
 	int err;
 
-	err = shared_sink_enable(sink);
+	err = ntrace_sink_enable(sink);
 	if (err || !sink->upstream_stale)
 		return err;
 	/* what did not flush may come later: purge again next time */
 	sink->upstream_stale = shared_flush_sink(sink, path, &d);
-	return shared_sink_enable(sink);
+	return ntrace_sink_enable(sink);
 }
 
 /*

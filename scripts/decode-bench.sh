@@ -79,17 +79,20 @@ bench() {	# NAME TRACE ELF PCINFO
 	# shellcheck disable=SC2086
 	insns=$("$P" decode $OURS_DEC --elf "$elf" -j 1 --format=stats "$t" |
 		awk '$1 == "instructions:" { print $2 }')
-	for _ in $(seq "$RUNS"); do
-		# shellcheck disable=SC2086
-		run default "$P" decode $OURS_DEC --elf "$elf" --format=branches -o /dev/null "$t"
-		# shellcheck disable=SC2086
-		run j1 "$P" decode $OURS_DEC --elf "$elf" -j 1 --format=branches -o /dev/null "$t"
-		# shellcheck disable=SC2086
-		run j2 "$P" decode $OURS_DEC --elf "$elf" -j 2 --format=branches -o /dev/null "$t"
-		# shellcheck disable=SC2086
-		run stats "$P" decode $OURS_DEC --elf "$elf" -j 1 --format=stats -o /dev/null "$t"
-		run nexrv "$NEXRV" -deco "$t" -pcinfo "$info" -pcout /dev/null
-		nx=$(sed -n 's/^Decoded OK (\([0-9]*\) instructions).*/\1/p' "$W/out")
+	# each round in another order: a run right after NexRv's (2 s of
+	# other memory) is slower, which must not always be the same one
+	for r in $(seq "$RUNS"); do
+		for k in 0 1 2 3 4; do
+			# shellcheck disable=SC2086	# the options are words
+			case $(((k + r) % 5)) in
+			0) run default "$P" decode $OURS_DEC --elf "$elf" --format=branches -o /dev/null "$t" ;;
+			1) run j1 "$P" decode $OURS_DEC --elf "$elf" -j 1 --format=branches -o /dev/null "$t" ;;
+			2) run j2 "$P" decode $OURS_DEC --elf "$elf" -j 2 --format=branches -o /dev/null "$t" ;;
+			3) run stats "$P" decode $OURS_DEC --elf "$elf" -j 1 --format=stats -o /dev/null "$t" ;;
+			4) run nexrv "$NEXRV" -deco "$t" -pcinfo "$info" -pcout /dev/null
+			   nx=$(sed -n 's/^Decoded OK (\([0-9]*\) instructions).*/\1/p' "$W/out") ;;
+			esac
+		done
 	done
 	echo "$n: $(stat -c %s "$t") bytes of trace, $insns instructions (NexRv decoded ${nx:-none}); median of $RUNS runs:"
 	awk -v n="$insns" '

@@ -40,6 +40,16 @@
 /* Linker-script symbols: the text of this static program. */
 extern char __executable_start[], etext[];
 
+/* The sink's own buffer (caps/buffer_size), 0 if unknown */
+static long sink_buffer_size(void)
+{
+	char size[32];
+
+	if (nt_read_sysfs("caps/buffer_size", size, sizeof(size)))
+		return 0;
+	return strtol(size, NULL, 10);
+}
+
 /*
  * An SRAM sink's size on a lockdep kernel, else 0. There the drain timer
  * runs late enough for the fixed SRAM to fill between two drains; the
@@ -51,24 +61,13 @@ static long late_sram_size;
 
 static void find_late_sram(void)
 {
-	char mode[32] = "", size[32] = "";
+	char mode[32] = "";
 
 	if (access("/proc/lockdep", F_OK) ||
 	    nt_read_sysfs("caps/sink_mode", mode, sizeof(mode)) ||
-	    strcmp(mode, "sram") ||
-	    nt_read_sysfs("caps/buffer_size", size, sizeof(size)))
+	    strcmp(mode, "sram"))
 		return;
-	late_sram_size = strtol(size, NULL, 10);
-}
-
-/* The sink's own buffer (caps/buffer_size), 0 if unknown */
-static long sink_buffer_size(void)
-{
-	char size[32];
-
-	if (nt_read_sysfs("caps/buffer_size", size, sizeof(size)))
-		return 0;
-	return strtol(size, NULL, 10);
+	late_sram_size = sink_buffer_size();
 }
 
 /* One CPU's line of the PMU's "drains" file. */

@@ -39,6 +39,7 @@ logs=$NTRACE_TOP/build/test-logs
 mkdir -p "$logs"
 want=" $* "
 pass=0 fail=0 skip=0
+failed_lines=() times=()
 for entry in "${SUITES[@]}"; do
 	name=${entry%%|*} cmd=${entry#*|}
 	[ $# -eq 0 ] || [[ $want == *" $name "* ]] || continue
@@ -48,13 +49,25 @@ for entry in "${SUITES[@]}"; do
 	rc=$?
 	read -r p f s < <(awk -f "$NTRACE_TOP/scripts/tap-count.awk" "$logs/$name.log")
 	grep -E '^(not )?ok ' "$logs/$name.log" | sed "s/^/  [$name] /"
+	while IFS= read -r line; do
+		failed_lines+=("  [$name] $line")
+	done < <(grep -E '^not ok ' "$logs/$name.log")
 	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
 		echo "  [$name] not ok - suite exited with status $rc; log tail:"
 		tail -20 "$logs/$name.log" | sed 's/^/    /'
 		f=$((f + 1))
+		failed_lines+=("  [$name] not ok - suite exited with status $rc")
 	fi
 	echo "=== suite $name: $p passed, $f failed, $s skipped ($((SECONDS - start)) s)"
+	times+=("$name $p/$f $((SECONDS - start))s")
 	pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + s))
 done
+# A CI log is often read from its tail only: repeat there what failed and
+# where the time went, so that the last lines say everything.
+echo "=== recap: ${times[*]}"
+if [ "${#failed_lines[@]}" -gt 0 ]; then
+	echo "=== the ${#failed_lines[@]} failure(s), again:"
+	printf '%s\n' "${failed_lines[@]}"
+fi
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" -eq 0 ]

@@ -102,6 +102,7 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	struct dec_blk *bc = d->bc;
 	struct dec_memo *memo = d->memo;
 	struct fmsg *cuts = d->cuts;
+	struct dec_leap *leap = d->leap;
 	uint32_t mask = d->bc_mask, epoch = d->epoch;
 
 	free_srcs(d);
@@ -111,6 +112,7 @@ void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	d->epoch = epoch;	/* the cached entries carry it */
 	d->memo = memo;
 	d->cuts = cuts;
+	d->leap = leap;
 	init(d, cfg, img, ops, ctx);
 }
 
@@ -123,6 +125,7 @@ void dec_caches_swap(struct ntrace_decoder *a, struct ntrace_decoder *b)
 	SWAP(a->epoch, b->epoch);	/* the cached entries carry it */
 	SWAP(a->memo, b->memo);
 	SWAP(a->cuts, b->cuts);
+	SWAP(a->leap, b->leap);
 }
 
 void *dec_table_new(size_t size)
@@ -145,6 +148,7 @@ void ntrace_decoder_free(struct ntrace_decoder *d)
 	free_srcs(d);
 	dec_memo_free(d->memo);
 	dec_cuts_free(d->cuts);
+	dec_leap_free(d->leap);
 	dec_table_free(d->bc, ((size_t)d->bc_mask + 1) * sizeof(*d->bc));
 	free(d);
 }
@@ -156,6 +160,7 @@ void ntrace_decoder_set_images(struct ntrace_decoder *d, struct ntrace_images *i
 	if (++d->epoch == 0) {
 		memset(d->bc, 0, ((size_t)d->bc_mask + 1) * sizeof(*d->bc));
 		dec_memo_clear(d);
+		dec_leap_clear(d);
 		d->epoch = 1;	/* 0 marks empty entries */
 	}
 }

@@ -116,6 +116,8 @@ struct ntrace_decoder {
 	uint64_t src_map[DEC_NSRC / 64];	/* the SRCs in srcs[] */
 	struct dec_memo *memo;	/* walks by (pc, I-CNT, HIST), dec_memo.c; NULL: none */
 	struct fmsg *cuts;	/* cut cache of dec_fast.c; NULL: no direct path */
+	struct dec_leap *leap;	/* dec_leap.c, made by the first walk that only
+				 * counts; NULL: none (yet) */
 	uint64_t nevents;	/* events reported (a noted walk must have none) */
 	bool aligned;		/* a sync since the start or the last reset, or
 				 * set_aligned: later bad bytes are damage, not a
@@ -235,6 +237,46 @@ int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int
 /* dec_msg.c: a ResourceFull message's walk, after its fields are taken */
 int dec_resource_walk(struct ntrace_decoder *d, struct dec_src *s);
 
+/* dec_leap.c: eight HIST bits at a time, for a walk that only counts */
+#define DEC_LEAP_BITS	14	/* 16K entries of 64 bytes: 1 MB */
+struct dec_leap {
+	uint64_t pc;		/* the first block's address */
+	uint64_t tag;		/* dec_leap_tag(): epoch, the 8 bits, usable */
+	uint64_t to;		/* where it ends: the next block's address */
+	uint64_t start;		/* the open run's start after it, when it closes one */
+	uint64_t last;		/* its last block's last instruction */
+	uint32_t toff;		/* dec_bc_off(to) */
+	uint32_t insns;		/* instructions */
+	uint32_t nhalf;		/* halfwords: the I-CNT it takes */
+	uint32_t tail;		/* instructions after the last run it closes */
+	uint8_t closes;		/* runs it closes: taken branches and jumps */
+	uint8_t jumps;		/* plain direct jumps (taken, no HIST bit) */
+	uint8_t nbits;		/* HIST bits it uses: 8, or fewer where a block
+				 * other than a branch or jump ends it */
+} __attribute__((aligned(64)));
+
+static inline uint64_t dec_leap_tag(uint32_t epoch, unsigned int bits, bool usable)
+{
+	return (uint64_t)epoch << 16 | (uint64_t)usable << 8 | bits;
+}
+
+static inline struct dec_leap *dec_leap_slot(const struct ntrace_decoder *d, uint64_t pc,
+					     unsigned int bits)
+{
+	uint64_t h = ((pc >> 1) ^ (uint64_t)bits << 48) * 0x9E3779B97F4A7C15ull;
+
+	return &d->leap[h >> (64 - DEC_LEAP_BITS)];
+}
+
+struct dec_leap *dec_leap_new(void);
+void dec_leap_free(struct dec_leap *t);
+void dec_leap_clear(struct ntrace_decoder *d);	/* image epochs wrapped */
+/* The leap from pc (at cache offset off) with these 8 HIST bits, made
+ * now: NULL when a block on the way is not cached, an entry whose tag
+ * says unusable when it would cross fewer than two branches. */
+const struct dec_leap *dec_leap_build(struct ntrace_decoder *d, uint64_t pc, uint32_t off,
+				      unsigned int bits);
+
 /* dec_memo.c: walks of indirect branch messages, kept and replayed */
 #define DEC_MEMO_BITS	12	/* 4K entries of 512 bytes: 2 MB */
 #define DEC_MEMO_RUNS	8
@@ -307,14 +349,14 @@ void dec_table_free(void *t, size_t size);
 
 /*
  * d as ntrace_decoder_new(cfg, img, ops, ctx) makes it, but with the block
- * cache, walk memo and cut cache it has: what they hold depends on the
- * code and the message bytes only, so a decoder used again starts warm.
+ * cache, walk memo, cut cache and leaps it has: what they hold depends on
+ * the code and the message bytes only, so a decoder used again starts warm.
  * The images must hold the same code as before.
  */
 void dec_renew(struct ntrace_decoder *d, const struct ntrace_dec_cfg *cfg,
 	       struct ntrace_images *img, const struct ntrace_dec_ops *ops, void *ctx);
 /*
- * Exchange the block caches, walk memos and cut caches of a and b (same
+ * Exchange the block caches, walk memos, cut caches and leaps of a and b (same
  * settings and code): the parallel decoder keeps one set per thread and
  * lends it to the piece's decoder the thread runs.
  */

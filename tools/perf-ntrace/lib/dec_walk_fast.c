@@ -15,6 +15,9 @@
  * are kept in bytes and the branch on the HIST bit stays a branch: a
  * conditional move there would make each lookup wait for the bit, where
  * the host's prediction lets it run ahead (measured: 23 % slower).
+ *
+ * A walk that only counts (--format=stats) leaps: eight HIST bits and the
+ * blocks they decide at once, from a table (dec_leap.c), where it can.
  */
 #include <stddef.h>
 #include <string.h>
@@ -141,10 +144,12 @@ static inline struct tail run_tail(unsigned int kind, unsigned int flags, unsign
  * once inlined, so each version tests neither). keep: the runs are kept
  * in the buffer; without it (no run callback and no walk being noted for
  * the memo, which reads them: --format=stats) they are only counted.
+ * leap: (HTM, merged, not kept) d->leap is there: use it.
  */
 static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 							struct dec_src *s, const bool htm,
-							const bool merge, const bool keep)
+							const bool merge, const bool keep,
+							const bool leap)
 {
 	const struct dec_blk *bc = d->bc;
 	const uint32_t epoch = d->epoch;
@@ -155,19 +160,46 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 	uint64_t pc = s->pc, r = s->icnt, hw = s->hw;
 	uint32_t hn = s->hn, off = dec_bc_off(d, pc);	/* pc's entry */
 	uint64_t insns = 0, runs = 0;	/* of the runs closed (runs: when not kept) */
+	uint64_t jumps = 0;		/* the leaps' plain jumps */
 	/* closed runs go from d->runs[d->nruns] (set at the end) to o */
 	struct ntrace_dec_run *o = &d->runs[d->nruns];
 
-	/* the open run, or an empty one (n 0) that starts at pc; lb: its
-	 * last block, once the loop has added one */
+	/* the open run, or an empty one (n 0) that starts at pc; lastp: its
+	 * last instruction, once the loop has added a block */
 	uint64_t start = s->run_open ? s->run_start : pc;
 	uint32_t n = s->run_open ? s->run_ninsn : 0;
-	const struct dec_blk *lb = NULL;
+	const uint64_t *lastp = NULL;
 
 	for (;;) {
 		const struct dec_blk *b = (const void *)((const char *)bc + off);
 		struct tail t = taken_tail;
 
+		if (leap && hn >= 8) {
+			unsigned int top = (unsigned int)(hw >> 56);
+			const struct dec_leap *l = dec_leap_slot(d, pc, top);
+			const uint64_t want = dec_leap_tag(epoch, top, true);
+
+			if (__builtin_expect(l->pc != pc || (l->tag | 256) != want, 0))
+				l = dec_leap_build(d, pc, off, top);
+			if (l && l->tag == want && r > l->nhalf) {
+				hw <<= l->nbits;
+				hn -= l->nbits;
+				r -= l->nhalf;
+				pc = l->to;
+				off = l->toff;
+				runs += l->closes;
+				jumps += l->jumps;
+				if (l->closes) {
+					insns += n + l->insns - l->tail;
+					n = l->tail;
+					start = l->start;
+				} else {
+					n += l->insns;
+				}
+				lastp = &l->last;
+				continue;
+			}
+		}
 		if (__builtin_expect(b->pc != pc || b->epoch != epoch ||
 				     r <= b->nhalf, 0))
 			break;
@@ -189,7 +221,7 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 				hn--;
 			}
 			n += b->ninsn;
-			lb = b;
+			lastp = &b->last;
 			r -= b->nhalf;
 			if (taken) {
 				pc = b->target;
@@ -246,11 +278,12 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 	tally(d, o);
 	d->st.runs += runs;
 	d->st.insns += insns;
+	d->st.taken += jumps;
 	s->run_open = n != 0;
 	if (s->run_open) {
 		s->run_start = start;
-		if (lb)
-			s->run_last = lb->last;
+		if (lastp)
+			s->run_last = *lastp;
 		s->run_ninsn = n;
 	}
 	/* the taken branches: the HIST bits used (since refill()) that were set */
@@ -266,14 +299,16 @@ void dec_walk_fast(struct ntrace_decoder *d, struct dec_src *s)
 {
 	if (s->htm && d->merge) {	/* the usual settings */
 		if (d->ops.runs || s->rs_log)
-			walk(d, s, true, true, true);
+			walk(d, s, true, true, true, false);
+		else if (!d->alljumps && (d->leap || (d->leap = dec_leap_new())))
+			walk(d, s, true, true, false, true);	/* only counted: leaps */
 		else
-			walk(d, s, true, true, false);
+			walk(d, s, true, true, false, false);
 	} else if (s->htm) {
-		walk(d, s, true, false, true);
+		walk(d, s, true, false, true, false);
 	} else if (d->merge) {
-		walk(d, s, false, true, true);
+		walk(d, s, false, true, true, false);
 	} else {
-		walk(d, s, false, false, true);
+		walk(d, s, false, false, true, false);
 	}
 }

@@ -75,6 +75,64 @@ if [ -s "$x/ntrace.data" ]; then
 		"$pn" decode --root "$out/root" --format=pc "$x/ntrace.data" | symbolize 1
 	fi
 fi
+# picture URL PNG WIDTH,HEIGHT: the page as headless Chromium draws it
+picture() {
+	[ -n "${chrome:-}" ] || return 1
+	rm -rf "$out/chrome" && mkdir -p "$out/chrome"
+	timeout 120 "$chrome" --headless --no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run --hide-scrollbars \
+		--user-data-dir="$out/chrome" --allow-file-access-from-files \
+		--virtual-time-budget=15000 --window-size="$3" --screenshot="$2" "$1" \
+		>"$out/chrome.log" 2>&1 && [ -s "$2" ]
+}
+if [ -s "$x/ntrace.data" ]; then
+	echo "== Views of the N-Trace recording (files in $x)"
+	"$pn" decode --root "$out/root" --format=timeline -q -o "$x/ntrace-timeline.json" \
+		"$x/ntrace.data" || echo "-- the timeline could not be written"
+	"$pn" decode --root "$out/root" --format=flame-html -q -o "$x/ntrace-flame.html" \
+		"$x/ntrace.data" || echo "-- the flame graph could not be written"
+	if [ -n "${perf:-}" ]; then
+		rm -f "$x/ntrace.db"
+		"$perf" script -i "$x/ntrace.data" --symfs "$out/root" --itrace=cr \
+			-s "$("$perf" --exec-path)/scripts/python/export-to-sqlite.py" \
+			"$x/ntrace.db" branches calls >"$out/sqlite.log" 2>&1 ||
+			echo "-- perf's export-to-sqlite.py failed ($out/sqlite.log)"
+	fi
+	# pictures, where a browser can be had (deps.sh --browser) and, for the
+	# timeline, speedscope (npm)
+	chrome=
+	if bash "$NTRACE_TOP/scripts/deps.sh" --browser >"$out/browser.log" 2>&1; then
+		chrome=$(command -v chromium || :)
+	fi
+	[ -s "$x/ntrace-flame.html" ] &&
+		picture "file://$x/ntrace-flame.html" "$x/ntrace-flame.png" 1400,1500 ||
+		echo "-- no picture of the flame graph (chromium: ${chrome:-none}; $out/browser.log)"
+	if [ -s "$x/ntrace-timeline.json" ] && ss=$(bash "$NTRACE_TOP/scripts/speedscope.sh"); then
+		# speedscope's own way to open a local file: a script that hands
+		# it the bytes, named in the page's address
+		python3 -c 'import base64, json, sys
+print("speedscope.loadFileFromBase64(%s, %s)" % (json.dumps("ntrace-timeline.json"),
+      json.dumps(base64.b64encode(open(sys.argv[1], "rb").read()).decode())))' \
+			"$x/ntrace-timeline.json" >"$x/ntrace-timeline.js"
+		picture "file://$ss#localProfilePath=$x/ntrace-timeline.js" "$x/ntrace-timeline.png" \
+			1600,900 || echo "-- no picture of the timeline (chromium: ${chrome:-none})"
+	else
+		ss=
+		echo "-- no timeline viewer (speedscope through npm) for a picture"
+	fi
+	for f in ntrace-timeline.json ntrace-flame.html ntrace.db ntrace-flame.png ntrace-timeline.png; do
+		[ -s "$x/$f" ] && printf '%-22s %9d bytes\n' "$f" "$(stat -c %s "$x/$f")"
+	done
+	echo "-- open them:"
+	echo "   chromium $x/ntrace-flame.html"
+	[ -z "$ss" ] ||
+		echo "   chromium --allow-file-access-from-files '$ss#localProfilePath=$x/ntrace-timeline.js'"
+	echo "   (or load $x/ntrace-timeline.json into https://ui.perfetto.dev or speedscope)"
+	[ ! -s "$x/ntrace.db" ] ||
+		echo "   $perf script -s $("$perf" --exec-path)/scripts/python/exported-sql-viewer.py $x/ntrace.db"
+	[ ! -s "$x/ntrace.db" ] ||
+		echo "   sqlite3 $x/ntrace.db 'select count(*) from calls'"
+fi
 if [ -s "$x/ctr.script" ]; then
 	echo "== CTR: perf record -b -e cycles:u -- fdo_bench $ctr_iters"
 	cat "$x/ctr.out" 2>/dev/null || true

@@ -165,10 +165,13 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 	struct ntrace_dec_run *o = &d->runs[d->nruns];
 
 	/* the open run, or an empty one (n 0) that starts at pc; lastp: its
-	 * last instruction, once the loop has added a block */
+	 * last instruction, once the loop has added a block (in the block
+	 * cache, which the loop never changes, or leap_last: a later leap may
+	 * build over the entry of an earlier one) */
 	uint64_t start = s->run_open ? s->run_start : pc;
 	uint32_t n = s->run_open ? s->run_ninsn : 0;
 	const uint64_t *lastp = NULL;
+	uint64_t leap_last = 0;
 
 	for (;;) {
 		const struct dec_blk *b = (const void *)((const char *)bc + off);
@@ -196,7 +199,8 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 				} else {
 					n += l->insns;
 				}
-				lastp = &l->last;
+				leap_last = l->last;
+				lastp = &leap_last;
 				continue;
 			}
 		}

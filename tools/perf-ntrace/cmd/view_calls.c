@@ -194,6 +194,26 @@ static void ret(struct view *v, struct vtrack *t, uint64_t pc)
 		vc_pop_to(v, t, d - 1, 0);
 }
 
+/*
+ * A run the trace stopped after (a drain), whose last instruction still
+ * went to r->to: a call or a return right before the stop happened all
+ * the same, and the stack must say so.
+ */
+static int stopped(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r)
+{
+	struct ntrace_idec d;
+
+	if (!r->to || !r->ninsn ||
+	    ntrace_images_decode(ntrace_decoder_images(v->dec), r->last, &d))
+		return 0;
+	/* (itype names a call or a return only for jumps: ntrace/isa.h) */
+	if (d.itype == NTRACE_ITYPE_DIR_CALL || d.itype == NTRACE_ITYPE_IND_CALL)
+		return push(v, t, r);
+	if (d.itype == NTRACE_ITYPE_RETURN)
+		ret(v, t, r->to);
+	return 0;
+}
+
 static int trap(struct view *v, struct vtrack *t, const struct ntrace_dec_run *r)
 {
 	struct vitem it = { .ph = 'i', .track = (uint32_t)(t - v->tr), .to = r->to };
@@ -266,6 +286,8 @@ static int one_run(struct view *v, struct vtrack *t, const struct ntrace_dec_run
 	case NTRACE_DK_RETURN:
 		ret(v, t, r->to);
 		return 0;
+	case NTRACE_DK_STOP:
+		return stopped(v, t, r);
 	case NTRACE_DK_EXCEPTION:
 	case NTRACE_DK_INTERRUPT:
 	case NTRACE_DK_TRAP:

@@ -16,9 +16,10 @@
  * block (a call, a return, an indirect jump, a trap) ends it early, with
  * fewer bits used, and the walk takes that block itself. Where that leaves
  * fewer than two branches, the entry says that no leap starts there with
- * these bits, so that the walk does not try to build it again. A chain meeting a block the cache does not
- * hold is not kept: the walk fills that block and the next visit builds
- * the leap. The image epoch is part of each entry, as in the block cache.
+ * these bits, so that the walk does not try to build it again. A chain
+ * meeting a block the cache does not hold is not kept: the walk fills that
+ * block and the next visit builds the leap. The image epoch is part of
+ * each entry, as in the block cache.
  */
 #include <string.h>
 

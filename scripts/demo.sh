@@ -91,10 +91,12 @@ if [ -s "$x/ntrace.data" ]; then
 		"$x/ntrace.data" || echo "-- the timeline could not be written"
 	"$pn" decode --root "$out/root" --format=flame-html -q -o "$x/ntrace-flame.html" \
 		"$x/ntrace.data" || echo "-- the flame graph could not be written"
+	pyscripts=
 	if [ -n "${perf:-}" ]; then
+		pyscripts=$("$perf" --exec-path)/scripts/python
 		rm -f "$x/ntrace.db"
 		"$perf" script -i "$x/ntrace.data" --symfs "$out/root" --itrace=cr \
-			-s "$("$perf" --exec-path)/scripts/python/export-to-sqlite.py" \
+			-s "$pyscripts/export-to-sqlite.py" \
 			"$x/ntrace.db" branches calls >"$out/sqlite.log" 2>&1 ||
 			echo "-- perf's export-to-sqlite.py failed ($out/sqlite.log)"
 	fi
@@ -128,10 +130,10 @@ print("speedscope.loadFileFromBase64(%s, %s)" % (json.dumps("ntrace-timeline.jso
 	[ -z "$ss" ] ||
 		echo "   chromium --allow-file-access-from-files '$ss#localProfilePath=$x/ntrace-timeline.js'"
 	echo "   (or load $x/ntrace-timeline.json into https://ui.perfetto.dev or speedscope)"
-	[ ! -s "$x/ntrace.db" ] ||
-		echo "   $perf script -s $("$perf" --exec-path)/scripts/python/exported-sql-viewer.py $x/ntrace.db"
-	[ ! -s "$x/ntrace.db" ] ||
+	if [ -s "$x/ntrace.db" ]; then
+		echo "   $perf script -s $pyscripts/exported-sql-viewer.py $x/ntrace.db"
 		echo "   sqlite3 $x/ntrace.db 'select count(*) from calls'"
+	fi
 fi
 if [ -s "$x/ctr.script" ]; then
 	echo "== CTR: perf record -b -e cycles:u -- fdo_bench $ctr_iters"

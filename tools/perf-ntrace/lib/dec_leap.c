@@ -29,20 +29,22 @@
  * jumps with no branch (a loop of jumps) gives up there. */
 #define LEAP_MAX_BLOCKS 24
 
+#define LEAP_TABLE_SIZE (((size_t)1 << DEC_LEAP_BITS) * sizeof(struct dec_leap))
+
 struct dec_leap *dec_leap_new(void)
 {
-	return dec_table_new(((size_t)1 << DEC_LEAP_BITS) * sizeof(struct dec_leap));
+	return dec_table_new(LEAP_TABLE_SIZE);
 }
 
 void dec_leap_free(struct dec_leap *t)
 {
-	dec_table_free(t, ((size_t)1 << DEC_LEAP_BITS) * sizeof(struct dec_leap));
+	dec_table_free(t, LEAP_TABLE_SIZE);
 }
 
 void dec_leap_clear(struct ntrace_decoder *d)
 {
 	if (d->leap)
-		memset(d->leap, 0, ((size_t)1 << DEC_LEAP_BITS) * sizeof(*d->leap));
+		memset(d->leap, 0, LEAP_TABLE_SIZE);
 }
 
 const struct dec_leap *dec_leap_build(struct ntrace_decoder *d, uint64_t pc, uint32_t off,

@@ -356,9 +356,16 @@ for pc in "${table[@]}"; do
 		tap "$(awk -v v="${v:-0}" -v e="${sim:-0}" 'BEGIN { print (e >= v ? "OK" : "FAIL") }')" \
 			"$p $c: the exact profile agrees with the truth at least as well as $s (${sim:-?}% vs ${v:-?}%)"
 	done
+	# The rebuilds: the exact profile must not make the code worse than
+	# none, and not clearly worse than CTR's. A sampled CTR profile's
+	# rebuild moves by about 1% from one recording to the next (lua gcc,
+	# 8 recordings: 134.6 to 137.2 M instructions, the exact one's 136.1 M
+	# in between), so against one CTR recording only 2% is a finding.
 	ei=$(val "$d/exact.eval.sum" instructions)
 	ci=$(val "$d/ctr.eval.sum" instructions)
-	tap "$(awk -v e="${ei:-0}" -v c="${ci:-0}" 'BEGIN { print (e && c && e <= c * 1.005 ? "OK" : "FAIL") }')" \
-		"$p $c: the exact-profile build runs no more instructions than the CTR one, within 0.5% ($ei vs $ci)"
+	tap "$(awk -v e="${ei:-0}" -v n="${ni:-0}" 'BEGIN { print (e && n && e <= n * 1.005 ? "OK" : "FAIL") }')" \
+		"$p $c: the exact-profile build runs no more instructions than the build without a profile, within 0.5% ($ei vs $ni)"
+	tap "$(awk -v e="${ei:-0}" -v c="${ci:-0}" 'BEGIN { print (e && c && e <= c * 1.02 ? "OK" : "FAIL") }')" \
+		"$p $c: the exact-profile build runs no more instructions than the CTR one, within 2% ($ei vs $ci)"
 done
 exit 0

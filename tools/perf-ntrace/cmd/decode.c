@@ -88,6 +88,12 @@ static const char decode_help[] =
 	"                  the trace holds (for tests)\n"
 	"  --check-widths  report I-CNT, HREPEAT and B-CNT values wider than the\n"
 	"                  counters below (by default a field's width is its own)\n"
+	"  --strict        N-Trace 1.0 to the letter: a stray end-of-message byte, a\n"
+	"                  field of no bits or SYNC=4 in HTM is an error (the source\n"
+	"                  waits for a sync), as are unexpected messages reported\n"
+	"                  each; by default these quirks of real encoders are\n"
+	"                  decoded through, reported once per source and counted\n"
+	"                  (--format=stats: quirk.NAME)\n"
 	"encoder settings (the decoder needs those that change the messages' meaning;\n"
 	"BTM or HTM, return depth, repeated history, repeat branch and the sync\n"
 	"settings it reads from the messages alone; --mode only decides for a source\n"
@@ -101,7 +107,7 @@ static const char decode_help[] =
 enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
-	OPT_CHECK_WIDTHS, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE, OPT_MAX_DEPTH, OPT_MIN_SLICE,
+	OPT_CHECK_WIDTHS, OPT_STRICT, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE, OPT_MAX_DEPTH, OPT_MIN_SLICE,
 	OPT_TIME,
 };
 
@@ -161,6 +167,9 @@ static int print_stats(FILE *f, const struct ntrace_dec_stats *s)
 	for (i = 0; i < 64; i++)
 		if (s->tcode[i])
 			fprintf(f, "tcode.%s(%u): %" PRIu64 "\n", ntrace_tcode_name(i), i, s->tcode[i]);
+	for (i = 0; i < NTRACE_QUIRK__COUNT; i++)
+		if (s->quirks[i])
+			fprintf(f, "quirk.%s: %" PRIu64 "\n", ntrace_quirk_name(i), s->quirks[i]);
 	return ferror(f) ? -1 : 0;
 }
 
@@ -355,6 +364,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "src", required_argument, NULL, OPT_SRC },
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 		{ "check-widths", no_argument, NULL, OPT_CHECK_WIDTHS },
+		{ "strict", no_argument, NULL, OPT_STRICT },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "piece-size", required_argument, NULL, OPT_PIECE },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
@@ -416,6 +426,10 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 			break;
 		case OPT_CHECK_WIDTHS:
 			a->cfg.check_widths = true;
+			break;
+		case OPT_STRICT:
+			a->cfg.enc.codec.strict = true;
+			a->pdo.strict = true;
 			break;
 		case 'j':
 			if (!opt_uint("decode", "jobs", optarg, 1024, &x) || !x) {

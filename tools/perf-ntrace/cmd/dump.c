@@ -56,6 +56,11 @@ static void print_record(struct dump_state *s, const struct ntrace_msg *m)
 		return;
 	}
 	s->msgs++;
+	if (!s->hinted && (m->flags & NTRACE_MSGF_EMPTY_FIELD)) {
+		s->hinted = true;
+		fprintf(stderr, "perf-ntrace dump: a field of no bits (an encoder quirk, or "
+				"--ts and --src-bits unlike the encoder setup)\n");
+	}
 	if (s->addr && (m->flags & NTRACE_MSGF_ADDR)) {
 		if (ntrace_tcode_has_uaddr(m->tcode)) {
 			if (s->have_addr) {

@@ -54,6 +54,7 @@ struct dec_src {
 	bool synced;
 	bool hinted;		/* a settings-mismatch hint was given */
 	bool trap_counted;	/* a trapping instruction ended an I-CNT (warned once) */
+	uint8_t quirks_told;	/* bit per enum ntrace_quirk: reported once */
 	bool htm;		/* HTM (else BTM), as the messages tell */
 	bool mode_known;	/* decided: by a message or, failing one, by the settings */
 	struct ntrace_msg *held;	/* messages held until one tells the mode */
@@ -119,6 +120,7 @@ struct ntrace_decoder {
 	struct dec_leap *leap;	/* dec_leap.c, made by the first walk that only
 				 * counts; NULL: none (yet) */
 	uint64_t nevents;	/* events reported (a noted walk must have none) */
+	uint8_t quirks_told;	/* of the stream (no source known): as dec_src's */
 	bool aligned;		/* a sync since the start or the last reset, or
 				 * set_aligned: later bad bytes are damage, not a
 				 * cut message's tail */

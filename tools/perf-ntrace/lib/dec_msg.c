@@ -25,6 +25,36 @@ static void reset_flow(struct ntrace_decoder *d, struct dec_src *s)
 	dec_hist_clear(d, s);
 }
 
+const char *ntrace_quirk_name(unsigned int quirk)
+{
+	static const char *const names[NTRACE_QUIRK__COUNT] = {
+		[NTRACE_QUIRK_STRAY_EOM] = "stray_eom",
+		[NTRACE_QUIRK_EMPTY_FIELD] = "empty_field",
+		[NTRACE_QUIRK_SYNC4_HTM] = "sync4_htm",
+		[NTRACE_QUIRK_UNEXPECTED] = "unexpected_message",
+	};
+
+	return quirk < NTRACE_QUIRK__COUNT ? names[quirk] : "?";
+}
+
+/*
+ * A quirk (enum ntrace_quirk) in the current message, decoded through:
+ * counted, and reported the first time for its source s (NULL: the stream).
+ */
+static void quirk(struct ntrace_decoder *d, struct dec_src *s, unsigned int q, const char *what)
+{
+	uint8_t *told = s ? &s->quirks_told : &d->quirks_told;
+
+	d->st.quirks[q]++;
+	if (*told & (1u << q))
+		return;
+	*told |= (uint8_t)(1u << q);
+	snprintf(d->text, sizeof(d->text), "%s, decoded through; "
+		 "further ones are counted (quirk.%s), --strict reports each", what,
+		 ntrace_quirk_name(q));
+	dec_event(d, s, NTRACE_DEV_WARN, q, d->text);
+}
+
 void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s)
 {
 	s->synced = false;
@@ -266,6 +296,16 @@ static int sync_msg(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 	unsigned int btype = m->tcode == NTRACE_TC_INDIRECT_BRANCH_SYNC ||
 			     m->tcode == NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC ? m->btype : 0;
 
+	if (m->sync == NTRACE_SYNC_ICNT && s->htm && s->mode_known) {
+		if (d->cfg.enc.codec.strict) {
+			if (s->synced)
+				dec_error(d, s, "SYNC=4 in HTM at offset %" PRIu64 " (N-Trace 1.0: "
+					  "BTM only)", m->offset);
+			goto lost;
+		}
+		quirk(d, s, NTRACE_QUIRK_SYNC4_HTM, "SYNC=4 (I-CNT full) in HTM, which "
+		      "N-Trace 1.0 allows in BTM only (the rc7 draft in both)");
+	}
 	if (s->synced) {
 		if (add_icnt(d, s, m) || add_hist(d, s, m, 1))
 			goto lost;
@@ -495,11 +535,17 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 			 s->pc, m->code);
 		dec_event(d, s, NTRACE_DEV_STOP, m->code, d->text);
 		break;
-	default:
-		snprintf(d->text, sizeof(d->text), "%s message (TCODE %u) ignored",
+	default: {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s message (TCODE %u) ignored",
 			 ntrace_tcode_name(m->tcode), m->tcode);
-		dec_event(d, s, NTRACE_DEV_WARN, m->tcode, d->text);
+		if (d->cfg.enc.codec.strict)
+			dec_event(d, s, NTRACE_DEV_WARN, m->tcode, what);
+		else
+			quirk(d, s, NTRACE_QUIRK_UNEXPECTED, what);
 		break;
+	}
 	}
 }
 
@@ -564,6 +610,10 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	if (d->stopped)
 		return d->stopped;
 	d->cur = m;
+	if (m->err == NTRACE_MSG_ERR_STRAY_EOM && !d->cfg.enc.codec.strict) {
+		quirk(d, NULL, NTRACE_QUIRK_STRAY_EOM, "end-of-message byte between messages");
+		goto out;
+	}
 	if (m->err) {
 		dec_release_all(d);	/* they came before the bad bytes */
 		parse_error(d, m);
@@ -578,6 +628,8 @@ int ntrace_decoder_put(struct ntrace_decoder *d, const struct ntrace_msg *m)
 		dec_event(d, NULL, NTRACE_DEV_ERROR, 0, "out of memory for a new source");
 		goto out;
 	}
+	if (__builtin_expect(m->flags & NTRACE_MSGF_EMPTY_FIELD, 0))
+		quirk(d, s, NTRACE_QUIRK_EMPTY_FIELD, "a variable field of no bits (taken as 0)");
 	/*
 	 * Only a synchronised source's messages tell its mode: before the
 	 * first sync they are skipped, and may be bytes of a cut message.

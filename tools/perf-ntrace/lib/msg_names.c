@@ -74,6 +74,7 @@ const char *ntrace_msg_err_name(unsigned int err)
 		[NTRACE_MSG_ERR_FIELD_COUNT] = "wrong number of fields for the TCODE",
 		[NTRACE_MSG_ERR_TRUNCATED] = "trace ends inside a message",
 		[NTRACE_MSG_ERR_EMPTY_FIELD] = "variable field with no bits",
+		[NTRACE_MSG_ERR_STRAY_EOM] = "end-of-message bytes between messages",
 	};
 
 	return err < NTRACE_MSG_ERR__COUNT ? names[err] : "unknown error";
@@ -139,6 +140,8 @@ int ntrace_msg_format(const struct ntrace_msg *m, char *buf, size_t size)
 			put(&f, " raw%u=0x%" PRIx64, i, m->raw[i]);
 		if (m->flags & NTRACE_MSGF_RAW_TRUNC)
 			put(&f, " (truncated)");
+		if (m->flags & NTRACE_MSGF_EMPTY_FIELD)
+			put(&f, " (a field of no bits, taken as 0)");
 		return (int)f.len;
 	}
 	switch (t) {
@@ -177,5 +180,7 @@ int ntrace_msg_format(const struct ntrace_msg *m, char *buf, size_t size)
 		put(&f, " hrepeat=%" PRIu64, m->count);
 	if (m->flags & NTRACE_MSGF_TSTAMP)
 		put(&f, " tstamp=%" PRIu64, m->tstamp);
+	if (m->flags & NTRACE_MSGF_EMPTY_FIELD)
+		put(&f, " (a field of no bits, taken as 0)");
 	return (int)f.len;
 }

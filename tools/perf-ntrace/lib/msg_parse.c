@@ -75,6 +75,7 @@ static void msg_begin(struct ntrace_parser *p, uint64_t off, unsigned int tcode)
 	p->acc_hi_and = 1;
 	p->nfields = 0;
 	p->ferr = 0;
+	p->fempty = false;
 }
 
 /* Close the variable field collected so far. */
@@ -85,9 +86,16 @@ static void field_close(struct ntrace_parser *p)
 	if (p->hdr_got < p->hdr_need) {
 		if (!p->ferr)
 			p->ferr = NTRACE_MSG_ERR_SHORT;
-	} else if (!p->acc_bits) {
+	} else if (!p->acc_bits && p->cfg.strict) {
 		if (!p->ferr)
 			p->ferr = NTRACE_MSG_ERR_EMPTY_FIELD;
+	} else if (!p->acc_bits) {
+		/* a quirk: a field of no bits is 0 (the message is flagged) */
+		p->fempty = true;
+		if (i < PARSER_MAX_FIELDS) {
+			p->field[i] = 0;
+			p->field_bits[i] = 0;
+		}
 	} else if (i < PARSER_MAX_FIELDS) {
 		p->field[i] = p->acc;
 		/* 255 = more than 64 bits; hi bits all 1 = 254 (MSB extension) */
@@ -140,6 +148,8 @@ static void msg_finish(struct ntrace_parser *p, struct ntrace_msg *m)
 	m->offset = p->start;
 	m->size = p->nbytes;
 	m->tcode = tcode;
+	if (__builtin_expect(p->fempty, 0))
+		m->flags = NTRACE_MSGF_EMPTY_FIELD;
 	p->state = ST_IDLE;
 
 	if (p->ferr) {
@@ -175,7 +185,7 @@ static void msg_finish(struct ntrace_parser *p, struct ntrace_msg *m)
 	}
 	if (!std) {
 		/* Unknown layout: keep the segments, cannot tell a TSTAMP. */
-		m->flags = NTRACE_MSGF_LAYOUT_RAW;
+		m->flags |= NTRACE_MSGF_LAYOUT_RAW;
 		m->nraw = nf < NTRACE_MSG_RAW_FIELDS ? nf : NTRACE_MSG_RAW_FIELDS;
 		if (nf > NTRACE_MSG_RAW_FIELDS)
 			m->flags |= NTRACE_MSGF_RAW_TRUNC;
@@ -256,6 +266,7 @@ static size_t parse_word(struct ntrace_parser *p, const uint8_t *q, uint64_t off
 	p->tcode = (uint8_t)c.tcode;
 	p->nfields = (uint8_t)c.nf;
 	p->ferr = 0;
+	p->fempty = false;
 	msg_finish(p, m);
 	return k;
 }
@@ -331,10 +342,15 @@ size_t ntrace_parse(struct ntrace_parser *p, const uint8_t *buf, size_t len,
 				if (p->bad)
 					bad_flush(p, &out[n++]);
 				msg_begin(p, off, mdo);
+			} else if (mseo == NTRACE_MSEO_END_MSG) {
+				/* ends a message that did not start: a stray
+				 * byte, unless part of a longer bad region */
+				bad_mark(p, off, off + 1, NTRACE_MSG_ERR_STRAY_EOM, 0xFF);
 			} else {
 				bad_mark(p, off, off + 1, NTRACE_MSG_ERR_GARBAGE, 0xFF);
-				if (mseo != NTRACE_MSEO_END_MSG)
-					p->state = ST_SKIP;
+				if (p->bad_err == NTRACE_MSG_ERR_STRAY_EOM)
+					p->bad_err = NTRACE_MSG_ERR_GARBAGE;
+				p->state = ST_SKIP;
 			}
 			break;
 		case ST_SKIP:

@@ -255,6 +255,7 @@ struct ntrace_pd_decode_opts {
 	bool no_task_mode;	/* decode per AUX stream even when task mode is possible */
 	const struct ntrace_isa_cfg *isa;	/* ISA of the per-process image sets
 						 * (NULL: RV64GC) */
+	bool strict;		/* as ntrace_codec_cfg.strict */
 };
 
 /*

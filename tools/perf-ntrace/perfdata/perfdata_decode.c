@@ -442,6 +442,7 @@ static int stream_start(struct pd_dec *x, struct stream *s, bool mid_message, bo
 	if (rc)
 		return rc;
 	cfg.src = x->opts ? x->opts->src : -1;
+	cfg.enc.codec.strict = x->opts && x->opts->strict;
 	cfg.enc.codec.wait_for_eom = mid_message;
 	s->d = ntrace_decoder_new(&cfg, x->img, &x->ops->dec, x->ctx, &why);
 	if (!s->d)

@@ -337,6 +337,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 			       a->cpu, (unsigned long long)at);
 		}
 		cfg.src = x->opts ? x->opts->src : -1;
+		cfg.enc.codec.strict = x->opts && x->opts->strict;
 		/* skip to a message's end unless the data is known to start at one */
 		cfg.enc.codec.wait_for_eom = resync && !aligned;
 		tc->d = ntrace_decoder_new(&cfg, img, &x->ops->dec, x->ctx, &why);

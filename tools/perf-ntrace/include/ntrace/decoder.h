@@ -161,6 +161,26 @@ struct ntrace_dec_cfg {
  * no width checks. */
 void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
 
+/*
+ * What real encoders do where N-Trace 1.0 says otherwise, and the meaning
+ * is clear: decoded through and counted, each kind reported once per
+ * source (once per stream where no source is known) as a warning. With
+ * enc.codec.strict each one is reported: the first three as errors (the
+ * source waits for a sync), as 1.0 would have them.
+ */
+enum ntrace_quirk {
+	NTRACE_QUIRK_STRAY_EOM,		/* a byte ending a message between messages
+					 * (0x03: TCODE 0 ended at once), not 0xFF */
+	NTRACE_QUIRK_EMPTY_FIELD,	/* a variable field of no bits: 0 */
+	NTRACE_QUIRK_SYNC4_HTM,		/* SYNC=4 (I-CNT full) in HTM: rc7 drafts
+					 * allowed it, 1.0 allows it in BTM only */
+	NTRACE_QUIRK_UNEXPECTED,	/* a message no decoding step uses (vendor,
+					 * reserved): skipped */
+	NTRACE_QUIRK__COUNT
+};
+
+const char *ntrace_quirk_name(unsigned int quirk);
+
 /* Counters since ntrace_decoder_new(), over all sources. */
 struct ntrace_dec_stats {
 	uint64_t bytes;		/* trace bytes fed */
@@ -177,6 +197,7 @@ struct ntrace_dec_stats {
 	uint64_t skipped;	/* messages ignored while not synchronised */
 	uint64_t lost;		/* Error messages */
 	uint64_t tcode[64];	/* messages per TCODE */
+	uint64_t quirks[NTRACE_QUIRK__COUNT];	/* deviations decoded through */
 };
 
 /* Opaque decoder state (one per trace; not thread-safe, no global state). */

@@ -133,6 +133,11 @@ struct ntrace_codec_cfg {
 	bool wait_for_eom;	/* parser: stream may start mid-message (wrapped
 				 * circular buffer): ignore bytes until the first
 				 * MSEO=11 byte instead of reporting them */
+	bool strict;		/* parser and decoder: 1.0 to the letter. Without
+				 * it, what real encoders do where 1.0 says
+				 * otherwise and the meaning is clear (enum
+				 * ntrace_quirk) is decoded through, counted and
+				 * reported once per source */
 };
 
 /* ntrace_msg.flags */
@@ -145,12 +150,14 @@ struct ntrace_codec_cfg {
 #define NTRACE_MSGF_LAYOUT_RAW	0x40	/* layout unknown (vendor/reserved TCODE, RCODE
 					 * or CDF): var fields are in raw[] only, a
 					 * TSTAMP cannot be told apart */
+#define NTRACE_MSGF_EMPTY_FIELD	0x80	/* a variable field had no bits: taken as 0
+					 * (a quirk; with cfg.strict, EMPTY_FIELD) */
 
 /* ntrace_msg.err: what was wrong with a record (0 = a good message). */
 enum ntrace_msg_err {
 	NTRACE_MSG_OK = 0,
 	NTRACE_MSG_ERR_GARBAGE,		/* bytes outside any message that are not idle
-					 * (MSEO 01/10, or 11 with MDO != 0x3F) */
+					 * (MSEO 01/10, with or without some 11) */
 	NTRACE_MSG_ERR_MSEO,		/* reserved MSEO=10 inside a message */
 	NTRACE_MSG_ERR_TOO_LONG,	/* message longer than max_msg_bytes (end missing?) */
 	NTRACE_MSG_ERR_FIELD_TOO_LONG,	/* a variable field has non-zero bits past bit 63 */
@@ -159,7 +166,11 @@ enum ntrace_msg_err {
 					 * (or a TSTAMP while tstamp is off) */
 	NTRACE_MSG_ERR_TRUNCATED,	/* stream ended inside a message */
 	NTRACE_MSG_ERR_EMPTY_FIELD,	/* a variable field with no bits (fixed fields
-					 * filled the byte that ended the field) */
+					 * filled the byte that ended the field); only
+					 * with cfg.strict, else a flagged message */
+	NTRACE_MSG_ERR_STRAY_EOM,	/* bytes between messages that each end one
+					 * (MSEO 11, not the 0xFF idle): no message
+					 * lost, unless some were entirely */
 	NTRACE_MSG_ERR__COUNT
 };
 
@@ -243,6 +254,7 @@ struct ntrace_parser {
 	uint8_t acc_hi_and;
 	uint8_t nfields;
 	uint8_t ferr;		/* first field-level error seen in this message */
+	bool fempty;		/* a field had no bits (not strict): taken as 0 */
 	uint8_t field_bits[8];
 	uint64_t field[8];
 	/* pending bad region (merged until a good start or idle byte) */

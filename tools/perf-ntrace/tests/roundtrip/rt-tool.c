@@ -7,6 +7,9 @@
  *                                        with the recorded PCs; plus corrupted and
  *                                        truncated variants. One TAP line each.
  *   rt-tool encode CONFIG PCS OUT IMAGE... write the trace bytes of one configuration
+ *   rt-tool encode-stray CONFIG N PCS OUT IMAGE...  the same with a stray
+ *                                        end-of-message byte (0x03, an encoder
+ *                                        quirk) after every Nth message
  *   rt-tool expect PCS OUT IMAGE...      write the recorded PCs as "0x%lx" lines
  *   rt-tool configs                      list the configuration names
  *
@@ -918,6 +921,38 @@ int main(int argc, char **argv)
 			return 1;
 		return 0;
 	}
+	if (argc >= 7 && !strcmp(argv[1], "encode-stray")) {
+		const struct rt_config *c = rt_config_find(argv[2]);
+		unsigned long every = strtoul(argv[3], NULL, 0);
+		struct ntrace_enc_cfg cfg;
+		struct enc_out e;
+		size_t at = 0, k;
+		FILE *f;
+
+		img = load_images(argv + 6, argc - 6);
+		if (!c || !every || !img || load_truth(argv[4], img, &t))
+			return 2;
+		ntrace_enc_cfg_default(&cfg);
+		c->apply(&cfg);
+		cfg.codec.xlen = ntrace_images_isa(img)->xlen;
+		if (encode(&cfg, t.rec.v, t.rec.n, &e))
+			return 1;
+		f = fopen(argv[5], "wb");
+		if (!f)
+			return 1;
+		for (k = every - 1; k < e.nends; k += every) {
+			if (fwrite(e.buf + at, 1, e.ends[k] - at, f) != e.ends[k] - at ||
+			    fputc(0x03, f) == EOF) {
+				fclose(f);
+				return 1;
+			}
+			at = e.ends[k];
+		}
+		if (fwrite(e.buf + at, 1, e.n - at, f) != e.n - at || fclose(f))
+			return 1;
+		printf("%zu stray bytes\n", e.nends / every);
+		return 0;
+	}
 	if (argc >= 5 && !strcmp(argv[1], "expect")) {
 		FILE *f;
 
@@ -932,6 +967,7 @@ int main(int argc, char **argv)
 		return fclose(f) ? 1 : 0;
 	}
 	fprintf(stderr, "usage: rt-tool all PCS IMAGE... | encode CONFIG PCS OUT IMAGE... |"
-			" expect PCS OUT IMAGE... | configs\n");
+			" encode-stray CONFIG N PCS OUT IMAGE... | expect PCS OUT IMAGE... |"
+			" configs\n");
 	return 2;
 }

@@ -4,7 +4,8 @@
  * the I-CNT examples in BTM and HTM ("Example of I-CNT Handling in BTM/HTM
  * mode"), the invalid I-CNT values, the I-CNT full example (ResourceFull
  * and SYNC=4), repeated history (RCODE 2), RepeatBranch, implicit return,
- * traps, U-ADDR chains and corrupt inputs.
+ * traps, U-ADDR chains and corrupt inputs; and the quirks of real
+ * encoders (enum ntrace_quirk), decoded through or, strict, errors.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -109,6 +110,7 @@ struct out {
 	uint64_t trap_to;
 	char last_err[256];
 	char first_err[256];
+	struct ntrace_dec_stats st;
 };
 
 static int add(void *ctx, const uint64_t *pcs, size_t n)
@@ -179,6 +181,7 @@ static void decode_as(const struct ntrace_dec_cfg *cfg, const struct ntrace_msg 
 	for (i = 0; i < n; i++)
 		ntrace_decoder_put(o->d, &m[i]);
 	ntrace_decoder_finish(o->d);
+	ntrace_decoder_stats(o->d, &o->st);
 	ntrace_decoder_free(o->d);
 }
 
@@ -249,6 +252,82 @@ static int same(const struct out *o, const uint64_t *want, size_t n)
 }
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
+
+/*
+ * What real encoders do where 1.0 says otherwise: by default decoded
+ * through, counted and reported once; strict, an error (or, for messages
+ * nothing uses, a warning each).
+ */
+static void quirks(const struct ntrace_dec_cfg *btm, const struct ntrace_dec_cfg *htm)
+{
+	struct ntrace_dec_cfg sbtm = *btm, shtm = *htm;
+	struct out o;
+	int ok;
+
+	sbtm.enc.codec.strict = shtm.enc.codec.strict = true;
+	{	/* BTM example 1 with end-of-message bytes between its messages */
+		struct ntrace_msg eom = { .err = NTRACE_MSG_ERR_STRAY_EOM, .offset = 4, .size = 1 };
+		struct ntrace_msg m[] = { sync_at(0x100), eom, direct(3), eom, corr(1, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 1 &&
+		       o.st.quirks[NTRACE_QUIRK_STRAY_EOM] == 2,
+		       "quirk: stray end-of-message bytes are skipped, counted, reported once");
+		decode(&sbtm, m, N(m), &o);
+		tap_ok(o.errors == 2 && strstr(o.first_err, "end-of-message bytes between") &&
+		       !o.st.quirks[NTRACE_QUIRK_STRAY_EOM],
+		       "strict: each stray end-of-message byte is damage");
+	}
+	{	/* an Ownership whose PROCESS field had no bits */
+		struct ntrace_msg own = { .tcode = NTRACE_TC_OWNERSHIP,
+					  .flags = NTRACE_MSGF_EMPTY_FIELD };
+		struct ntrace_msg m[] = { sync_at(0x100), own, direct(3), own, corr(1, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 1 &&
+		       o.st.quirks[NTRACE_QUIRK_EMPTY_FIELD] == 2,
+		       "quirk: a field of no bits is 0, counted, reported once per source");
+	}
+	{
+		/*
+		 * The I-CNT full example in HTM with SYNC=4, as rc7 allowed:
+		 * the HIST bit of 0x502 (not taken) first, in ResourceFull.
+		 */
+		struct ntrace_msg s4 = sync_at(0x512);
+		static const uint64_t want[] = { 0x500, 0x502, 0x506, 0x50a, 0x50e, 0x512, 0x516,
+						 0x51a };
+		struct ntrace_msg m[4];
+
+		s4.sync = NTRACE_SYNC_ICNT;
+		s4.icnt = 9;
+		m[0] = sync_at(0x500);
+		m[1] = rfull(NTRACE_RCODE_HIST, 0x2, 0);
+		m[2] = s4;
+		m[3] = corr(5, 1, 0x1);
+		decode(htm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 1 && o.syncs == 2 &&
+		       o.st.quirks[NTRACE_QUIRK_SYNC4_HTM] == 1,
+		       "quirk: SYNC=4 in HTM decodes as a sync, counted, reported");
+		decode(&shtm, m, N(m), &o);
+		ok = same(&o, want + 5, 3) && o.errors == 1 && strstr(o.first_err, "SYNC=4 in HTM");
+		tap_ok(ok, "strict: SYNC=4 in HTM is an error, decoding goes on from the sync");
+	}
+	{	/* vendor messages (TCODE 60) nothing decodes */
+		struct ntrace_msg v = { .tcode = 60, .flags = NTRACE_MSGF_LAYOUT_RAW };
+		struct ntrace_msg m[] = { sync_at(0x100), v, direct(3), v, corr(1, 0, 0) };
+		static const uint64_t want[] = { 0x100, 0x102, 0x200 };
+
+		decode(btm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 1 &&
+		       o.st.quirks[NTRACE_QUIRK_UNEXPECTED] == 2,
+		       "quirk: vendor messages are skipped, counted, reported once per source");
+		decode(&sbtm, m, N(m), &o);
+		tap_ok(same(&o, want, N(want)) && !o.errors && o.warns == 2,
+		       "strict: each vendor message is reported");
+	}
+}
 
 int main(void)
 {
@@ -623,6 +702,7 @@ int main(void)
 		tap_ok(same(&o, want, 2) && !o.errors && o.warns == 1,
 		       "reset forgets set_aligned: bad bytes before the first sync are a warning");
 	}
+	quirks(&btm, &htm);
 	ntrace_images_free(img);
 	return tap_done();
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: LGPL-2.1 OR BSD-2-Clause
 /*
  * The parser on broken input: truncated streams, reserved MSEO values,
- * bytes outside messages, a message whose end is missing, over-long fields,
- * wrong field counts, all-zero memory and random bytes. Each case checks the
+ * bytes outside messages (stray ends of messages among them), a message
+ * whose end is missing, over-long fields, wrong field counts, empty fields,
+ * all-zero memory and random bytes. Each case checks the
  * error record (code, offset, size) and that parsing resumes at the next
  * message with the right offset. The parser's fast path for messages of
  * up to 8 bytes must give the same records as its byte-by-byte path.
@@ -76,9 +77,28 @@ static void garbage_between(void)
 
 	tap_ok(k == 4 && out[1].err == NTRACE_MSG_ERR_GARBAGE && out[1].offset == 2 &&
 	       out[1].size == 3, "garbage: one error for bytes 2..4");
-	tap_ok(k == 4 && out[2].err == NTRACE_MSG_ERR_GARBAGE && out[2].offset == 6 &&
-	       out[2].size == 1, "garbage: stray 11 byte after idle reported alone");
+	tap_ok(k == 4 && out[2].err == NTRACE_MSG_ERR_STRAY_EOM && out[2].offset == 6 &&
+	       out[2].size == 1, "garbage: stray 11 byte after idle reported alone, STRAY_EOM");
 	tap_ok(k == 4 && !out[3].err && out[3].offset == 7, "garbage: next message at offset 7");
+}
+
+/* Bytes that end a message between messages: STRAY_EOM unless mixed with others. */
+static void stray_eom(void)
+{
+	/* 0x03: TCODE 0 ended at once (as some encoders pad) */
+	static const uint8_t b[] = { DB5, 0x03, DB5, 0x03, 0x07, DB5 };
+	static const uint8_t c[] = { DB5, 0x03, 0x07, 0x05, 0x0B, DB5 };
+	struct ntrace_msg out[8];
+	size_t k = parse(&(struct ntrace_codec_cfg){ 0 }, b, sizeof(b), out, 8);
+
+	tap_ok(k == 5 && out[1].err == NTRACE_MSG_ERR_STRAY_EOM && out[1].offset == 2 &&
+	       out[1].size == 1 && !out[2].err && out[2].offset == 3 &&
+	       out[3].err == NTRACE_MSG_ERR_STRAY_EOM && out[3].offset == 5 && out[3].size == 2 &&
+	       !out[4].err && out[4].offset == 7, "stray end-of-message bytes: STRAY_EOM records");
+	k = parse(&(struct ntrace_codec_cfg){ 0 }, c, sizeof(c), out, 8);
+	tap_ok(k == 3 && out[1].err == NTRACE_MSG_ERR_GARBAGE && out[1].offset == 2 &&
+	       out[1].size == 4 && !out[2].err && out[2].offset == 6,
+	       "stray end-of-message bytes before an MSEO=01 byte: one GARBAGE record");
 }
 
 static void missing_end(void)
@@ -157,10 +177,15 @@ static void field_count(void)
 	k = parse(&(struct ntrace_codec_cfg){ .src_bits = 12 }, d, sizeof(d), out, 4);
 	tap_ok(k == 1 && out[0].err == NTRACE_MSG_ERR_SHORT, "message ending inside SRC: SHORT");
 	/* Ownership with SRC=6 bits filling byte 1, which also ends the message */
+	k = parse(&(struct ntrace_codec_cfg){ .src_bits = 6, .strict = true },
+		  (const uint8_t[]){ 0x08, 0x7F }, 2, out, 4);
+	tap_ok(k == 1 && out[0].err == NTRACE_MSG_ERR_EMPTY_FIELD && out[0].size == 2,
+	       "strict: variable field with no bits: EMPTY_FIELD");
 	k = parse(&(struct ntrace_codec_cfg){ .src_bits = 6 }, (const uint8_t[]){ 0x08, 0x7F }, 2,
 		  out, 4);
-	tap_ok(k == 1 && out[0].err == NTRACE_MSG_ERR_EMPTY_FIELD && out[0].size == 2,
-	       "variable field with no bits: EMPTY_FIELD");
+	tap_ok(k == 1 && !out[0].err && out[0].tcode == NTRACE_TC_OWNERSHIP && out[0].src == 31 &&
+	       !out[0].data && (out[0].flags & NTRACE_MSGF_EMPTY_FIELD),
+	       "variable field with no bits: 0, the message flagged EMPTY_FIELD");
 }
 
 static void zeros_and_wrap(void)
@@ -296,6 +321,7 @@ int main(void)
 	truncated();
 	reserved_mseo();
 	garbage_between();
+	stray_eom();
 	missing_end();
 	field_too_long();
 	field_count();

@@ -139,7 +139,7 @@ static int on_event(void *ctx, const struct ntrace_dec_event *ev)
 	if (c->view && view_event(c->view, ev))
 		return NTRACE_ENOMEM;
 	if (ev->type != NTRACE_DEV_ERROR && ev->type != NTRACE_DEV_WARN &&
-	    ev->type != NTRACE_DEV_LOST)
+	    ev->type != NTRACE_DEV_LOST && ev->type != NTRACE_DEV_QUIRK)
 		return 0;
 	if (c->quiet)
 		return 0;
@@ -647,7 +647,8 @@ static int decode_raw_jobs(struct decode_ctx *c, const struct decode_args *a,
 	pc.runs = !c->stats_only;
 	pc.fmt = sink_formats[a->fmt];
 	pc.symbols = a->symbols;
-	pc.events = 1u << NTRACE_DEV_ERROR | 1u << NTRACE_DEV_WARN | 1u << NTRACE_DEV_LOST;
+	pc.events = 1u << NTRACE_DEV_ERROR | 1u << NTRACE_DEV_WARN | 1u << NTRACE_DEV_LOST |
+		    1u << NTRACE_DEV_QUIRK;
 	p = buf ? ntrace_pardec_new(&a->cfg, img, &pc, c->out, on_event, c, &err) : NULL;
 	if (!p) {
 		fprintf(stderr, "perf-ntrace decode: %s\n", buf ? err : "out of memory");

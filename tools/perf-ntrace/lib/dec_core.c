@@ -264,7 +264,7 @@ const char *ntrace_dec_kind_name(unsigned int kind)
 const char *ntrace_dec_ev_name(unsigned int type)
 {
 	static const char *const names[NTRACE_DEV__COUNT] = {
-		"sync", "error", "warning", "lost", "stop", "ownership",
+		"sync", "error", "warning", "lost", "stop", "ownership", "quirk",
 	};
 
 	return type < NTRACE_DEV__COUNT ? names[type] : "?";

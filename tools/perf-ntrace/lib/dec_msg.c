@@ -52,7 +52,7 @@ static void quirk(struct ntrace_decoder *d, struct dec_src *s, unsigned int q, c
 	snprintf(d->text, sizeof(d->text), "%s, decoded through; "
 		 "further ones are counted (quirk.%s), --strict reports each", what,
 		 ntrace_quirk_name(q));
-	dec_event(d, s, NTRACE_DEV_WARN, q, d->text);
+	dec_event(d, s, NTRACE_DEV_QUIRK, q, d->text);
 }
 
 void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s)

@@ -144,6 +144,9 @@ struct ntrace_pardec {
 	bool fill_nocut;
 	/* where the head piece's decoder stands in the stream (overlap) */
 	uint64_t lead_pos;
+	/* quirks reported, per source (bit per enum ntrace_quirk): each piece's
+	 * decoder reports its first of each, one decoder the first of all */
+	uint8_t quirks_told[1u << NTRACE_MAX_SRC_BITS];
 	/* results */
 	struct ntrace_dec_stats acc;	/* counters of the retired decoders */
 	uint64_t in_bytes, out_bytes, retired_in;

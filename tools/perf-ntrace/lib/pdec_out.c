@@ -159,6 +159,20 @@ static int put_out(struct ntrace_pardec *p, struct pd_piece *pc, size_t n)
 	return rc;
 }
 
+/* A quirk event of a kind its source reported before (in an earlier piece). */
+static bool told(struct ntrace_pardec *p, const struct ntrace_dec_event *ev)
+{
+	uint8_t *t = &p->quirks_told[ev->src & ((1u << NTRACE_MAX_SRC_BITS) - 1)];
+	uint8_t bit = (uint8_t)(1u << (ev->code & 7));
+
+	if (ev->type != NTRACE_DEV_QUIRK)
+		return false;
+	if (*t & bit)
+		return true;
+	*t |= bit;
+	return false;
+}
+
 int pd_drain(struct ntrace_pardec *p, struct pd_piece *pc)
 {
 	int rc = 0;
@@ -172,7 +186,7 @@ int pd_drain(struct ntrace_pardec *p, struct pd_piece *pc)
 
 			pthread_mutex_unlock(&p->mu);
 			e.ev.text = e.text;
-			if (p->event)
+			if (p->event && !told(p, &e.ev))
 				rc = p->event(p->ctx, &e.ev);
 			free(e.text);
 			pthread_mutex_lock(&p->mu);

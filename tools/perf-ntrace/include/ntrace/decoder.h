@@ -104,6 +104,8 @@ enum ntrace_dec_ev {
 	NTRACE_DEV_LOST,	/* Error message: the encoder lost messages; code = ECODE */
 	NTRACE_DEV_STOP,	/* ProgTraceCorrelation: trace stopped; code = EVCODE */
 	NTRACE_DEV_OWNER,	/* Ownership: priv, context */
+	NTRACE_DEV_QUIRK,	/* a quirk of the encoder decoded through; code =
+				 * enum ntrace_quirk. Once per source and kind */
 	NTRACE_DEV__COUNT
 };
 
@@ -164,7 +166,8 @@ void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
 /*
  * What real encoders do where N-Trace 1.0 says otherwise, and the meaning
  * is clear: decoded through and counted, each kind reported once per
- * source (once per stream where no source is known) as a warning. With
+ * source (once per stream where no source is known, as source 0) by an
+ * NTRACE_DEV_QUIRK event. With
  * enc.codec.strict each one is reported: the first three as errors (the
  * source waits for a sync), as 1.0 would have them.
  */

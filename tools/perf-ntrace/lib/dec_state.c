@@ -10,9 +10,10 @@
  * stack, which quirks were reported (the parallel decoder drops repeated
  * quirk events, pdec_out.c), and for a source that waits for a sync, its
  * flow (pc, I-CNT, history, return stack, open run, last branch message:
- * a sync sets them all before they are read again). A source that does not exist equals
- * one in its initial state. The parser is not included: callers compare
- * at the end of a good message, where it is idle with nothing pending.
+ * a sync sets them all before they are read again). A source that does
+ * not exist equals one in its initial state. The parser is not included:
+ * callers compare at the end of a good message, where it is idle with
+ * nothing pending.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -167,9 +167,9 @@ void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
  * What real encoders do where N-Trace 1.0 says otherwise, and the meaning
  * is clear: decoded through and counted, each kind reported once per
  * source (once per stream where no source is known, as source 0) by an
- * NTRACE_DEV_QUIRK event. With
- * enc.codec.strict each one is reported: the first three as errors (the
- * source waits for a sync), as 1.0 would have them.
+ * NTRACE_DEV_QUIRK event. With enc.codec.strict each one is reported: the
+ * first three as errors (the source waits for a sync), as 1.0 would have
+ * them, an unexpected message as a warning.
  */
 enum ntrace_quirk {
 	NTRACE_QUIRK_STRAY_EOM,		/* a byte ending a message between messages

@@ -412,16 +412,20 @@ for data in $datas; do
 			not_ok "$what: perf script --itrace=i1i: '$back' (samples going back in time, CPUs)"
 		fi
 		# Truth 2 for perf's own decoder: each CPU's samples. A record
-		# whose run holds an exec (a child not switched out between fork
-		# and exec, or preempted between the exec and its first user
-		# instruction) perf cuts at the new program's entry, as
-		# perf-ntrace does (admin guide, Limits).
+		# that spans an exec (a child not switched out between fork and
+		# exec) perf decodes whole with the new program: a known limit
+		# (admin guide, Limits) when perf-ntrace, which cuts it, is exact.
+		ntok=$gtok
 		perf_cpus "$tmp/$data.perf" "$tmp/$data.perf"
 		truth_match "$tmp/$data.perf" $data
+		splits=$(sed -n 's/^exec_splits: //p' "$tmp/$data.st")
 		if [ -n "$gtok" ] && [ -s "$tmp/$data.perf" ] && [ "$nflag" -gt 0 ]; then
 			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (samples/truth:$loss_lossy)"
 		elif [ -n "$gtok" ] && [ -s "$tmp/$data.perf" ]; then
 			ok "$what: perf script, per CPU, all processes' instruction samples = the model's ground truth ($gtok: $(counts "$tmp/$data.perf.cpu"))"
+		elif [ -n "$ntok" ] && [ "${splits:-0}" -gt 0 ]; then
+			todo "$what: perf script per CPU ($(counts "$tmp/$data.perf.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")), $splits AUX record(s) span an exec" \
+				"perf decodes a record spanning an exec with the new program"
 		else
 			not_ok "$what: perf script per CPU ($(counts "$tmp/$data.perf.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart"))${loss_bad:+, $nflag AUX records flagged:$loss_bad}: $(head -c 200 "$tmp/$data.perf.err")"
 		fi

@@ -742,6 +742,25 @@ static const char *base_name(const char *path)
 	return name;
 }
 
+/*
+ * The trace of configuration name for the ground truth pcs with images
+ * spec: 0, 1 (encoding failed) or 2 (bad arguments or input).
+ */
+static int encode_named(const char *name, const char *pcs, char **spec, int n,
+			struct truth *t, struct enc_out *e)
+{
+	const struct rt_config *c = rt_config_find(name);
+	struct ntrace_images *img = load_images(spec, n);
+	struct ntrace_enc_cfg cfg;
+
+	if (!c || !img || load_truth(pcs, img, t))
+		return 2;
+	ntrace_enc_cfg_default(&cfg);
+	c->apply(&cfg);
+	cfg.codec.xlen = ntrace_images_isa(img)->xlen;
+	return encode(&cfg, t->rec.v, t->rec.n, e) ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct ntrace_images *img;
@@ -903,40 +922,26 @@ int main(int argc, char **argv)
 		return nrec >= disc ? 0 : 1;
 	}
 	if (argc >= 6 && !strcmp(argv[1], "encode")) {
-		const struct rt_config *c = rt_config_find(argv[2]);
-		struct ntrace_enc_cfg cfg;
 		struct enc_out e;
+		int rc = encode_named(argv[2], argv[3], argv + 5, argc - 5, &t, &e);
 		FILE *f;
 
-		img = load_images(argv + 5, argc - 5);
-		if (!c || !img || load_truth(argv[3], img, &t))
-			return 2;
-		ntrace_enc_cfg_default(&cfg);
-		c->apply(&cfg);
-		cfg.codec.xlen = ntrace_images_isa(img)->xlen;
-		if (encode(&cfg, t.rec.v, t.rec.n, &e))
-			return 1;
+		if (rc)
+			return rc;
 		f = fopen(argv[4], "wb");
 		if (!f || fwrite(e.buf, 1, e.n, f) != e.n || fclose(f))
 			return 1;
 		return 0;
 	}
 	if (argc >= 7 && !strcmp(argv[1], "encode-stray")) {
-		const struct rt_config *c = rt_config_find(argv[2]);
 		unsigned long every = strtoul(argv[3], NULL, 0);
-		struct ntrace_enc_cfg cfg;
 		struct enc_out e;
 		size_t at = 0, k;
+		int rc = every ? encode_named(argv[2], argv[4], argv + 6, argc - 6, &t, &e) : 2;
 		FILE *f;
 
-		img = load_images(argv + 6, argc - 6);
-		if (!c || !every || !img || load_truth(argv[4], img, &t))
-			return 2;
-		ntrace_enc_cfg_default(&cfg);
-		c->apply(&cfg);
-		cfg.codec.xlen = ntrace_images_isa(img)->xlen;
-		if (encode(&cfg, t.rec.v, t.rec.n, &e))
-			return 1;
+		if (rc)
+			return rc;
 		f = fopen(argv[5], "wb");
 		if (!f)
 			return 1;

@@ -305,8 +305,9 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 	     (st.task_mode &&
 	      fprintf(c->out, "task_mode: 1\ntasks: %" PRIu64 "\nimage_sets: %" PRIu64
 		      "\nexec_splits: %" PRIu64 "\nunattributed_bytes: %" PRIu64
-		      "\nmissing_bytes: %" PRIu64 "\n", st.tasks, st.image_sets, st.exec_splits,
-		      st.unattributed_bytes, st.missing_bytes) < 0))) {
+		      "\nmissing_bytes: %" PRIu64 "\nreaped_records: %" PRIu64 "\n", st.tasks,
+		      st.image_sets, st.exec_splits, st.unattributed_bytes, st.missing_bytes,
+		      st.reaped_records) < 0))) {
 		fprintf(stderr, "perf-ntrace decode: write error: %s\n", strerror(errno));
 		return 2;
 	}

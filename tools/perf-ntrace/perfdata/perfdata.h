@@ -275,6 +275,7 @@ struct ntrace_pd_decode_stats {
 	uint64_t exec_splits;	/* AUX records cut at an exec */
 	uint64_t unattributed_bytes;	/* AUX bytes no AUX record covers (not decoded) */
 	uint64_t missing_bytes;	/* bytes AUX records announce that no AUXTRACE holds */
+	uint64_t reaped_records;	/* AUX records of pid -1 given to the task switched in */
 };
 
 /*

@@ -263,6 +263,7 @@ static int add_task_event(struct pd_dec *x, const struct ntrace_pd_rec *r)
 		if (!w)
 			return pd_fail(x, NTRACE_ENOMEM, "out of memory");
 		w->cpu = r->sid.cpu;
+		w->pid = r->sid.pid;
 		w->tid = r->sid.tid;
 		w->time = r->sid.time;
 		return 0;

@@ -81,7 +81,7 @@ struct auxrec {
 
 /* A task's switch-in (SWITCH_CPU_WIDE without the out flag) or ITRACE_START. */
 struct swin {
-	uint32_t cpu, tid;
+	uint32_t cpu, pid, tid;
 	uint64_t time;
 };
 

@@ -597,6 +597,17 @@ int pd_task_decode(struct pd_dec *x)
 		}
 		if (!last && j && x->swins[j - 1].cpu == a->cpu)
 			last = &x->swins[j - 1];
+		/*
+		 * A task reaped before its final switch-out leaves its last
+		 * record without a pid (perf's -1): it is the task that was
+		 * switched in last.
+		 */
+		if (a->pid == UINT32_MAX && a->tid == UINT32_MAX && last &&
+		    last->tid != UINT32_MAX) {
+			a->pid = last->pid;
+			a->tid = last->tid;
+			x->st->reaped_records++;
+		}
 		if (last && last->tid == a->tid && last->time > a->t_start)
 			a->t_start = last->time;
 	}

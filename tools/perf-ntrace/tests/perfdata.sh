@@ -12,6 +12,13 @@
 #    the directory perf record --kcore writes;
 #  - a chunk flagged TRUNCATED followed by missing bytes: decoding restarts
 #    at the next sync and both sides of the gap are correct flow;
+#  - task mode (perf record -a: per-CPU AUX areas, each AUX record one
+#    task's run): two processes whose programs' runs alternate on two CPUs
+#    decode to exactly each program's retired PCs (--show-task, --pid);
+#    the last record of a task reaped before its final switch-out (pid and
+#    tid -1) goes to the task switched in last on its CPU (reaped_records),
+#    and with no switch-in before it on that CPU it stays an error; the
+#    patched host perf script gives the same PCs per process;
 #  - corrupt and foreign files get clear errors;
 #  - independent truth for the record layer: perf report -D (Debian's perf,
 #    and the patched host perf from scripts/perf.sh --host) lists the same
@@ -183,6 +190,146 @@ for n in "${progs[@]}"; do
 		fi
 	done
 done
+
+# ---- task mode ----
+
+# Two processes, 42 and 43 (two programs if there are two), each run
+# three times: its ground truth cut into three runs, each encoded on its
+# own (the driver starts every AUX record with a sync at a switch-in).
+# 42 runs on CPU 0, 1, 0 and 43 on 1, 0, 1, the CPUs' runs overlapping.
+tprog=([42]=${progs[0]} [43]=${progs[1]:-${progs[0]}})
+targs=()
+for pid in 42 43; do
+	n=${tprog[$pid]}
+	targs+=(--task "$pid" "$n" "/bin/$n@0x10000,0x100000")
+	"$PDT" --split-pcs "$WORK/$n.pcs" 3 "$WORK/task$pid" ||
+		{ not_ok "task mode: split $n's ground truth"; exit 1; }
+	for k in 0 1 2; do
+		"$WORK/rt-tool" encode btm "$WORK/task$pid.$k.pcs" "$WORK/task$pid.$k.bin" \
+			--priv u "$WORK/bin/$n" &&
+		"$WORK/rt-tool" expect "$WORK/task$pid.$k.pcs" "$WORK/task$pid.$k.expect" \
+			--priv u "$WORK/bin/$n" ||
+			{ not_ok "task mode: encode run $k of $n"; exit 1; }
+	done
+	# the first two runs: what is left when the last record is lost
+	cat "$WORK/task$pid.0.expect" "$WORK/task$pid.1.expect" >"$WORK/task$pid.head"
+done
+targs+=(--run 0 42 "$WORK/task42.0.bin" --run 1 43 "$WORK/task43.0.bin"
+	--run 1 42 "$WORK/task42.1.bin" --run 0 43 "$WORK/task43.1.bin"
+	--run 0 42 "$WORK/task42.2.bin" --run 1 43 "$WORK/task43.2.bin")
+ta=${tprog[42]} tb=${tprog[43]}
+"$PDT" --write "$WORK/task.data" "${targs[@]}" &&
+"$PDT" --write "$WORK/reaped.data" "${targs[@]}" --reaped 42 &&
+"$PDT" --write "$WORK/noswitch.data" "${targs[@]}" --reaped 42 --no-switch-in 0 ||
+	{ not_ok "task mode: perfdata_test writes the files"; exit 1; }
+
+# task_decode FILE: $WORK/t.pc ("CPU PID TID TIME PC"), t.42 and t.43 (the
+# PCs of each), t.st (stats), t.err; the exit status of the decode
+task_decode() {
+	local f=$1 st
+	"$TOOL" decode --root "$WORK" --format=stats -o "$WORK/t.st" "$f" 2>/dev/null
+	"$TOOL" decode --root "$WORK" --show-task -o "$WORK/t.pc" "$f" 2>"$WORK/t.err"
+	st=$?
+	awk '$2 == 42 { print $5 }' "$WORK/t.pc" >"$WORK/t.42"
+	awk '$2 == 43 { print $5 }' "$WORK/t.pc" >"$WORK/t.43"
+	return $st
+}
+# CPU and pid of each stretch of lines, in output order
+task_runs() { awk '{ print $1 ":" $2 }' "$WORK/t.pc" | uniq | tr '\n' ' '; }
+
+task_decode "$WORK/task.data"
+st=$?
+runs=$(task_runs)
+if [ $st -eq 0 ] && [ ! -s "$WORK/t.err" ] && cmp -s "$WORK/t.42" "$WORK/$ta.expect" &&
+   cmp -s "$WORK/t.43" "$WORK/$tb.expect" && [ "$runs" = "0:42 1:43 1:42 0:43 0:42 1:43 " ] &&
+   grep -q '^task_mode: 1$' "$WORK/t.st" && grep -q '^errors: 0$' "$WORK/t.st" &&
+   grep -q '^reaped_records: 0$' "$WORK/t.st"; then
+	ok "task mode: 6 AUX records on 2 CPUs, decoded in time order: process 42 ($ta) and 43 ($tb) have their programs' retired PCs ($(wc -l <"$WORK/t.42") + $(wc -l <"$WORK/t.43"))"
+else
+	not_ok "task mode: exit $st, runs $runs, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/$ta.expect") PCs, 43: $(wc -l <"$WORK/t.43")/$(wc -l <"$WORK/$tb.expect"), $(grep -E '^(errors|task_mode):' "$WORK/t.st" | tr '\n' ' ') $(head -c 300 "$WORK/t.err")"
+fi
+"$TOOL" decode --root "$WORK" --pid 42 -o "$WORK/p42" "$WORK/task.data" 2>/dev/null
+"$TOOL" decode --root "$WORK" --pid 43 -o "$WORK/p43" "$WORK/task.data" 2>/dev/null
+if cmp -s "$WORK/p42" "$WORK/$ta.expect" && cmp -s "$WORK/p43" "$WORK/$tb.expect"; then
+	ok "task mode: --pid 42 and --pid 43 give each process's retired PCs alone"
+else
+	not_ok "task mode: --pid: $(wc -l <"$WORK/p42") and $(wc -l <"$WORK/p43") PCs"
+fi
+
+# 42's last record after its EXIT, with pid and tid -1 (the kernel's for a
+# task its parent reaped before its final switch-out)
+task_decode "$WORK/reaped.data"
+st=$?
+runs=$(task_runs)
+if [ $st -eq 0 ] && [ ! -s "$WORK/t.err" ] && cmp -s "$WORK/t.42" "$WORK/$ta.expect" &&
+   cmp -s "$WORK/t.43" "$WORK/$tb.expect" && [ "$runs" = "0:42 1:43 1:42 0:43 0:42 1:43 " ] &&
+   grep -q '^reaped_records: 1$' "$WORK/t.st" && grep -q '^errors: 0$' "$WORK/t.st" &&
+   ! grep -q '^process 4294967295' "$WORK/t.st"; then
+	ok "task mode: 42's last AUX record with pid -1 goes to 42, switched in last on its CPU: the same PCs, reaped_records: 1, errors: 0"
+else
+	not_ok "task mode, pid -1 record: exit $st, runs $runs, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/$ta.expect") PCs, $(grep -E '^(errors|reaped_records):|^process' "$WORK/t.st" | tr '\n' ' ') $(head -c 300 "$WORK/t.err")"
+fi
+
+# Control: no switch-in on CPU 0 (42 was switched in on CPU 1 before):
+# the record has no task, its run is lost from 42 and is an error.
+task_decode "$WORK/noswitch.data"
+st=$?
+if [ $st -eq 0 ] && cmp -s "$WORK/t.42" "$WORK/task42.head" &&
+   cmp -s "$WORK/t.43" "$WORK/$tb.expect" && grep -q '^reaped_records: 0$' "$WORK/t.st" &&
+   grep -q '^errors: 1$' "$WORK/t.st" &&
+   grep -q '^process 4294967295 .* records 1 .* instructions 0 errors 1 ' "$WORK/t.st" &&
+   grep -q 'outside every loaded image' "$WORK/t.err"; then
+	ok "task mode: a pid -1 record with no switch-in before it on its CPU stays unattributed: 1 error, 42 has its first two runs only"
+else
+	not_ok "task mode, pid -1 record without switch-in: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/task42.head") PCs, $(grep -E '^(errors|reaped_records):|^process' "$WORK/t.st" | tr '\n' ' ') $(head -c 300 "$WORK/t.err")"
+fi
+
+# The patched perf: the same records, and perf script's PCs per process.
+# perf_pcs FILE: $WORK/ps.42, ps.43 ("0x..." per line), ps.out (with the
+# decode errors, e), ps.err (-v: perf's debug lines); exit status of perf script
+perf_pcs() {
+	local st
+	"$hostperf" script -v -i "$1" --symfs "$WORK" --itrace=i1ie -F pid,ip \
+		>"$WORK/ps.out" 2>"$WORK/ps.err"
+	st=$?
+	for pid in 42 43; do
+		awk -v p=$pid '$1 == p { print "0x" $2 }' "$WORK/ps.out" | sed 's/^0x0*/0x/' \
+			>"$WORK/ps.$pid"
+	done
+	return $st
+}
+if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
+	cmp_perf "task mode: patched perf reads the records as we do" "$hostperf" "$WORK/reaped.data"
+	perf_pcs "$WORK/task.data"
+	st=$?
+	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
+	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
+		ok "task mode: patched perf script --itrace=i1ie -F pid,ip gives each process its retired PCs"
+	else
+		not_ok "task mode: perf script: exit $st, 42: $(wc -l <"$WORK/ps.42"), 43: $(wc -l <"$WORK/ps.43") PCs: $(grep -v kallsyms "$WORK/ps.err" | head -c 300)"
+	fi
+	perf_pcs "$WORK/reaped.data"
+	st=$?
+	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
+	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" &&
+	   grep -q 'ntrace: 1 AUX records of pid -1 given to a task' "$WORK/ps.err" &&
+	   ! grep -q 'trace error' "$WORK/ps.out"; then
+		ok "task mode: patched perf script gives the pid -1 record to 42 as well (ntrace_scan__reaped)"
+	else
+		not_ok "task mode: perf script, pid -1 record: exit $st, 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
+	fi
+	perf_pcs "$WORK/noswitch.data"
+	if cmp -s "$WORK/ps.42" "$WORK/task42.head" && cmp -s "$WORK/ps.43" "$WORK/$tb.expect" &&
+	   ! grep -q 'pid -1 given' "$WORK/ps.err" &&
+	   [ "$(grep -c 'trace error' "$WORK/ps.out")" = 1 ] &&
+	   grep -q 'trace error .* pid -1 tid -1 .*cannot decode at pc .* is outside' "$WORK/ps.out"; then
+		ok "task mode: patched perf script, no switch-in on the pid -1 record's CPU: an error, 42 has its first two runs"
+	else
+		not_ok "task mode: perf script, pid -1 record without switch-in: 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
+	fi
+else
+	skip "task mode: perf script cross-check" "no patched host perf"
+fi
 
 # ---- bad input ----
 n=${progs[0]}

@@ -18,8 +18,19 @@
  *                        first TRUNCATED, with N trace bytes dropped between
  *       --no-auxtrace    leave out AUXTRACE_INFO and AUXTRACE (stock perf reads it)
  *       --pipe           pipe layout (attributes in HEADER_ATTR records)
+ *     task mode (perf record -a: per-CPU AUX areas, cpu/tid/time on every record):
+ *       --task PID COMM PATH@ADDR,LEN  a process: its COMM and executable MMAP2
+ *       --run CPU PID BIN  one run of PID on CPU, in the order given: switch-in,
+ *                        the AUX record of BIN's bytes (its AUXTRACE chunk
+ *                        follows), switch-out; runs on other CPUs overlap in time
+ *       --reaped PID     PID was reaped before its final switch-out: an EXIT,
+ *                        then its last AUX record (and switch-out) with pid -1
+ *       --no-switch-in CPU  no switch-in and no ITRACE_START on CPU
  *   perfdata_test --list FILE      "OFFSET SIZE TYPE NAME" per record, offset and
  *                                  size in hex as perf report -D prints them
+ *   perfdata_test --split-pcs PCS N PREFIX  cut a ground-truth .pcs file into N
+ *                                  pieces PREFIX.0.pcs ... at instructions (never
+ *                                  inside a trap mark), as a task's runs
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -73,7 +84,24 @@ static void set16(struct wbuf *w, size_t at, uint16_t v)
 #define ST_DUMMY	((1ULL << 0) | (1ULL << 1) | (1ULL << 2) | (1ULL << 16)) /* IP TID TIME IDENTIFIER */
 #define ID_NTRACE	1001
 #define ID_DUMMY	1002
+#define ID_CPU_STEP	100	/* task mode: the ids of CPU n are ID_* + n * ID_CPU_STEP */
 #define ATTR_BYTES	128
+#define MAX_TASKS	8
+#define MAX_RUNS	64
+#define PID_REAPED	UINT32_MAX	/* perf_event_pid() of a task already reaped */
+#define HEADER_AUXTRACE	18	/* feature: perf record's index of the AUXTRACE records */
+
+struct task_spec {
+	uint32_t pid;
+	const char *comm, *elf;
+	uint64_t addr, len;
+};
+
+struct run_spec {
+	uint32_t cpu, pid;
+	uint8_t *trace;
+	size_t len;
+};
 
 struct synth {
 	const uint8_t *trace;
@@ -85,9 +113,17 @@ struct synth {
 	size_t lose, lose_mid;
 	uint64_t first_flags;	/* AUX flags of the first chunk's record */
 	uint64_t time;
+	/* task mode: set when there are runs */
+	struct task_spec tasks[MAX_TASKS];
+	struct run_spec runs[MAX_RUNS];
+	unsigned int ntasks, nruns, ncpus;
+	uint32_t reaped;		/* pid of the reaped task, or 0 */
+	uint64_t no_switch_in;		/* CPUs (bit mask) with no switch-in */
+	size_t auxtrace_at[MAX_RUNS];	/* each run's AUXTRACE record in the records */
 };
 
-static void attr(struct wbuf *w, uint32_t type, uint64_t config, uint64_t st)
+/* flags: attribute bits besides disabled, sample_id_all (and mmap, comm for dummy) */
+static void attr(struct wbuf *w, uint32_t type, uint64_t config, uint64_t st, uint64_t flags)
 {
 	size_t at = w->n;
 
@@ -97,7 +133,7 @@ static void attr(struct wbuf *w, uint32_t type, uint64_t config, uint64_t st)
 	w64(w, 1);		/* sample_period */
 	w64(w, st);
 	w64(w, 0);		/* read_format */
-	w64(w, (1ULL << 0) | (1ULL << 18) | (type == 1 ? (1ULL << 8) | (1ULL << 9) : 0));
+	w64(w, (1ULL << 0) | (1ULL << 18) | (type == 1 ? (1ULL << 8) | (1ULL << 9) : 0) | flags);
 	while (w->n < at + ATTR_BYTES)
 		w8(w, 0);
 }
@@ -119,25 +155,33 @@ static void rec_end(struct wbuf *w, size_t at)
 	set16(w, at + 6, (uint16_t)(w->n - at));
 }
 
+/* sample_id trailer: TID, TIME, CPU when has_cpu, IDENTIFIER. */
+static void sid_of(struct wbuf *w, uint32_t pid, uint32_t tid, uint64_t time, bool has_cpu,
+		   uint32_t cpu, uint64_t id)
+{
+	wpad8(w);
+	w32(w, pid);
+	w32(w, tid);
+	w64(w, time);
+	if (has_cpu) {
+		w32(w, cpu);
+		w32(w, 0);
+	}
+	w64(w, id);
+}
+
 /* sample_id trailer of an ntrace (cpu) or dummy record. */
 static void sid(struct wbuf *w, struct synth *s, bool ntrace)
 {
-	wpad8(w);
-	w32(w, 42);
-	w32(w, 42);
-	w64(w, s->time += 1000);
-	if (ntrace) {
-		w32(w, 0);
-		w32(w, 0);
-	}
-	w64(w, ntrace ? ID_NTRACE : ID_DUMMY);
+	sid_of(w, 42, 42, s->time += 1000, ntrace, 0, ntrace ? ID_NTRACE : ID_DUMMY);
 }
 
 static void info_rec(struct wbuf *w, struct synth *s)
 {
 	struct ntrace_auxtrace_info h = {
 		.magic = NTRACE_AUXTRACE_MAGIC, .version = NTRACE_AUXTRACE_VERSION,
-		.hdr_size = sizeof(h), .nr_cpus = 1, .rec_size = sizeof(struct ntrace_cpu_info),
+		.hdr_size = sizeof(h), .nr_cpus = s->ncpus ? s->ncpus : 1,
+		.rec_size = sizeof(struct ntrace_cpu_info),
 		.pmu_type = PMU_TYPE,
 		.config = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0) |
 			  (s->ts ? NTRACE_CFG_TS_MASK : 0),
@@ -154,11 +198,16 @@ static void info_rec(struct wbuf *w, struct synth *s)
 		.ts_width = s->ts ? 64 : 0,
 	};
 	size_t at = rec_start(w, NTRACE_PD_AUXTRACE_INFO, 0);
+	uint32_t i;
 
 	w32(w, NTRACE_PD_AUXTRACE_RISCV_NTRACE);
 	w32(w, 0);
 	wput(w, &h, sizeof(h));
-	wput(w, &c, sizeof(c));
+	for (i = 0; i < h.nr_cpus; i++) {
+		c.cpu = i;
+		c.hartid = i;
+		wput(w, &c, sizeof(c));
+	}
 	rec_end(w, at);
 }
 
@@ -173,9 +222,12 @@ static void aux_rec(struct wbuf *w, struct synth *s, uint64_t off, uint64_t n, u
 	rec_end(w, at);
 }
 
-/* AUXTRACE chunk of n bytes at AUX offset off, padded as perf does. */
+/*
+ * AUXTRACE chunk of n bytes at AUX offset off of CPU cpu's AUX area (idx:
+ * perf record -a numbers the areas by CPU), padded as perf does.
+ */
 static void auxtrace_rec(struct wbuf *w, struct synth *s, uint64_t off, const uint8_t *p,
-			 size_t n)
+			 size_t n, uint32_t cpu, uint32_t tid)
 {
 	size_t at, pad = (8 - n % 8) % 8;
 
@@ -183,9 +235,9 @@ static void auxtrace_rec(struct wbuf *w, struct synth *s, uint64_t off, const ui
 	w64(w, n + pad);
 	w64(w, off);
 	w64(w, s->time);	/* reference */
-	w32(w, 0);		/* idx */
-	w32(w, 42);		/* tid */
-	w32(w, 0);		/* cpu */
+	w32(w, cpu);		/* idx */
+	w32(w, tid);
+	w32(w, cpu);
 	w32(w, 0);
 	rec_end(w, at);
 	wput(w, p, n);
@@ -198,7 +250,7 @@ static void chunk(struct wbuf *w, struct synth *s, uint64_t off, const uint8_t *
 		  uint64_t aux_flags)
 {
 	aux_rec(w, s, off, n, aux_flags);
-	auxtrace_rec(w, s, off, p, n);
+	auxtrace_rec(w, s, off, p, n, 0, 42);
 }
 
 /* One chunk, two AUX regions, bytes lost between them (hardware kept going). */
@@ -217,8 +269,40 @@ static void chunk_lose_mid(struct wbuf *w, struct synth *s)
 	memcpy(p + k, s->trace + k + lose, rest);
 	aux_rec(w, s, 0, k, NTRACE_PD_AUX_TRUNCATED);
 	aux_rec(w, s, k, rest, 0);
-	auxtrace_rec(w, s, 0, p, k + rest);
+	auxtrace_rec(w, s, 0, p, k + rest, 0, 42);
 	free(p);
+}
+
+/* COMM record of process pid (its sample_id is the caller's). */
+static size_t comm_rec(struct wbuf *w, uint32_t pid, const char *comm)
+{
+	size_t at = rec_start(w, NTRACE_PD_COMM, 0);
+
+	w32(w, pid);
+	w32(w, pid);
+	wput(w, comm, strlen(comm) + 1);
+	return at;
+}
+
+/* MMAP2 record of an executable file mapping of pid (sample_id: the caller's). */
+static size_t mmap2_exec_rec(struct wbuf *w, uint32_t pid, const char *path, uint64_t addr,
+			     uint64_t len, uint64_t ino)
+{
+	size_t at = rec_start(w, NTRACE_PD_MMAP2, 2 /* PERF_RECORD_MISC_USER */);
+
+	w32(w, pid);
+	w32(w, pid);
+	w64(w, addr);
+	w64(w, len);
+	w64(w, 0);		/* pgoff */
+	w32(w, 254);		/* maj */
+	w32(w, 1);		/* min */
+	w64(w, ino);
+	w64(w, 0);		/* ino_generation */
+	w32(w, 5);		/* PROT_READ | PROT_EXEC */
+	w32(w, 2);		/* MAP_PRIVATE */
+	wput(w, path, strlen(path) + 1);
+	return at;
 }
 
 static void records(struct wbuf *w, struct synth *s)
@@ -226,26 +310,11 @@ static void records(struct wbuf *w, struct synth *s)
 	size_t at, i, pos, end, n;
 	uint64_t aux_off = 0;
 
-	at = rec_start(w, NTRACE_PD_COMM, 0);
-	w32(w, 42);
-	w32(w, 42);
-	wput(w, "app", 4);
+	at = comm_rec(w, 42, "app");
 	sid(w, s, false);
 	rec_end(w, at);
 	if (s->elf) {
-		at = rec_start(w, NTRACE_PD_MMAP2, 2 /* PERF_RECORD_MISC_USER */);
-		w32(w, 42);
-		w32(w, 42);
-		w64(w, s->elf_addr);
-		w64(w, s->elf_len);
-		w64(w, 0);		/* pgoff */
-		w32(w, 254);		/* maj */
-		w32(w, 1);		/* min */
-		w64(w, 1234);		/* ino */
-		w64(w, 0);		/* ino_generation */
-		w32(w, 5);		/* PROT_READ | PROT_EXEC */
-		w32(w, 2);		/* MAP_PRIVATE */
-		wput(w, s->elf, strlen(s->elf) + 1);
+		at = mmap2_exec_rec(w, 42, s->elf, s->elf_addr, s->elf_len, 1234);
 		sid(w, s, false);
 		rec_end(w, at);
 		at = rec_start(w, NTRACE_PD_MMAP2, 2);	/* a data mapping: no image */
@@ -308,6 +377,117 @@ static void records(struct wbuf *w, struct synth *s)
 	rec_end(w, at);
 }
 
+/* The ids of an attribute: one per CPU in task mode. */
+static void ids(struct wbuf *w, uint64_t id, unsigned int nids)
+{
+	unsigned int c;
+
+	for (c = 0; c < nids; c++)
+		w64(w, id + c * ID_CPU_STEP);
+}
+
+/* CPU-wide context switch record of pid on cpu (next/prev: the idle task). */
+static void switch_rec(struct wbuf *w, uint32_t cpu, uint32_t pid, uint64_t time, bool out)
+{
+	size_t at = rec_start(w, NTRACE_PD_SWITCH_CPU_WIDE, out ? NTRACE_PD_MISC_SWITCH_OUT : 0);
+
+	w32(w, 0);		/* next_prev_pid */
+	w32(w, 0);		/* next_prev_tid */
+	sid_of(w, pid, pid, time, true, cpu, ID_DUMMY + cpu * ID_CPU_STEP);
+	rec_end(w, at);
+}
+
+static void round_end(struct wbuf *w)
+{
+	rec_end(w, rec_start(w, NTRACE_PD_FINISHED_ROUND, 0));
+}
+
+/*
+ * Task mode, as perf record -a writes it with the ntrace driver: each CPU
+ * has its AUX area, every record has pid, tid, time and cpu, and the driver
+ * ends an AUX record at every context switch (before the switch-out event),
+ * so a run is switch-in, AUX, switch-out. A run starts after its CPU's and
+ * its task's previous runs ended, and at least 700 after the run before it:
+ * runs on other CPUs overlap, and the file is in time order only per CPU.
+ * Rounds of two runs, as perf drains the CPUs' buffers in turn.
+ */
+static void records_task(struct wbuf *w, struct synth *s)
+{
+	uint64_t aux_off[64] = { 0 }, cpu_end[64] = { 0 }, task_end[MAX_TASKS] = { 0 };
+	uint64_t t = 1000000, t0;
+	unsigned int i, k, c, last = MAX_RUNS;
+	size_t at;
+
+	/* the processes, as perf synthesizes them when it starts */
+	for (k = 0; k < s->ntasks; k++) {
+		const struct task_spec *tk = &s->tasks[k];
+
+		at = comm_rec(w, tk->pid, tk->comm);
+		sid_of(w, tk->pid, tk->pid, t += 100, true, 0, ID_DUMMY);
+		rec_end(w, at);
+		at = mmap2_exec_rec(w, tk->pid, tk->elf, tk->addr, tk->len, 1234 + k);
+		sid_of(w, tk->pid, tk->pid, t += 100, true, 0, ID_DUMMY);
+		rec_end(w, at);
+	}
+	info_rec(w, s);
+	/* the event starts tracing on each CPU, the idle task running there */
+	for (c = 0; c < s->ncpus; c++) {
+		if (s->no_switch_in >> c & 1)
+			continue;
+		at = rec_start(w, NTRACE_PD_ITRACE_START, 0);
+		w32(w, 0);
+		w32(w, 0);
+		sid_of(w, 0, 0, t += 100, true, c, ID_NTRACE + c * ID_CPU_STEP);
+		rec_end(w, at);
+	}
+	round_end(w);
+	for (i = 0; i < s->nruns; i++)
+		if (s->reaped && s->runs[i].pid == s->reaped)
+			last = i;
+	t0 = t;
+	for (i = 0; i < s->nruns; i++) {
+		const struct run_spec *r = &s->runs[i];
+		uint32_t pid = i == last ? PID_REAPED : r->pid;
+		uint64_t id = ID_NTRACE + r->cpu * ID_CPU_STEP;
+
+		for (k = 0; s->tasks[k].pid != r->pid; k++)
+			;
+		t0 += 700;
+		if (t0 < cpu_end[r->cpu] + 100)
+			t0 = cpu_end[r->cpu] + 100;
+		if (t0 < task_end[k] + 100)
+			t0 = task_end[k] + 100;
+		if (!(s->no_switch_in >> r->cpu & 1))
+			switch_rec(w, r->cpu, r->pid, t0, false);
+		if (i == last) {
+			/* it exits, its parent reaps it, then its final switch */
+			at = rec_start(w, NTRACE_PD_EXIT, 0);
+			w32(w, r->pid);
+			w32(w, 1);		/* ppid */
+			w32(w, r->pid);
+			w32(w, 1);		/* ptid */
+			w64(w, t0 + 800);
+			sid_of(w, r->pid, r->pid, t0 + 800, true, r->cpu,
+			       ID_DUMMY + r->cpu * ID_CPU_STEP);
+			rec_end(w, at);
+		}
+		at = rec_start(w, NTRACE_PD_AUX, 0);
+		w64(w, aux_off[r->cpu]);
+		w64(w, r->len);
+		w64(w, 0);		/* flags */
+		sid_of(w, pid, pid, t0 + 900, true, r->cpu, id);
+		rec_end(w, at);
+		s->time = t0 + 900;
+		s->auxtrace_at[i] = w->n;
+		auxtrace_rec(w, s, aux_off[r->cpu], r->trace, r->len, r->cpu, UINT32_MAX);
+		switch_rec(w, r->cpu, pid, t0 + 950, true);
+		aux_off[r->cpu] += r->len;
+		cpu_end[r->cpu] = task_end[k] = t0 + 1000;
+		if (i % 2 || i + 1 == s->nruns)
+			round_end(w);
+	}
+}
+
 /* A whole file in w. */
 static void synth(struct wbuf *w, struct synth *s)
 {
@@ -315,6 +495,13 @@ static void synth(struct wbuf *w, struct synth *s)
 	size_t attrs_at, ids_at, data_at, i;
 	uint64_t cfg = (s->htm ? NTRACE_CFG_HTM_MASK : 0) | (s->iret ? NTRACE_CFG_IRET_MASK : 0) |
 		       (s->ts ? NTRACE_CFG_TS_MASK : 0);
+	/*
+	 * perf record -a: CPU in every sample_id; the tracking event has
+	 * task, mmap2 and context_switch set.
+	 */
+	uint64_t dst = s->nruns ? ST_DUMMY | (1ULL << 7) : ST_DUMMY;
+	uint64_t dflags = s->nruns ? (1ULL << 13) | (1ULL << 23) | (1ULL << 26) : 0;
+	unsigned int nids = s->nruns ? s->ncpus : 1;
 
 	s->time = 1000000;
 	w->n = 0;
@@ -324,39 +511,57 @@ static void synth(struct wbuf *w, struct synth *s)
 
 		w64(w, 16);
 		at = rec_start(w, NTRACE_PD_HEADER_ATTR, 0);
-		attr(w, PMU_TYPE, cfg, ST_NTRACE);
-		w64(w, ID_NTRACE);
+		attr(w, PMU_TYPE, cfg, ST_NTRACE, 0);
+		ids(w, ID_NTRACE, nids);
 		rec_end(w, at);
 		at = rec_start(w, NTRACE_PD_HEADER_ATTR, 0);
-		attr(w, 1, 9, ST_DUMMY);
-		w64(w, ID_DUMMY);
+		attr(w, 1, 9, dst, dflags);
+		ids(w, ID_DUMMY, nids);
 		rec_end(w, at);
-		records(w, s);
+		if (s->nruns)
+			records_task(w, s);
+		else
+			records(w, s);
 		return;
 	}
-	records(&data, s);
+	if (s->nruns)
+		records_task(&data, s);
+	else
+		records(&data, s);
 	w64(w, 104);
 	w64(w, ATTR_BYTES + 16);
 	attrs_at = 104;
 	ids_at = attrs_at + 2 * (ATTR_BYTES + 16);
-	data_at = ids_at + 16;
+	data_at = ids_at + 2 * 8 * nids;
 	w64(w, attrs_at);
 	w64(w, 2 * (ATTR_BYTES + 16));
 	w64(w, data_at);
 	w64(w, data.n);
 	w64(w, 0);
 	w64(w, 0);
-	for (i = 0; i < 4; i++)
-		w64(w, 0);		/* no feature sections */
-	attr(w, PMU_TYPE, cfg, ST_NTRACE);
+	/* feature sections: task mode has the AUXTRACE index, as perf record writes it */
+	w64(w, s->nruns ? 1ULL << HEADER_AUXTRACE : 0);
+	for (i = 1; i < 4; i++)
+		w64(w, 0);
+	attr(w, PMU_TYPE, cfg, ST_NTRACE, 0);
 	w64(w, ids_at);
-	w64(w, 8);
-	attr(w, 1, 9, ST_DUMMY);	/* dummy:u, the tracking event */
-	w64(w, ids_at + 8);
-	w64(w, 8);
-	w64(w, ID_NTRACE);
-	w64(w, ID_DUMMY);
+	w64(w, 8 * nids);
+	attr(w, 1, 9, dst, dflags);	/* dummy:u, the tracking event */
+	w64(w, ids_at + 8 * nids);
+	w64(w, 8 * nids);
+	ids(w, ID_NTRACE, nids);
+	ids(w, ID_DUMMY, nids);
 	wput(w, data.b, data.n);
+	if (s->nruns) {
+		/* its section table, then the index: AUXTRACE record offsets and sizes */
+		w64(w, w->n + 16);
+		w64(w, 8 + 16 * (uint64_t)s->nruns);
+		w64(w, s->nruns);
+		for (i = 0; i < s->nruns; i++) {
+			w64(w, data_at + s->auxtrace_at[i]);
+			w64(w, data.b[s->auxtrace_at[i] + 6] | data.b[s->auxtrace_at[i] + 7] << 8);
+		}
+	}
 	free(data.b);
 }
 
@@ -803,6 +1008,58 @@ static void test_damaged_start(void)
 	ntrace_images_free(img);
 }
 
+/*
+ * Task mode: 42 and 43 run on CPUs 0 and 1 (small_prog's trace each
+ * time); 42's last record has pid -1. It is 42's when 42 was switched in
+ * last on its CPU, and no task's without a switch-in there.
+ */
+static void test_task_reaped(void)
+{
+	struct ntrace_pd_decode_opts o = { .src = -1, .cpu = -1, .no_mmap_images = true };
+	struct ntrace_pd_decode_ops ops = { .dec = { runs_count, ev_ignore } };
+	struct ntrace_images *img = ntrace_images_new(NULL);
+	static const uint32_t sched[][2] = { { 0, 42 }, { 1, 43 }, { 1, 42 }, { 0, 43 }, { 0, 42 } };
+	struct wbuf bytes = { 0 }, w = { 0 };
+	struct ntrace_pd_decode_stats st;
+	struct ntrace_perfdata *pd;
+	struct synth sy = { .ntasks = 2, .reaped = 42 };
+	size_t nruns;
+	unsigned int i;
+	int rc;
+
+	if (small_prog(img, &bytes)) {
+		tap_ok(0, "task mode: set-up");
+		return;
+	}
+	sy.tasks[0] = (struct task_spec){ .pid = 42, .comm = "a", .elf = "/bin/a", .len = 0x1000 };
+	sy.tasks[1] = (struct task_spec){ .pid = 43, .comm = "b", .elf = "/bin/b", .len = 0x1000 };
+	for (i = 0; i < 5; i++)
+		sy.runs[sy.nruns++] = (struct run_spec){ .cpu = sched[i][0], .pid = sched[i][1],
+							 .trace = bytes.b, .len = bytes.n };
+	sy.ncpus = 2;
+	for (i = 0; i < 2; i++) {
+		sy.no_switch_in = i ? 1 : 0;	/* CPU 0, where the last record is */
+		synth(&w, &sy);
+		nruns = 0;
+		pd = ntrace_pd_open_mem(w.b, w.n, NULL, 0);
+		rc = pd ? ntrace_pd_decode(pd, img, &o, &ops, &nruns, &st) : -100;
+		if (!i)
+			tap_ok(!rc && st.task_mode && st.chunks == 5 && st.reaped_records == 1 &&
+			       st.tasks == 2 && !st.dec.errors,
+			       "task mode: a pid -1 AUX record is the task's switched in last on its CPU (%d, %" PRIu64 " reaped, %" PRIu64 " tasks)",
+			       rc, st.reaped_records, st.tasks);
+		else
+			tap_ok(!rc && st.task_mode && st.chunks == 5 && !st.reaped_records &&
+			       st.tasks == 3,
+			       "task mode: with no switch-in on its CPU it is no task's (%d, %" PRIu64 " reaped, %" PRIu64 " tasks)",
+			       rc, st.reaped_records, st.tasks);
+		ntrace_pd_close(pd);
+	}
+	free(w.b);
+	free(bytes.b);
+	ntrace_images_free(img);
+}
+
 /* ---- command-line helpers for tests/perfdata.sh ---- */
 
 static uint8_t *slurp(const char *path, size_t *len)
@@ -825,16 +1082,81 @@ static uint8_t *slurp(const char *path, size_t *len)
 	return b;
 }
 
+/* PATH@ADDR,LEN into *path (cut in place), *addr, *len; 0 or -1. */
+static int elf_spec(char *spec, const char **path, uint64_t *addr, uint64_t *len)
+{
+	char *at = strrchr(spec, '@'), *comma = at ? strchr(at, ',') : NULL;
+
+	if (!at || !comma) {
+		fprintf(stderr, "perfdata_test: PATH@ADDR,LEN wanted, not %s\n", spec);
+		return -1;
+	}
+	*at = 0;
+	*path = spec;
+	*addr = strtoull(at + 1, NULL, 0);
+	*len = strtoull(comma + 1, NULL, 0);
+	return 0;
+}
+
+/* Task-mode options (argv[*i] onwards): 1 taken, 0 not one, -1 bad. */
+static int task_opt(struct synth *s, int argc, char **argv, int *i)
+{
+	const char *o = argv[*i];
+	unsigned int k;
+
+	if (!strcmp(o, "--task") && *i + 3 < argc && s->ntasks < MAX_TASKS) {
+		struct task_spec *tk = &s->tasks[s->ntasks++];
+
+		tk->pid = (uint32_t)strtoul(argv[*i + 1], NULL, 0);
+		tk->comm = argv[*i + 2];
+		*i += 3;
+		return elf_spec(argv[*i], &tk->elf, &tk->addr, &tk->len) ? -1 : 1;
+	}
+	if (!strcmp(o, "--run") && *i + 3 < argc && s->nruns < MAX_RUNS) {
+		struct run_spec *r = &s->runs[s->nruns++];
+
+		r->cpu = (uint32_t)strtoul(argv[*i + 1], NULL, 0);
+		r->pid = (uint32_t)strtoul(argv[*i + 2], NULL, 0);
+		r->trace = slurp(argv[*i + 3], &r->len);
+		*i += 3;
+		for (k = 0; k < s->ntasks && s->tasks[k].pid != r->pid; k++)
+			;
+		if (r->cpu >= 64 || k == s->ntasks) {
+			fprintf(stderr, "perfdata_test: --run CPU PID BIN: CPU < 64, PID of a --task before\n");
+			return -1;
+		}
+		if (r->cpu >= s->ncpus)
+			s->ncpus = r->cpu + 1;
+		return 1;
+	}
+	if (!strcmp(o, "--reaped") && *i + 1 < argc) {
+		s->reaped = (uint32_t)strtoul(argv[++*i], NULL, 0);
+		return 1;
+	}
+	if (!strcmp(o, "--no-switch-in") && *i + 1 < argc) {
+		k = (unsigned int)strtoul(argv[++*i], NULL, 0);
+		s->no_switch_in |= k < 64 ? 1ULL << k : 0;
+		return 1;
+	}
+	return 0;
+}
+
 static int cmd_write(int argc, char **argv)
 {
 	struct synth s = { .chunks = 1 };
 	struct wbuf w = { 0 };
 	uint8_t *tr = NULL;
 	char *elf = NULL;
+	unsigned int k;
 	FILE *f;
-	int i;
+	int i, rc;
 
 	for (i = 3; i < argc; i++) {
+		rc = task_opt(&s, argc, argv, &i);
+		if (rc < 0)
+			return 2;
+		if (rc)
+			continue;
 		if (!strcmp(argv[i], "--trace") && i + 1 < argc) {
 			tr = slurp(argv[++i], &s.trace_len);
 			s.trace = tr;
@@ -845,19 +1167,9 @@ static int cmd_write(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--lose-mid") && i + 1 < argc) {
 			s.lose_mid = strtoul(argv[++i], NULL, 0);
 		} else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
-			char *at, *comma;
-
 			elf = strdup(argv[++i]);
-			at = strrchr(elf, '@');
-			comma = at ? strchr(at, ',') : NULL;
-			if (!at || !comma) {
-				fprintf(stderr, "perfdata_test: --elf PATH@ADDR,LEN\n");
+			if (!elf || elf_spec(elf, &s.elf, &s.elf_addr, &s.elf_len))
 				return 2;
-			}
-			*at = 0;
-			s.elf = elf;
-			s.elf_addr = strtoull(at + 1, NULL, 0);
-			s.elf_len = strtoull(comma + 1, NULL, 0);
 		} else if (!strcmp(argv[i], "--htm")) {
 			s.htm = true;
 		} else if (!strcmp(argv[i], "--iret")) {
@@ -884,6 +1196,47 @@ static int cmd_write(int argc, char **argv)
 	free(w.b);
 	free(tr);
 	free(elf);
+	for (k = 0; k < s.nruns; k++)
+		free(s.runs[k].trace);
+	return 0;
+}
+
+/*
+ * Cut a .pcs file into n pieces of about equal size, each starting at a
+ * retired instruction (a trap mark and its cause stay together): the runs
+ * of a task between context switches.
+ */
+static int cmd_split_pcs(const char *path, unsigned int n, const char *prefix)
+{
+	size_t len, nw, i, from = 0, to;
+	uint8_t *b = slurp(path, &len);
+	unsigned int k;
+	char name[4096];
+	FILE *f;
+
+	if (len < 8 || (len - 8) % 8 || memcmp(b, "NTGTPCS1", 8) || !n) {
+		fprintf(stderr, "perfdata_test: %s is not a .pcs file\n", path);
+		return 2;
+	}
+	nw = (len - 8) / 8;
+	for (k = 0; k < n; k++) {
+		to = k + 1 == n ? nw : nw * (k + 1) / n;
+		/* a trap mark (bit 0 set) and its cause are two words */
+		for (i = from; i < to; i += b[8 + 8 * i] & 1 ? 2 : 1)
+			;
+		while (i < nw && (b[8 + 8 * i] & 1))
+			i += 2;
+		to = i < nw ? i : nw;
+		snprintf(name, sizeof(name), "%s.%u.pcs", prefix, k);
+		f = fopen(name, "wb");
+		if (!f || fwrite("NTGTPCS1", 1, 8, f) != 8 ||
+		    fwrite(b + 8 + 8 * from, 8, to - from, f) != to - from || fclose(f)) {
+			fprintf(stderr, "perfdata_test: cannot write %s\n", name);
+			return 2;
+		}
+		from = to;
+	}
+	free(b);
 	return 0;
 }
 
@@ -916,6 +1269,8 @@ int main(int argc, char **argv)
 		return cmd_write(argc, argv);
 	if (argc == 3 && !strcmp(argv[1], "--list"))
 		return cmd_list(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "--split-pcs"))
+		return cmd_split_pcs(argv[2], (unsigned int)strtoul(argv[3], NULL, 0), argv[4]);
 	for (i = 0; i < sizeof(trace); i++)
 		trace[i] = (uint8_t)(i * 7 + 3);
 	test_parse(false);
@@ -924,5 +1279,6 @@ int main(int argc, char **argv)
 	test_corrupt();
 	test_decode_errors();
 	test_damaged_start();
+	test_task_reaped();
 	return tap_done();
 }

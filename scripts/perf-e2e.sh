@@ -110,6 +110,7 @@ recs=(
 	"dyn1;-e ntrace//u;callsys-dyn"
 	"dyn2;-e ntrace//u;callsys-dyn"
 	"cs-sig;-e ntrace/htm=1,iret=1/u;callsys 200 signals"
+	"trig;trigger;callsys 2000 trigger"
 	"lost;-m,8K -e ntrace//u;ntloop"
 	"kern;--kcore -e ntrace/htm=1,iret=1,sync_period=1/;callsys"
 )
@@ -124,10 +125,16 @@ if [ "$config" = ntrace-sram ]; then
 	)
 fi
 have() { printf '%s\n' "${recs[@]}" | grep -q "^$1;"; }
+# trig's ring: small enough to wrap before callsys's halfway trigger
+trig_ring=16K
 commands() {
 	echo "# scripts/perf-e2e.sh"
 	for r in "${recs[@]}"; do
 		IFS=';' read -r name opts p <<<"$r"
+		if [ "$opts" = trigger ]; then	# a snapshot at trigger_point
+			echo "/usr/bin/perf-ntrace trigger --perf /usr/bin/perf -m $trig_ring -o /tmp/export/$name.data trigger_point -- /usr/bin/$p >/tmp/export/$name.out"
+			continue
+		fi
 		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/${recs[0]%%;*}.data >/tmp/export/rep.report"
@@ -292,8 +299,9 @@ for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
 	p=${p%% *}
 	i=$((i + 1))
-	# user and kernel, and an AUX area too small: perf-e2e-itrace.sh
-	[ "$name" != kern ] && [ "$name" != lost ] || continue
+	# user and kernel, and an AUX area too small: perf-e2e-itrace.sh;
+	# a snapshot at a trigger: below
+	[ "$name" != kern ] && [ "$name" != lost ] && [ "$name" != trig ] || continue
 	[ "$gt_nseg" = "${#recs[@]}" ] || { not_ok "$name: = ground truth (no ground-truth segment)"; continue; }
 	seg=$tmp/gtseg/$i.pc
 	n=$(wc -l <"$tmp/$name.pc") ng=$(wc -l <"$seg")
@@ -313,6 +321,42 @@ for r in "${recs[@]}"; do
 	fi
 done
 
+# The snapshot at a trigger (perf-ntrace trigger, a uprobe on callsys's
+# trigger_point, called once halfway): decoded up to trigger_point
+# (--until), it must be the last instructions of the process's ground
+# truth before trigger_point's first one, and fewer than all of them (the
+# 16K ring wrapped: what is kept is the trace just before the trigger);
+# its timeline ends there, with a trigger marker. (The uprobe's breakpoint
+# traps at trigger_point, whose first instruction then runs out of line in
+# the [uprobes] page at 0xfffffffffff000: the log has the call, then that
+# page; --until ends with trigger_point's address.)
+if have trig && [ "$gt_nseg" = "${#recs[@]}" ]; then
+	ti=$(printf '%s\n' "${recs[@]}" | grep -n '^trig;' | cut -d: -f1)
+	ta=$(sym callsys trigger_point)
+	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" --until trigger_point \
+		-o "$tmp/trig.until" "$tmp/out/trig.data" 2>"$tmp/trig.until.err"
+	trc=$?
+	awk -v a="$ta" '$1 ~ /^0xfffffffffff/ { print a; exit } { print } $1 == a { exit }' \
+		"$tmp/gtseg/$ti.pc" >"$tmp/trig.gtpre"
+	n=$(wc -l <"$tmp/trig.until") np=$(wc -l <"$tmp/trig.gtpre")
+	bytes=$(sed -n 's/^chunk_bytes: //p' "$tmp/trig.st")
+	if [ $trc = 0 ] && [ ! -s "$tmp/trig.until.err" ] && [ "$n" -gt 0 ] &&
+	   [ "$(tail -1 "$tmp/trig.gtpre")" = "$ta" ] && [ "$n" -lt "$np" ] &&
+	   cmp -s "$tmp/trig.until" <(tail -n "$n" "$tmp/trig.gtpre"); then
+		ok "trig: perf-ntrace trigger's snapshot (${bytes:-?} bytes, ring $trig_ring) decoded up to trigger_point ($ta) = the last $n of the $np instructions the ground truth has before it; $(grep -c . "$tmp/out/trig.out") lines of output, $(ls "$tmp/out" | grep -c '^trig\.data') snapshot files"
+	else
+		not_ok "trig: snapshot decoded --until trigger_point: exit $trc, $n instructions, ground truth $np up to $(tail -1 "$tmp/trig.gtpre") (trigger_point $ta); last decoded $(tail -1 "$tmp/trig.until"): $(head -c 200 "$tmp/trig.until.err")"
+	fi
+	"$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" --until trigger_point \
+		--format=timeline -o "$tmp/trig.json" "$tmp/out/trig.data" 2>/dev/null
+	mark=$(python3 "$e2e/trace-events.py" trigger "$tmp/trig.json" 2>&1 | tr '\n' ' ')
+	if [ "$mark" = "$n $ta trigger_point end $n " ]; then
+		ok "trig: the timeline ends at the trigger marker (trigger_point, after instruction $n)"
+	else
+		not_ok "trig: timeline trigger marker and last slice end: '$mark' (want '$n $ta trigger_point end $n')"
+	fi
+fi
+
 # perf itself decodes the recordings (tools/perf-patches/0005), checked
 # against the same segments.
 if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
@@ -320,7 +364,7 @@ if [ -n "${hostperf:-}" ] && [ "$gt_nseg" = "${#recs[@]}" ]; then
 	for r in "${recs[@]}"; do
 		IFS=';' read -r name _ p <<<"$r"
 		p=${p%% *} i=$((i + 1))
-		[ "$name" != kern ] || continue
+		[ "$name" != kern ] && [ "$name" != trig ] || continue
 		[ "$p" != callsys-dyn ] || p=-
 		case $r in
 		*ts=1*) specs+=("$name:$p:$tmp/gtseg/$i:ts") ;;
@@ -372,7 +416,7 @@ seg() {	# PROG FILE: main .. exit, without failed LR/SC iterations
 for r in "${recs[@]}"; do
 	IFS=';' read -r name _ p <<<"$r"
 	[ "$p" = callsys ] || [ "$p" = ntloop ] || continue	# the same runs only
-	[ "$name" != kern ] && [ "$name" != lost ] || continue
+	[ "$name" != kern ] && [ "$name" != lost ] && [ "$name" != trig ] || continue
 	seg "$p" "$tmp/$p.truth" >"$tmp/$p.tseg" 2>"$tmp/$p.tseg.err"
 	seg "$p" "$tmp/$name.pc" >"$tmp/$name.seg" 2>"$tmp/$name.seg.err"
 	if decoded_ok "$name" && [ -s "$tmp/$p.tseg" ] && cmp -s "$tmp/$name.seg" "$tmp/$p.tseg"; then

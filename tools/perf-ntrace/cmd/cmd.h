@@ -9,5 +9,6 @@ int cmd_dump(int argc, char **argv) CMD_WEAK;
 int cmd_encode(int argc, char **argv) CMD_WEAK;
 int cmd_decode(int argc, char **argv) CMD_WEAK;
 int cmd_info(int argc, char **argv) CMD_WEAK;
+int cmd_trigger(int argc, char **argv) CMD_WEAK;
 
 #endif /* PERF_NTRACE_CMD_H */

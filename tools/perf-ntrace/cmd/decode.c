@@ -72,6 +72,9 @@ static const char decode_help[] =
 	"                  default exact). gcc -fauto-profile wants about 65536\n"
 	"  -o, --output FILE   write there instead of stdout\n"
 	"  --symbols       branches: append \"FROM-SYM+OFF -> TO-SYM+OFF\"\n"
+	"  --until SYM     end the output at the first instruction of SYM (a symbol\n"
+	"                  or an address), the first time a call or jump reaches it:\n"
+	"                  the trigger of a snapshot (perf-ntrace trigger)\n"
 	"  -q, --quiet     no warnings on stderr;  --max-warnings N  (default 20)\n"
 	"  --src N|all     decode only messages with this SRC (default all: each\n"
 	"                  source is decoded with its own state, output interleaved)\n"
@@ -108,7 +111,7 @@ enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
 	OPT_CHECK_WIDTHS, OPT_STRICT, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE, OPT_MAX_DEPTH, OPT_MIN_SLICE,
-	OPT_TIME,
+	OPT_TIME, OPT_UNTIL,
 };
 
 struct decode_ctx {
@@ -119,15 +122,100 @@ struct decode_ctx {
 	unsigned int max_warn, nwarn;
 	uint64_t errors;
 	int werr;			/* output failed (2: and that was said) */
+	struct ntrace_decoder *dec;	/* the one decoding now */
+	struct {			/* --until */
+		const char *arg;	/* a symbol or an address */
+		const struct ntrace_images *img;	/* where addr was looked up */
+		uint64_t addr;
+		bool have_addr, numeric, reached;
+	} until;
 };
+
+/* A sink stop value: --until's address was reached (not an error). */
+#define UNTIL_REACHED 1
+
+/* Is text an address (C syntax) rather than a symbol? */
+static bool until_number(const char *text, uint64_t *v)
+{
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return false;
+	errno = 0;
+	*v = strtoull(text, &end, 0);
+	return !errno && !*end;
+}
+
+/* --until's address in the images decoded now; false if they lack it. */
+static bool until_addr(struct decode_ctx *c)
+{
+	const struct ntrace_images *img = c->dec ? ntrace_decoder_images(c->dec) : NULL;
+
+	if (c->until.numeric || (img && img == c->until.img))
+		return c->until.have_addr;
+	c->until.img = img;
+	c->until.have_addr = img && !ntrace_images_lookup((struct ntrace_images *)img,
+							  c->until.arg, &c->until.addr);
+	return c->until.have_addr;
+}
+
+/*
+ * --until: pass on the runs up to the transfer to the address (or the run
+ * that starts there, after a sync), then that instruction alone, and stop
+ * decoding. A uprobe's breakpoint at the address traps before it retires
+ * and its instruction runs out of line: the transfer is all there is.
+ */
+static int until_runs(struct decode_ctx *c, const struct ntrace_dec_run *r, size_t n,
+		      int (*put)(struct decode_ctx *, const struct ntrace_dec_run *, size_t))
+{
+	struct ntrace_dec_run hit;
+	bool found = false;
+	size_t i;
+	int rc;
+
+	if (!until_addr(c))
+		return put(c, r, n);
+	for (i = 0; i < n && !found; i++) {
+		if (r[i].start == c->until.addr) {
+			found = true;
+			break;
+		}
+		found = r[i].to == c->until.addr && r[i].kind != NTRACE_DK_FALL &&
+			r[i].kind != NTRACE_DK_NOT_TAKEN;
+	}
+	if (!found)
+		return put(c, r, n);
+	rc = put(c, r, i);
+	if (rc)
+		return rc;
+	hit = (struct ntrace_dec_run){ .start = c->until.addr, .last = c->until.addr,
+				       .ninsn = 1, .kind = NTRACE_DK_STOP };
+	hit.tstamp = i ? r[i - 1].tstamp : r[0].tstamp;
+	hit.priv = i ? r[i - 1].priv : r[0].priv;
+	hit.src = i ? r[i - 1].src : r[0].src;
+	rc = put(c, &hit, 1);
+	if (!rc && c->view)
+		rc = view_trigger(c->view, hit.start, c->until.arg);
+	c->until.reached = true;
+	return rc ? rc : UNTIL_REACHED;
+}
+
+static int put_runs(struct decode_ctx *c, const struct ntrace_dec_run *r, size_t n)
+{
+	if (!n)
+		return 0;
+	if (c->view)
+		return view_runs(c->view, r, n);
+	return ntrace_sink_runs(c->sink, r, n);
+}
 
 static int on_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 {
 	struct decode_ctx *c = ctx;
 
-	if (c->view)
-		return view_runs(c->view, r, n);
-	return ntrace_sink_runs(c->sink, r, n);
+	if (c->until.arg)
+		return until_runs(c, r, n, put_runs);
+	return put_runs(c, r, n);
 }
 
 static int on_event(void *ctx, const struct ntrace_dec_event *ev)
@@ -177,6 +265,7 @@ static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
 {
 	struct decode_ctx *c = ctx;
 
+	c->dec = d;
 	ntrace_sink_set_decoder(c->sink, d);
 	if (c->view)
 		view_set_decoder(c->view, d);
@@ -282,6 +371,8 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		return 2;
 	}
 	rc = ntrace_pd_decode(pd, img, opts, &ops, c, &st);
+	if (rc == UNTIL_REACHED)
+		rc = 0;
 	/* a failing sink stops decoding too: its reason says more */
 	if (rc && !sink_flush(c) && c->werr != 2)
 		fprintf(stderr, "perf-ntrace decode: %s: %s\n", path, ntrace_pd_errmsg(pd));
@@ -315,7 +406,7 @@ static int decode_perf_data(struct decode_ctx *c, struct ntrace_images *img, con
 		return 2;
 	if (c->view && view_finish(c->view))
 		return 2;
-	if (!st.dec.insns) {
+	if (!st.dec.insns && !c->until.reached) {
 		fprintf(stderr, "perf-ntrace decode: nothing decoded (%" PRIu64 " AUX chunks, %"
 			PRIu64 " bytes, %" PRIu64 " messages, %" PRIu64 " errors)\n", st.chunks,
 			st.dec.bytes, st.dec.messages, c->errors);
@@ -382,6 +473,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "max-depth", required_argument, NULL, OPT_MAX_DEPTH },
 		{ "min-slice", required_argument, NULL, OPT_MIN_SLICE },
 		{ "time", required_argument, NULL, OPT_TIME },
+		{ "until", required_argument, NULL, OPT_UNTIL },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -502,6 +594,11 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 				return 2;
 			a->view.time = (enum view_time)u;
 			break;
+		case OPT_UNTIL:
+			c->until.arg = optarg;
+			c->until.numeric = until_number(optarg, &c->until.addr);
+			c->until.have_addr = c->until.numeric;
+			break;
 		case 'h':
 			fputs(decode_help, stdout);
 			return -1;
@@ -535,6 +632,13 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		else
 			a->view.have_ts = a->cfg.enc.codec.tstamp;
 	}
+	if (c->until.arg && (a->fmt == 2 || a->fmt == 3)) {
+		fprintf(stderr, "perf-ntrace decode: --until does not go with --format=%s\n",
+			formats[a->fmt]);
+		return 2;
+	}
+	if (c->until.arg)
+		a->jobs = 1;	/* the first time in the flow: one decoder */
 	if (c->show_task && a->fmt != 0 && a->fmt != 1) {
 		fprintf(stderr, "perf-ntrace decode: --show-task needs --format=pc or branches\n");
 		return 2;
@@ -588,6 +692,7 @@ static int decode_raw(struct decode_ctx *c, const struct ntrace_dec_cfg *cfg,
 		fprintf(stderr, "perf-ntrace decode: %s\n", buf ? err : "out of memory");
 		goto out;
 	}
+	c->dec = d;
 	ntrace_sink_set_decoder(c->sink, d);
 	if (c->view)
 		view_set_decoder(c->view, d);
@@ -749,6 +854,10 @@ int cmd_decode(int argc, char **argv)
 		rc = decode_raw(&c, &a.cfg, img, in, a.path);
 	if (a.fmt >= FMT_AUTOFDO && a.fmt < FMT_VIEW && rc != 2 && !c.quiet)
 		afdo_note(c.sink);
+	if (c.until.arg && !c.until.reached && rc != 2)
+		fprintf(stderr, "perf-ntrace decode: --until %s: not reached%s: the whole trace "
+			"was decoded\n", c.until.arg,
+			c.until.have_addr ? "" : " (no image has that symbol)");
 out:
 	if (in && in != stdin)
 		fclose(in);

@@ -59,6 +59,8 @@ void view_set_decoder(struct view *v, struct ntrace_decoder *d);
 /* ntrace_dec_ops callbacks; ctx is the view. */
 int view_runs(void *v, const struct ntrace_dec_run *r, size_t n);
 int view_event(void *v, const struct ntrace_dec_event *ev);
+/* The trigger (decode --until) was reached at addr, named text: a marker. */
+int view_trigger(struct view *v, uint64_t addr, const char *text);
 
 /*
  * perf.data: the trace that follows is task pid/tid's (tid 0 with pid 0:

@@ -298,6 +298,21 @@ static int one_run(struct view *v, struct vtrack *t, const struct ntrace_dec_run
 	}
 }
 
+int view_trigger(struct view *v, uint64_t addr, const char *text)
+{
+	struct vtrack *t = vc_cur_track(v);
+	struct vitem it = { .ph = 'i', .cat = VCAT_TRIGGER, .name = VSYM_NONE, .addr = addr };
+
+	if (!t)
+		return NTRACE_ENOMEM;
+	it.track = (uint32_t)(t - v->tr);
+	it.depth = t->depth;
+	it.text = strdup(text);
+	vt_stamp(v, NULL, &it.b, v->pos);
+	it.e = it.b;
+	return it.text && !vt_item(v, &it) ? 0 : NTRACE_ENOMEM;
+}
+
 int view_runs(void *ctx, const struct ntrace_dec_run *r, size_t n)
 {
 	struct view *v = ctx;

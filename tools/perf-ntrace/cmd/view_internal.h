@@ -100,7 +100,7 @@ struct vtrack {
 
 /* Categories of timeline events. */
 enum { VCAT_CALL, VCAT_MERGED, VCAT_SYSCALL, VCAT_EXCEPTION, VCAT_INTERRUPT, VCAT_TRAP,
-       VCAT_TRAP_RETURN, VCAT_ERROR, VCAT_LOST, VCAT_TASK, VCAT__COUNT };
+       VCAT_TRAP_RETURN, VCAT_ERROR, VCAT_LOST, VCAT_TASK, VCAT_TRIGGER, VCAT__COUNT };
 
 /* One timeline event waiting for its times. */
 struct vitem {

@@ -25,7 +25,7 @@
 
 static const char *const cat_name[VCAT__COUNT] = {
 	"call", "merged", "syscall", "exception", "interrupt", "trap", "trap_return", "error",
-	"lost", "task",
+	"lost", "task", "trigger",
 };
 
 static void mark_dirty(struct view *v, struct vtrack *t)
@@ -186,8 +186,13 @@ static void write_item(struct view *v, const struct vitem *it)
 		fputs(",\"open\":\"still running at the end of the trace\"", f);
 	if (it->cat >= VCAT_SYSCALL && it->cat <= VCAT_TRAP_RETURN)
 		fprintf(f, ",\"pc\":\"0x%" PRIx64 "\",\"to\":\"0x%" PRIx64 "\"", it->addr, it->to);
-	if ((it->cat == VCAT_ERROR || it->cat == VCAT_LOST) && it->ph == 'i') {
-		fprintf(f, ",\"offset\":%" PRIu64 ",\"pc\":\"0x%" PRIx64 "\"", it->offset, it->addr);
+	if (it->cat == VCAT_TRIGGER)
+		fprintf(f, ",\"pc\":\"0x%" PRIx64 "\"", it->addr);
+	if ((it->cat == VCAT_ERROR || it->cat == VCAT_LOST || it->cat == VCAT_TRIGGER) &&
+	    it->ph == 'i') {
+		if (it->cat != VCAT_TRIGGER)
+			fprintf(f, ",\"offset\":%" PRIu64 ",\"pc\":\"0x%" PRIx64 "\"", it->offset,
+				it->addr);
 		if (it->text) {
 			fputs(",\"text\":", f);
 			vs_json_str(f, it->text);

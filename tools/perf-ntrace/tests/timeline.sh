@@ -485,6 +485,36 @@ if [ -f "$WORK/$n.slices" ] && [ -f "$WORK/$n.btm.bin" ]; then
 		cmp -s "$WORK/$n.raw.sl" "$WORK/$n.raw.gt"
 fi
 
+# decode --until FUNC (the cut of a trigger snapshot): the flow up to the
+# first instruction of FUNC, the first time it runs, and no further; the
+# timeline ends there with a trigger marker. FUNC: the function first
+# entered nearest the middle of the ground truth.
+for n in recursion-O2-gc longjmp-O2-gc tailcall-O2-gc funcptr-Os-gc; do
+	[ -f "$WORK/$n.htm.bin" ] || continue
+	read -r idx fn < <(awk 'FNR == NR { a = $1; sub(/^0+/, "", a); f["0x" a] = $2; next }
+		$1 == "pc" { k++; a = "0x" $2; print a >"/dev/stderr"
+			     if ((a in f) && !(a in seen)) { seen[a] = k; name[a] = f[a] } }
+		END { best = -1
+		      for (a in seen) {
+			d = seen[a] - k / 2; if (d < 0) d = -d
+			if (name[a] != "main" && name[a] != "_start" && (best < 0 || d < best)) {
+				best = d; bi = seen[a]; bn = name[a] } }
+		      print bi, bn }' "$WORK/$n.syms" "$WORK/$n.pcl" 2>"$WORK/$n.until.want")
+	"$P" decode --elf "$WORK/$n" --until "$fn" -o "$WORK/$n.until.pc" "$WORK/$n.htm.bin" \
+		2>"$WORK/$n.until.err"
+	"$P" decode --elf "$WORK/$n" --until "$fn" --format=timeline -o "$WORK/$n.until.json" \
+		"$WORK/$n.htm.bin" 2>/dev/null
+	mark=$(ev trigger "$WORK/$n.until.json" | tr '\n' ' ')
+	check "$n: decode --until $fn: the first $idx instructions of the ground truth, ending at $fn's first; the timeline's trigger marker there ($mark)" \
+		eval '[ ! -s "$WORK/$n.until.err" ] && [ -n "$fn" ] &&
+		      cmp -s "$WORK/$n.until.pc" <(head -n "$idx" "$WORK/$n.until.want") &&
+		      [ "$mark" = "$idx $(tail -1 "$WORK/$n.until.pc") $fn end $idx " ]'
+done
+"$P" decode --elf "$WORK/recursion-O2-gc" --until no_such_function -o /dev/null \
+	"$WORK/recursion-O2-gc.htm.bin" 2>"$WORK/until-none.err"
+check "decode --until a symbol no image has: the whole trace, and stderr says so" \
+	grep -q "not reached (no image has that symbol)" "$WORK/until-none.err"
+
 # --time insn on a trace with timestamps: the instruction count is the axis
 n=recursion-O2-gc
 if [ -f "$WORK/$n.btm.bin" ]; then

@@ -16,9 +16,12 @@
  * the host decoder can load.
  *
  * With "signals", a SIGUSR1 handler runs every 40 iterations; it returns
- * through the vDSO's sigreturn trampoline.
+ * through the vDSO's sigreturn trampoline. With "trigger", the iteration
+ * halfway calls trigger_point() once: the function a snapshot is taken at
+ * (perf-ntrace trigger), with as much running after it as before.
  *
- * Usage: callsys [ITERATIONS [signals]]   (default 200); prints a checksum.
+ * Usage: callsys [ITERATIONS [signals|trigger]]   (default 200); prints a
+ * checksum.
  */
 #include <fcntl.h>
 #include <setjmp.h>
@@ -73,6 +76,12 @@ NOINLINE static void bail(int n)
 
 static volatile long caught;
 
+/* Only called with "trigger": kept out of line, so that it has an entry. */
+NOINLINE long trigger_point(long acc)
+{
+	return (acc * 31) >> 3;
+}
+
 static void on_signal(int sig)
 {
 	caught += sig;
@@ -82,6 +91,7 @@ int main(int argc, char **argv)
 {
 	int iters = argc > 1 ? atoi(argv[1]) : 200;
 	int sigs = argc > 2 && !strcmp(argv[2], "signals");
+	int trig = argc > 2 && !strcmp(argv[2], "trigger");
 	int dn = open("/dev/null", O_WRONLY);
 	int dz = open("/dev/zero", O_RDONLY);
 	struct timespec ts = { 0, 200000 };
@@ -120,6 +130,8 @@ int main(int argc, char **argv)
 			nanosleep(&ts, NULL);
 		if (sigs && i % 40 == 7)
 			raise(SIGUSR1);
+		if (trig && i == iters / 2)
+			acc += trigger_point(acc) & 0xff;
 	}
 	printf("callsys: iterations=%d checksum=%ld signals=%ld\n", iters, acc & 0xffffff,
 	       caught / SIGUSR1);

@@ -5,6 +5,8 @@ and print what tests/timeline.sh compares, one line per event:
   times:   "BEGIN END TS END_TS EST" per call slice (EST: args.estimated or -)
   merged:  "DUR MERGED NESTED CAT DEPTH NAME" per call or merged slice
   cats:    "CAT COUNT" per category of instant events
+  trigger: "INSN PC TEXT" per trigger marker (decode --until), then
+           "end INSN": where the last call slice ends
   meta:    "KEY VALUE" per otherData entry
   names:   "PID TID NAME" per thread_name metadata event
   nesting: "NESTED BAD" call and merged slices that nest on their thread
@@ -28,14 +30,18 @@ if what == "meta":
         print(k, v)
     sys.exit(0)
 cats = {}
+slices_end = 0
 for e in events:
     a = e.get("args", {})
     if what == "names" and e.get("ph") == "M" and e.get("name") == "thread_name":
         print(e["pid"], e["tid"], a["name"])
     if e.get("ph") == "i":
         cats[e["cat"]] = cats.get(e["cat"], 0) + 1
+        if what == "trigger" and e["cat"] == "trigger":
+            print(a["begin_insn"], a["pc"], a.get("text", "-"))
     if e.get("ph") != "X" or e.get("cat") not in ("call", "merged"):
         continue
+    slices_end = max(slices_end, a["end_insn"])
     if what == "slices" and e["cat"] == "call":
         print(a["begin_insn"], a["end_insn"], a["depth"], e["name"])
     elif what == "times" and e["cat"] == "call":
@@ -62,6 +68,8 @@ if what == "nesting":
                 good += 1
             ends.append(e["ts"] + e["dur"])
     print(good, bad)
+if what == "trigger":
+    print("end", slices_end)
 if what == "cats":
     for c in sorted(cats):
         print(c, cats[c])

@@ -225,7 +225,10 @@ static __attribute__((noinline)) void line_fill(struct sink_line *e, uint64_t fr
 static inline const struct sink_line *line_get(struct sink_line *lines, uint64_t from, uint64_t to,
 					       unsigned int kind)
 {
-	struct sink_line *e = &lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
+	/* both addresses mixed by the multiply: with only to's, the calls of
+	 * a function (one to, many from) shared a slot and evicted each other */
+	uint64_t h = (from ^ (to << 32 | to >> 32)) * 0x9e3779b97f4a7c15ull;
+	struct sink_line *e = &lines[h >> (64 - LINE_BITS)];
 
 	if (__builtin_expect(e->from != from || e->to != to || e->kind != kind, 0))
 		line_fill(e, from, to, kind);

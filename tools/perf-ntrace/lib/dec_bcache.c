@@ -92,7 +92,7 @@ int dec_block_prefix(struct ntrace_decoder *d, const struct dec_blk *b, uint32_t
 
 		if (nh < 64 && !(b->imask >> nh & 1))
 			return NTRACE_EBADINPUT;
-		*ninsn = (uint32_t)__builtin_popcountll(below);
+		*ninsn = dec_popcount(below);
 		*lastp = pc + 2 * (uint64_t)(63 - __builtin_clzll(below));
 		return 0;
 	}

@@ -137,6 +137,22 @@ struct ntrace_decoder {
 /* dec_bcache.c */
 const struct dec_blk *dec_block_fill(struct ntrace_decoder *d, uint64_t pc);
 
+/*
+ * The bits set in x. Without the popcnt instruction (baseline x86-64)
+ * __builtin_popcountll() is a call to libgcc; this is inline.
+ */
+static inline unsigned int dec_popcount(uint64_t x)
+{
+#if defined(__x86_64__) && !defined(__POPCNT__)
+	x -= (x >> 1) & 0x5555555555555555ull;
+	x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0full;
+	return (unsigned int)((x * 0x0101010101010101ull) >> 56);
+#else
+	return (unsigned int)__builtin_popcountll(x);
+#endif
+}
+
 static inline uint32_t dec_bc_index(const struct ntrace_decoder *d, uint64_t pc)
 {
 	return (uint32_t)((pc >> 1) ^ (pc >> (DEC_BC_BITS + 1))) & d->bc_mask;

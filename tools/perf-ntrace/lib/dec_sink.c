@@ -225,7 +225,10 @@ static __attribute__((noinline)) void line_fill(struct sink_line *e, uint64_t fr
 static inline const struct sink_line *line_get(struct sink_line *lines, uint64_t from, uint64_t to,
 					       unsigned int kind)
 {
-	struct sink_line *e = &lines[(from ^ to * 0x9e3779b97f4a7c15ull) >> (64 - LINE_BITS)];
+	/* both addresses mixed by the multiply: with only to's, the calls of
+	 * a function (one to, many from) shared a slot and evicted each other */
+	uint64_t h = (from ^ (to << 32 | to >> 32)) * 0x9e3779b97f4a7c15ull;
+	struct sink_line *e = &lines[h >> (64 - LINE_BITS)];
 
 	if (__builtin_expect(e->from != from || e->to != to || e->kind != kind, 0))
 		line_fill(e, from, to, kind);
@@ -264,9 +267,9 @@ static inline char *branch_line(struct ntrace_sink *s, char *p, const struct ntr
 }
 
 /*
- * branch_line() for the usual lines, with neither prefix nor symbols and
- * the cache there: with no timestamp the whole line is the cached text. A
- * short line (32-bit addresses) is copied as 32 bytes.
+ * branch_line() with neither prefix nor symbols and the cache there, for
+ * the lines plain_lines() does not copy whole: with a timestamp, or with
+ * a kind that has no name.
  */
 static inline char *plain_line(struct sink_line *lines, char *p, const struct ntrace_dec_run *r)
 {
@@ -277,13 +280,6 @@ static inline char *plain_line(struct sink_line *lines, char *p, const struct nt
 		p = line_text(p, from, r->to, r->kind);
 	} else {
 		e = line_get(lines, from, r->to, r->kind);
-		if (!r->tstamp) {
-			if (e->len + 2 <= 32)
-				memcpy(p, e->text, 32);
-			else
-				memcpy(p, e->text, sizeof(e->text));
-			return p + e->len + 2;
-		}
 		memcpy(p, e->text, sizeof(e->text));
 		p += e->len;
 	}
@@ -292,14 +288,8 @@ static inline char *plain_line(struct sink_line *lines, char *p, const struct nt
 	return p;
 }
 
-/*
- * The branch records of n runs (those that fall through have none).
- * plain: lines by plain_line() from lines, else by branch_line().
- */
-static inline __attribute__((always_inline)) int branch_lines(struct ntrace_sink *s,
-							       const struct ntrace_dec_run *r,
-							       size_t n, struct sink_line *lines,
-							       const bool plain)
+/* The branch records of n runs (those that fall through have none). */
+static int branch_lines(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
 {
 	/* a line takes at most 512 bytes past the prefix (two symbols of 200) */
 	const size_t most = 512 + s->plen;
@@ -319,7 +309,52 @@ static inline __attribute__((always_inline)) int branch_lines(struct ntrace_sink
 			left = (OUTBUF - (size_t)(p - s->buf)) / most;
 		}
 		left--;
-		p = plain ? plain_line(lines, p, &r[i]) : branch_line(s, p, &r[i]);
+		p = branch_line(s, p, &r[i]);
+	}
+	s->n = (size_t)(p - s->buf);
+	return 0;
+}
+
+/*
+ * branch_lines() for neither prefix nor symbols, with the cache there: the
+ * line of a run without timestamp and with a named kind is the cached
+ * text, copied inline; plain_line() makes the others. One bound on the
+ * end of the buffer rather than a count of the lines that fit, and the
+ * cache's pointer and the hash's constant stay in registers (in the loop
+ * shared with branch_line() they were reloaded for each record).
+ */
+static int plain_lines(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
+{
+	struct sink_line *const lines = s->lines;
+	const struct ntrace_dec_run *const end = r + n;
+	char *p = s->buf + s->n;
+	/* plain_line() writes at most 64 + 21 bytes: a flush before p passes lim */
+	char *lim = s->buf + OUTBUF - 128;
+
+	for (; r < end; r++) {
+		unsigned int kind = r->kind;
+		uint64_t from = r->ninsn ? r->last : r->start;
+		const struct sink_line *e;
+
+		if (kind == NTRACE_DK_FALL || kind == NTRACE_DK_NOT_TAKEN)
+			continue;
+		if (__builtin_expect(p > lim, 0)) {
+			s->n = (size_t)(p - s->buf);
+			if (out_flush(s))
+				return s->err.code;
+			p = s->buf;
+			lim = s->buf + OUTBUF - 128;
+		}
+		if (__builtin_expect(kind >= NTRACE_DK__COUNT || r->tstamp, 0)) {
+			p = plain_line(lines, p, r);
+			continue;
+		}
+		/* the whole line: a short one (32-bit addresses) as 32 bytes */
+		e = line_get(lines, from, r->to, kind);
+		memcpy(p, e->text, 32);
+		if (e->len + 2 > 32)
+			memcpy(p + 32, e->text + 32, sizeof(e->text) - 32);
+		p += e->len + 2;
 	}
 	s->n = (size_t)(p - s->buf);
 	return 0;
@@ -328,8 +363,8 @@ static inline __attribute__((always_inline)) int branch_lines(struct ntrace_sink
 static int branch_text(struct ntrace_sink *s, const struct ntrace_dec_run *r, size_t n)
 {
 	if (!s->plen && !s->symbols && s->lines)
-		return branch_lines(s, r, n, s->lines, true);
-	return branch_lines(s, r, n, NULL, false);
+		return plain_lines(s, r, n);
+	return branch_lines(s, r, n);
 }
 
 static int tv_flush(struct ntrace_sink *s, size_t upto)

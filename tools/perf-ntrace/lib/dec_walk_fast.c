@@ -60,7 +60,7 @@ struct ready {
 static __attribute__((noinline)) struct ready refill(struct ntrace_decoder *d, struct dec_src *s)
 {
 	if (s->hn)
-		d->st.taken += (uint64_t)__builtin_popcountll(s->hw >> (64 - s->hn));
+		d->st.taken += (uint64_t)dec_popcount(s->hw >> (64 - s->hn));
 	s->hw = 0;
 	s->hn = 0;
 	dec_hist_refill(s);
@@ -292,7 +292,7 @@ static inline __attribute__((always_inline)) void walk(struct ntrace_decoder *d,
 	}
 	/* the taken branches: the HIST bits used (since refill()) that were set */
 	if (hn != s->hn)
-		d->st.taken += (uint64_t)__builtin_popcountll(s->hw >> (64 - (s->hn - hn)));
+		d->st.taken += (uint64_t)dec_popcount(s->hw >> (64 - (s->hn - hn)));
 	s->pc = pc;
 	s->icnt = r;
 	s->hw = hw;

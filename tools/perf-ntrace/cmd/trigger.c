@@ -67,9 +67,14 @@ struct trigger_args {
 
 static bool verbose;
 
-/* Run argv and wait; its exit status, or -1 if it could not run. */
-static int run(char **argv)
+/*
+ * Run argv and wait; its exit status, or -1 if it could not run. shield:
+ * ^C goes to the command (perf and its program), not to this process,
+ * which still has to remove the probe.
+ */
+static int run(char **argv, bool shield)
 {
+	void (*old)(int) = SIG_DFL;
 	pid_t pid;
 	int st, i;
 
@@ -88,10 +93,16 @@ static int run(char **argv)
 			strerror(errno));
 		_exit(127);
 	}
+	if (shield)
+		old = signal(SIGINT, SIG_IGN);
 	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+		if (errno != EINTR) {
+			st = -1;
+			break;
+		}
+	if (shield)
+		signal(SIGINT, old);
+	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 
 /* COMMAND's file: as given if it has a slash, else found in PATH. */
@@ -254,7 +265,7 @@ int cmd_trigger(int argc, char **argv)
 	char spec[PATH_LEN + 128], sb[64], tmp[PATH_LEN], msize[64];
 	const char *name;
 	unsigned long id;
-	int rc = parse_args(argc, argv, &a), st, ntrig;
+	int rc = parse_args(argc, argv, &a), st = 0, ntrig;
 
 	if (rc)
 		return rc < 0 ? 0 : rc;
@@ -263,7 +274,7 @@ int cmd_trigger(int argc, char **argv)
 	{
 		char *probe[] = { (char *)a.perf, "probe", "-q", "-x", a.path, "-a", spec, NULL };
 
-		if (run(probe)) {
+		if (run(probe, false)) {
 			fprintf(stderr, "perf-ntrace trigger: perf probe could not put a uprobe on "
 				"%s in %s\n", a.func, a.path);
 			return 1;
@@ -301,10 +312,7 @@ int cmd_trigger(int argc, char **argv)
 			rec[k++] = "-v";
 		rec[k++] = "--";
 		memcpy(rec + k, a.cmd, nc * sizeof(*rec));
-		/* perf and the program get ^C; this process cleans up after them */
-		signal(SIGINT, SIG_IGN);
-		st = run(rec);
-		signal(SIGINT, SIG_DFL);
+		st = run(rec, true);
 		free(rec);
 	}
 	ntrig = outputs(a.out, tmp);
@@ -324,7 +332,7 @@ out:
 	{
 		char *del[] = { (char *)a.perf, "probe", "-q", "-d", a.probe, NULL };
 
-		if (run(del))
+		if (run(del, false))
 			fprintf(stderr, "perf-ntrace trigger: could not remove the uprobe %s\n",
 				a.probe);
 	}

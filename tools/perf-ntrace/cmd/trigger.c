@@ -49,6 +49,8 @@ static const char trigger_help[] =
 	"  -o FILE         the snapshot at the trigger (default ntrace-trigger.data);\n"
 	"                  later triggers go to FILE.2 ...\n"
 	"  --perf PATH     the perf to run (default perf, from PATH)\n"
+	"  --tracefs DIR   where tracefs is mounted (default /sys/kernel/tracing,\n"
+	"                  then /sys/kernel/debug/tracing)\n"
 	"  -v, --verbose   print the commands run; perf record -v\n"
 	"  -h, --help      this help\n"
 	"Then: perf-ntrace decode --until FUNCTION --format=timeline FILE\n"
@@ -59,7 +61,7 @@ static const char trigger_help[] =
 #define PATH_LEN 4096
 
 struct trigger_args {
-	const char *event, *size, *out, *perf, *func;
+	const char *event, *size, *out, *perf, *func, *tracefs;
 	char **cmd;
 	char path[PATH_LEN];	/* COMMAND's file, for the uprobe */
 	char probe[64];		/* GROUP:NAME */
@@ -123,15 +125,19 @@ static bool find_command(const char *cmd, char *path)
 }
 
 /* The tracepoint id of the probe, from tracefs; 0 if not found. */
-static unsigned long probe_id(const char *name)
+static unsigned long probe_id(const char *tracefs, const char *name)
 {
-	static const char *const roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
+	const char *roots[] = { "/sys/kernel/tracing", "/sys/kernel/debug/tracing" };
 	char path[PATH_LEN];
 	unsigned long id = 0;
-	unsigned int i;
+	unsigned int i, n = 2;
 	FILE *f;
 
-	for (i = 0; i < 2 && !id; i++) {
+	if (tracefs) {
+		roots[0] = tracefs;
+		n = 1;
+	}
+	for (i = 0; i < n && !id; i++) {
 		snprintf(path, sizeof(path), "%s/events/" GROUP "/%s/id", roots[i], name);
 		f = fopen(path, "r");
 		if (!f)
@@ -147,6 +153,7 @@ static int parse_args(int argc, char **argv, struct trigger_args *a)
 {
 	static const struct option longopts[] = {
 		{ "perf", required_argument, NULL, 'P' },
+		{ "tracefs", required_argument, NULL, 'T' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -157,6 +164,7 @@ static int parse_args(int argc, char **argv, struct trigger_args *a)
 	a->size = "1M";
 	a->out = "ntrace-trigger.data";
 	a->perf = "perf";
+	a->tracefs = NULL;
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "+e:m:o:vh", longopts, NULL)) != -1) {
 		switch (opt) {
@@ -171,6 +179,9 @@ static int parse_args(int argc, char **argv, struct trigger_args *a)
 			break;
 		case 'P':
 			a->perf = optarg;
+			break;
+		case 'T':
+			a->tracefs = optarg;
 			break;
 		case 'v':
 			verbose = true;
@@ -280,7 +291,7 @@ int cmd_trigger(int argc, char **argv)
 			return 1;
 		}
 	}
-	id = probe_id(name);
+	id = probe_id(a.tracefs, name);
 	if (!id) {
 		fprintf(stderr, "perf-ntrace trigger: no tracefs id for %s\n", a.probe);
 		rc = 1;

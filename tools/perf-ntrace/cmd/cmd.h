@@ -10,5 +10,6 @@ int cmd_encode(int argc, char **argv) CMD_WEAK;
 int cmd_decode(int argc, char **argv) CMD_WEAK;
 int cmd_info(int argc, char **argv) CMD_WEAK;
 int cmd_trigger(int argc, char **argv) CMD_WEAK;
+int cmd_disasm(int argc, char **argv) CMD_WEAK;
 
 #endif /* PERF_NTRACE_CMD_H */

@@ -23,6 +23,7 @@ static const struct subcmd subcmds[] = {
 	{ "encode", cmd_encode, "run the encoder model on retired instructions (text, PC list, tandem trace)" },
 	{ "decode", cmd_decode, "decode N-Trace messages with program images into instruction flow" },
 	{ "info", cmd_info, "print what the ntrace driver discovered (sysfs)" },
+	{ "disasm", cmd_disasm, "append the RISC-V disassembly to perf script's insn: bytes" },
 	{ "trigger", cmd_trigger, "record a program in a ring and keep its trace when it reaches a function" },
 };
 

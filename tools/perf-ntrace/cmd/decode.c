@@ -266,6 +266,7 @@ static void pd_on_decoder(void *ctx, struct ntrace_decoder *d)
 	struct decode_ctx *c = ctx;
 
 	c->dec = d;
+	c->until.img = NULL;	/* image sets come and go: look --until up again */
 	ntrace_sink_set_decoder(c->sink, d);
 	if (c->view)
 		view_set_decoder(c->view, d);

@@ -103,11 +103,16 @@ static bool resolve_track(struct view *v, struct vtrack *t, const struct vstamp 
 		if (!any)
 			break;	/* frames below began earlier: resolved before */
 		done &= resolve(v, &f->b, a);
-		if (f->g.n)
-			done &= resolve(v, &f->g.b, a) & resolve(v, &f->g.e, a);
+		/* (each resolve() on its own line: both must run) */
+		if (f->g.n) {
+			done &= resolve(v, &f->g.b, a);
+			done &= resolve(v, &f->g.e, a);
+		}
 	}
-	if (t->g.n)
-		done &= resolve(v, &t->g.b, a) & resolve(v, &t->g.e, a);
+	if (t->g.n) {
+		done &= resolve(v, &t->g.b, a);
+		done &= resolve(v, &t->g.e, a);
+	}
 	if (t->gap)
 		done &= resolve(v, &t->gap_b, a);
 	if (t->busy)

@@ -13,7 +13,8 @@
 #             encoded by our encoder in the same configuration
 # Each: decode into branch records (-o /dev/null) with the default --jobs,
 # -j 1 and -j 2, and NexRv -deco -pcout /dev/null; the median wall time
-# of DECODE_BENCH_RUNS (default 5) runs, alternating, and the peak RSS;
+# of DECODE_BENCH_RUNS (default 5) runs, alternating, the ratios as medians
+# of each round's own (paired), and the peak RSS;
 # -j 1 --format=stats in instructions per second. NexRv must decode the
 # same number of instructions. Numbers only, never pass/fail.
 set -eu
@@ -95,23 +96,34 @@ bench() {	# NAME TRACE ELF PCINFO
 		done
 	done
 	echo "$n: $(stat -c %s "$t") bytes of trace, $insns instructions (NexRv decoded ${nx:-none}); median of $RUNS runs:"
+	# The ratios are medians of each round's own ratio (the runs of a
+	# round are seconds apart), as farm-bench pairs them: the host's speed
+	# drifts by half between rounds, which a ratio of medians would carry.
 	awk -v n="$insns" '
 	{ k[$1]++; w[$1, k[$1]] = $2; if ($3 > rss[$1]) rss[$1] = $3 }
-	function median(l,   c, i, j, t, a) {
-		c = k[l]
-		for (i = 1; i <= c; i++) a[i] = w[l, i]
+	function med(a, c,   i, j, t) {
 		for (i = 2; i <= c; i++)
 			for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
 		return c % 2 ? a[(c + 1) / 2] : (a[c / 2] + a[c / 2 + 1]) / 2
 	}
+	function median(l,   c, i, a) {
+		c = k[l]
+		for (i = 1; i <= c; i++) a[i] = w[l, i]
+		return med(a, c)
+	}
+	function ratio(x, y,   c, i, a) {	# median over rounds of x/y
+		c = k[x]
+		for (i = 1; i <= c; i++) a[i] = w[x, i] / w[y, i]
+		return med(a, c)
+	}
 	END {
-		one = median("j1"); nxw = median("nexrv")
+		nxw = median("nexrv")
 		split("default j1 j2", ls, " ")
 		for (i = 1; i <= 3; i++) {
 			l = ls[i]; m = median(l)
 			printf "  %-30s %7.4f s  %6.1f MB peak  %5.2fx the -j 1 time  %5.1fx faster than NexRv\n",
 				"decode --format=branches " (l == "default" ? "" : "-" substr(l, 1, 1) " " substr(l, 2)),
-				m, rss[l] / 1024, m / one, nxw / m
+				m, rss[l] / 1024, ratio(l, "j1"), ratio("nexrv", l)
 		}
 		m = median("stats")
 		printf "  %-30s %7.4f s  %6.1f MB peak  %6.0f M instructions/s\n",

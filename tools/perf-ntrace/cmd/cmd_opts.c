@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd_opts.h"
 
@@ -20,6 +21,22 @@ bool opt_uint(const char *cmd, const char *opt, const char *text, uint64_t max, 
 bad:
 	fprintf(stderr, "perf-ntrace %s: bad value for --%s: '%s' (0..%llu)\n", cmd, opt,
 		text ? text : "", (unsigned long long)max);
+	return false;
+}
+
+bool opt_find_program(const char *name, char *buf, size_t len)
+{
+	const char *dirs = getenv("PATH");
+	const char *p, *e;
+
+	if (strchr(name, '/'))
+		return (size_t)snprintf(buf, len, "%s", name) < len && !access(buf, X_OK);
+	for (p = dirs ? dirs : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
+		e = strchrnul(p, ':');
+		if ((size_t)snprintf(buf, len, "%.*s/%s", (int)(e - p), p, name) < len &&
+		    !access(buf, X_OK))
+			return true;
+	}
 	return false;
 }
 

@@ -17,6 +17,12 @@
  */
 bool opt_uint(const char *cmd, const char *opt, const char *text, uint64_t max, uint64_t *v);
 
+/*
+ * An executable: name itself if it has a slash, else the first one in
+ * PATH's directories; its path into buf. False if there is none.
+ */
+bool opt_find_program(const char *name, char *buf, size_t len);
+
 /* Match text against names[] (index = value) or a number < n. */
 bool opt_enum(const char *cmd, const char *opt, const char *text, const char *const *names,
 	      unsigned int n, unsigned int *v);

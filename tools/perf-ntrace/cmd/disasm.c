@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_opts.h"
 
 static const char disasm_help[] =
 	"usage: perf-ntrace disasm [--objdump PROG] [FILE]\n"
@@ -182,30 +183,25 @@ static int take_line(struct encs *e, char *l)
 
 static const char *default_objdump(void)
 {
-	const char *path = getenv("PATH");
 	char buf[4096];
-	const char *p, *q;
 
-	for (p = path ? path : "/usr/bin:/bin"; *p; p = *q ? q + 1 : q) {
-		q = strchrnul(p, ':');
-		snprintf(buf, sizeof(buf), "%.*s/riscv64-linux-gnu-objdump", (int)(q - p), p);
-		if (!access(buf, X_OK))
-			return "riscv64-linux-gnu-objdump";
-	}
-	return "objdump";
+	return opt_find_program("riscv64-linux-gnu-objdump", buf, sizeof(buf)) ?
+	       "riscv64-linux-gnu-objdump" : "objdump";
 }
 
 /* Disassemble every encoding into e->text; 0 or -1 (said). */
 static int run_objdump(struct encs *e, const char *objdump)
 {
-	char path[] = "/tmp/perf-ntrace-disasm.XXXXXX", cmd[4300];
-	char line[4096];
+	const char *dir = getenv("TMPDIR");
+	char path[4096], cmd[4400], line[4096];
 	size_t i;
 	FILE *f, *p;
-	int fd, rc = 0;
+	int fd = -1, rc = 0;
 
 	e->text = calloc(e->n ? e->n : 1, sizeof(*e->text));
-	fd = mkstemp(path);
+	if ((size_t)snprintf(path, sizeof(path), "%s/perf-ntrace-disasm.XXXXXX",
+			     dir && *dir ? dir : "/tmp") < sizeof(path))
+		fd = mkstemp(path);
 	if (!e->text || fd < 0 || !(f = fdopen(fd, "wb"))) {
 		fprintf(stderr, "perf-ntrace disasm: cannot make a temporary file: %s\n",
 			strerror(errno));

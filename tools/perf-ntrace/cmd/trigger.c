@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "cmd_opts.h"
 
 static const char trigger_help[] =
 	"usage: perf-ntrace trigger [OPTIONS] FUNCTION -- COMMAND [ARGS]\n"
@@ -105,23 +106,6 @@ static int run(char **argv, bool shield)
 	if (shield)
 		signal(SIGINT, old);
 	return st == -1 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-}
-
-/* COMMAND's file: as given if it has a slash, else found in PATH. */
-static bool find_command(const char *cmd, char *path)
-{
-	const char *dirs = getenv("PATH");
-	const char *p, *e;
-
-	if (strchr(cmd, '/'))
-		return snprintf(path, PATH_LEN, "%s", cmd) < PATH_LEN && !access(path, X_OK);
-	for (p = dirs ? dirs : "/usr/bin:/bin"; *p; p = *e ? e + 1 : e) {
-		e = strchrnul(p, ':');
-		if (snprintf(path, PATH_LEN, "%.*s/%s", (int)(e - p), p, cmd) < PATH_LEN &&
-		    !access(path, X_OK))
-			return true;
-	}
-	return false;
 }
 
 /* The tracepoint id of the probe, from tracefs; 0 if not found. */
@@ -200,7 +184,7 @@ static int parse_args(int argc, char **argv, struct trigger_args *a)
 	}
 	a->func = argv[optind];
 	a->cmd = argv + optind + 2;
-	if (!find_command(a->cmd[0], a->path)) {
+	if (!opt_find_program(a->cmd[0], a->path, sizeof(a->path))) {
 		fprintf(stderr, "perf-ntrace trigger: cannot find the program '%s'\n", a->cmd[0]);
 		return 2;
 	}

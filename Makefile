@@ -8,7 +8,7 @@ ARCH := riscv
 CROSS_COMPILE ?= riscv64-linux-gnu-
 export CROSS_COMPILE
 
-.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo \
+.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo harden \
 	guest-progs autofdo-tools
 
 all: tools modules
@@ -40,6 +40,11 @@ bench: deps
 
 run:
 	@bash scripts/demo.sh
+
+# The long version of the harden suite: more seeds and operations, on the
+# KASAN + lockdep kernel (scripts/harden.sh --long).
+harden: deps
+	@bash scripts/harden.sh --long
 
 # CTR branch stacks -> AutoFDO profiles -> profile-guided rebuild, checked
 # against the benchmark's true call counts (scripts/autofdo.sh); then every

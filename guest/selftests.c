@@ -43,6 +43,25 @@ int name_matches(const char *name, const char *filter)
 	return 0;
 }
 
+/* KEY=N from the kselftest "settings" file of dir, else @def. */
+static int area_setting(const char *dir, const char *key, int def)
+{
+	char path[1024], line[128];
+	size_t n = strlen(key);
+	FILE *f;
+	int v = def;
+
+	snprintf(path, sizeof(path), "%s/settings", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return def;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, n) && line[n] == '=' && atoi(line + n + 1) > 0)
+			v = atoi(line + n + 1);
+	fclose(f);
+	return v;
+}
+
 static void scan_area(const char *area, const char *filter)
 {
 	char dir[512], path[1024];
@@ -51,6 +70,9 @@ static void scan_area(const char *area, const char *filter)
 	DIR *d;
 
 	snprintf(dir, sizeof(dir), "%s/%s", SELFTEST_DIR, area);
+	/* on_request=1: long or disruptive tests run only when named */
+	if ((!filter || !*filter) && area_setting(dir, "on_request", 0))
+		return;
 	d = opendir(dir);
 	if (!d)
 		return;
@@ -70,24 +92,14 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* timeout=N from the area's kselftest "settings" file, else @def. */
+/* timeout=N of the test's area, else @def. */
 static int area_timeout(const char *test_path, int def)
 {
-	char path[1024], line[128], *slash;
-	FILE *f;
-	int t = def;
+	char dir[1024];
 
-	snprintf(path, sizeof(path), "%s", test_path);
-	slash = strrchr(path, '/');
-	strcpy(slash + 1, "settings");
-	f = fopen(path, "r");
-	if (!f)
-		return def;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, "timeout=", 8) && atoi(line + 8) > 0)
-			t = atoi(line + 8);
-	fclose(f);
-	return t;
+	snprintf(dir, sizeof(dir), "%s", test_path);
+	*strrchr(dir, '/') = '\0';
+	return area_setting(dir, "timeout", def);
 }
 
 static double now(void)

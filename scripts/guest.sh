@@ -13,7 +13,9 @@
 #                         through one funnel into one sink),
 #                         ntrace-funnel2-smp4 (two cluster funnels into
 #                         a top funnel), ntrace-sram (1 hart, the sink
-#                         with 64 KiB of SRAM); the DT in other forms
+#                         with 64 KiB of SRAM), ntrace-ctr and
+#                         ntrace-ctr-smp2 (N-Trace and CTR together,
+#                         1 or 2 harts); the DT in other forms
 #                         (gen-dt.sh -f): ntrace-upstream-dt (1 hart,
 #                         upstream generic compatible, plus an ATB
 #                         bridge the driver must report once and skip),
@@ -108,10 +110,11 @@ ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
 ntrace-funnel2-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel2 ;;
 ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 kargs=ntrace.sram=1 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
+ntrace-ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
 ntrace-upstream-dt) cpu=rv64,sscofpmf=true smp=1 dtform=upstream foreign=0xe01 ;;
 ntrace-upstream-dt-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel dtform=upstream-v1 ;;
 ntrace-upstream-dt-pertype) cpu=rv64,sscofpmf=true smp=1 dtform=pertype ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2 or ntrace-upstream-dt-pertype)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2 or ntrace-upstream-dt-pertype)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G

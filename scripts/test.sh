@@ -21,6 +21,7 @@ SUITES=(
 	"autofdo|scripts/fdo-programs-test.sh; scripts/autofdo.sh --test; scripts/autofdo-compare.sh --test"
 	"model|make -s -C qemu/ntrace-model test"
 	"perf|scripts/check-perf.sh"
+	"harden|scripts/harden.sh"
 	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-sram.sh; scripts/perf-e2e-cpuwide.sh; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel2-smp4; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel-smp2"
 )
 

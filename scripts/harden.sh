@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 #
 # The "harden" suite (selftests/harden/), in the guest: the privilege
-# matrix, then the kernel-interface fuzzer from fixed seeds on the boot
-# configurations that give it most to break: N-Trace and CTR together on
-# 2 harts (hotplug, branch stacks) and 4 harts sharing one sink through
-# two funnel levels.
+# matrix; each hardware fault the QEMU model can inject, one boot each
+# (ntrace_fault_test); then the kernel-interface fuzzer from fixed seeds
+# on the boot configurations that give it most to break: N-Trace and CTR
+# together on 2 harts (hotplug, branch stacks) and 4 harts sharing one
+# sink through two funnel levels.
 # Prints flat TAP lines like the guest suite.
 # Usage: scripts/harden.sh [--long] [--planted]
 #   --long      the long version ("make harden"): the KASAN + lockdep
@@ -17,6 +18,7 @@
 #   NTRACE_KVARIANT=guest|debug   kernel variant (debug: KASAN + lockdep)
 #   NTRACE_FUZZ_RUNS="CONFIG:SEED:OPS ..."   the runs
 #                       [ntrace-ctr-smp2:1:1500 ntrace-funnel2-smp4:2:1000]
+#   NTRACE_FAULTS="NAME ..."      the injected faults [all of fault.c's]
 #   NTRACE_GUEST_TIMEOUT=SECONDS  wall-clock limit per boot
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -39,6 +41,7 @@ else
 	variant=${NTRACE_KVARIANT:-guest}
 	runs=${NTRACE_FUZZ_RUNS:-ntrace-ctr-smp2:1:1500 ntrace-funnel2-smp4:2:1000}
 fi
+faults=${NTRACE_FAULTS:-te_no_active te_bad_impl te_never_empty ram_never_empty ram_wp_stuck funnel_input_stuck}
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-3600}; else limit=${NTRACE_GUEST_TIMEOUT:-900}; fi
 
 # fuzz VARIANT CONFIG SEED OPS: one boot of the fuzzer
@@ -59,6 +62,15 @@ if [ -n "$runs" ]; then
 	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace-ctr-smp2 \
 		--initrd "$initrd" --timeout "$limit" --filter ntrace_privilege \
 		--console "$NTRACE_TOP/build/harden/$variant/privilege.console" || status=1
+	# faults the model injects (plugin fault=NAME), one per boot
+	for f in $faults; do
+		config=ntrace-smp2
+		[ "$f" != funnel_input_stuck ] || config=ntrace-funnel-smp2
+		bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config "$config" \
+			--initrd "$initrd" --timeout "$limit" --filter ntrace_fault \
+			--model-args "fault=$f" --append "ntguest.fault=$f" \
+			--console "$NTRACE_TOP/build/harden/$variant/fault-$f.console" || status=1
+	done
 	for run in $runs; do
 		IFS=: read -r config seed n <<<"$run"
 		[[ $seed =~ ^[0-9]+$ && $n =~ ^[0-9]+$ ]] ||

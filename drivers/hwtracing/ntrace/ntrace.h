@@ -21,6 +21,7 @@ struct ntrace_encoder {
 	void __iomem *base;
 	int cpu;			/* logical CPU of the encoder's hart */
 	struct ntrace_caps caps;
+	bool failed;			/* see ntrace_tci_failed() */
 	struct list_head node;
 };
 
@@ -34,6 +35,7 @@ struct ntrace_funnel {
 	u32 inputs;			/* bits of trFunnelDisInput that exist */
 	/* under the sink's lock: */
 	u32 disabled;			/* trFunnelDisInput: inputs not in use */
+	u32 failed_inputs;		/* inputs that stayed disabled */
 	unsigned int users;		/* sources tracing through it */
 	unsigned int input_users[TCI_FUNNEL_MAX_INPUTS]; /* each input */
 	struct list_head node;
@@ -57,6 +59,7 @@ struct ntrace_sink {
 	 * again: its next first source purges them (ntrace_shared.c).
 	 */
 	bool upstream_stale;
+	bool failed;			/* see ntrace_tci_failed() */
 	bool sram;			/* SRAM mode: read through trRamData */
 	bool stop_on_wrap;		/* trRamStopOnWrap works */
 	bool any_window;		/* SMEM: any word-aligned Start/Limit */
@@ -111,6 +114,7 @@ void ntrace_tci_deactivate(void __iomem *base);
 int ntrace_tci_check_impl(struct device *dev, u32 impl, u32 type,
 			  const char *what);
 int ntrace_tci_wait(void __iomem *reg, u32 mask, u32 want);
+void ntrace_tci_failed(struct device *dev, bool *failed, const char *what);
 
 /* ntrace_encoder.c */
 extern struct platform_driver ntrace_encoder_driver;
@@ -153,6 +157,7 @@ int ntrace_paths_build(void);
 void ntrace_paths_set_live(bool live);
 struct ntrace_encoder *ntrace_path_encoder(int cpu);
 struct ntrace_sink *ntrace_path_sink(int cpu);
+bool ntrace_path_failed(int cpu);
 const struct cpumask *ntrace_path_cpus(void);
 const struct ntrace_caps *ntrace_path_caps(void);
 size_t ntrace_path_buf_size(void);

@@ -306,6 +306,9 @@ int ntrace_encoder_disable(struct ntrace_encoder *te,
 
 	writel(TCI_ACTIVE | prog->te_control, ctl);
 	err = ntrace_tci_wait(ctl, TCI_EMPTY, TCI_EMPTY);
+	if (err)
+		ntrace_tci_failed(te->dev, &te->failed,
+				  "trTeEmpty stays 0 after disabling: trace does not flush");
 	*overflow = readl(ctl) & TCI_TE_INST_STALL_OR_OVF;
 	if (*overflow)		/* W1C: the next trace starts clean */
 		writel(TCI_ACTIVE | prog->te_control | TCI_TE_INST_STALL_OR_OVF,

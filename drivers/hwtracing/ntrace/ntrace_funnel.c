@@ -32,9 +32,19 @@ static int funnel_enable(struct ntrace_funnel *f)
  */
 int ntrace_funnel_attach(struct ntrace_funnel *f, unsigned int input)
 {
+	u32 dis;
+
 	if (!f->input_users[input]++)
 		f->disabled &= ~BIT(input);
 	writel(f->disabled, f->base + TCI_FUNNEL_DIS_INPUT);
+	dis = readl(f->base + TCI_FUNNEL_DIS_INPUT);
+	if (dis & BIT(input) & f->inputs) {
+		/* its source's trace would vanish: see ntrace_path_failed() */
+		if (!(f->failed_inputs & BIT(input)))
+			dev_err(f->dev, "input %u stays disabled (trFunnelDisInput %#x): not used until it is bound again\n",
+				input, dis);
+		f->failed_inputs |= BIT(input);
+	}
 	if (f->users++)
 		return 0;
 	return funnel_enable(f);

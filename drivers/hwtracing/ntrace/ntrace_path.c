@@ -415,6 +415,21 @@ struct ntrace_sink *ntrace_path_sink(int cpu)
 	return per_cpu_ptr(&paths, cpu)->sink;
 }
 
+/* A component of cpu's path is broken (ntrace_tci_failed()). */
+bool ntrace_path_failed(int cpu)
+{
+	const struct ntrace_path *p = per_cpu_ptr(&paths, cpu);
+	unsigned int i;
+
+	if ((p->te && READ_ONCE(p->te->failed)) ||
+	    (p->sink && READ_ONCE(p->sink->failed)))
+		return true;
+	for (i = 0; i < p->nr_funnels; i++)
+		if (READ_ONCE(p->funnel[i]->failed_inputs) & BIT(p->input[i]))
+			return true;
+	return false;
+}
+
 const struct cpumask *ntrace_path_cpus(void)
 {
 	return &path_cpus;

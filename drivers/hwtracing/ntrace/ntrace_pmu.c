@@ -368,8 +368,10 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 				     &overflow);
 	err |= ntrace_sink_disable(sink, &d);
 	nc->active = false;
-	if (err)
-		pr_warn_ratelimited("ntrace: CPU %d: trace did not flush\n", cpu);
+	/* the encoder could not deliver, and the sink wrote nothing */
+	if (overflow && !d.len && !d.wrapped)
+		ntrace_tci_failed(sink->dev, &sink->failed,
+				  "trRamWP does not move while its encoder overflows");
 	if (!aux)
 		return true;
 	if (nc->direct)
@@ -489,6 +491,21 @@ static bool ntrace_aux_full(struct perf_output_handle *h)
 }
 
 /*
+ * A component of this CPU's path failed in the drain just done (the
+ * record it ended is flagged PARTIAL): end the event as when its path
+ * goes away, with an empty record flagged TRUNCATED as well.
+ */
+static bool ntrace_path_broke(struct ntrace_cpu *nc)
+{
+	if (!ntrace_path_failed(smp_processor_id()))
+		return false;
+	perf_aux_output_flag(&nc->handle, PERF_AUX_FLAG_TRUNCATED |
+			     PERF_AUX_FLAG_PARTIAL);
+	perf_aux_output_end(&nc->handle, 0);
+	return true;
+}
+
+/*
  * Move what the sink holds into the AUX area (one AUX record, written in
  * the context of the task that is current) and go on tracing into a new
  * AUX transaction. Interrupts off. False when the event had to stop.
@@ -499,7 +516,7 @@ static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
 
 	if (!ntrace_drain(nc, cpu) ||
 	    !perf_aux_output_begin(&nc->handle, event) ||
-	    ntrace_aux_full(&nc->handle)) {
+	    ntrace_aux_full(&nc->handle) || ntrace_path_broke(nc)) {
 		/* stopped for good: nothing here may use the event any more */
 		event->hw.state |= PERF_HES_STOPPED;
 		nc->event = NULL;
@@ -599,8 +616,8 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
 	int cpu = smp_processor_id();
 
-	/* the path went away (unbind) after ->add() */
-	if (!ntrace_path_encoder(cpu)) {
+	/* the path went away (unbind) after ->add(), or is broken */
+	if (!ntrace_path_encoder(cpu) || ntrace_path_failed(cpu)) {
 		ntrace_path_lost(nc, event);
 		event->hw.state |= PERF_HES_STOPPED;
 		return;

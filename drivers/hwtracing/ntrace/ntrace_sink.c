@@ -271,11 +271,16 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 
 	writel(sink_ctl(sink), b + TCI_CONTROL);
 	err = ntrace_tci_wait(b + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
+	if (err)
+		ntrace_tci_failed(sink->dev, &sink->failed,
+				  "trRamEmpty stays 0 after disabling: trace does not flush");
 	wp = read64(b + TCI_RAM_WP_LOW);
 	d->wrapped = wp & TCI_RAM_WRAP;
 	wp &= ~3ull;
 	d->head = 0;
 	if (wp < sink->win_start || wp > sink->win_start + sink->win_size) {
+		ntrace_tci_failed(sink->dev, &sink->failed,
+				  "trRamWP outside the buffer it was given");
 		d->len = 0;
 		return -EIO;
 	}

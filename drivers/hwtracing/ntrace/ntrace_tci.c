@@ -25,6 +25,19 @@ int ntrace_tci_wait(void __iomem *reg, u32 mask, u32 want)
 }
 
 /*
+ * A component that misses a handshake, or writes where it was not told
+ * to, is broken: say so once, and leave it alone until it is bound again
+ * (its probe resets it). The CPUs whose path it is on stop tracing; the
+ * others go on.
+ */
+void ntrace_tci_failed(struct device *dev, bool *failed, const char *what)
+{
+	if (!READ_ONCE(*failed))
+		dev_err(dev, "%s: not used until it is bound again\n", what);
+	WRITE_ONCE(*failed, true);
+}
+
+/*
  * Reset and discovery: take the component through reset (Active 0), then
  * release it and wait until trXXActive reads back 1. Writes before that
  * may be lost, so nothing else is touched until the poll succeeds.

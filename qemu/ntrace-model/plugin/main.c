@@ -22,6 +22,7 @@
  *                   only tr??Active works, tr??Impl reads IMPL (e.g. 0xe01,
  *                   an ATB bridge 1.0), everything else reads 0; for tests
  *                   of drivers that must leave it alone
+ *   fault=NAME      inject a hardware fault into one component (fault.c)
  *   gt=PREFIX       write the ground-truth ingress log PREFIX.hartN.txt
  *   stats=on        print per-hart counts at exit
  */
@@ -135,6 +136,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 			M.sram_size = v;
 		} else if (KEY("foreign") && parse_u64(val, &v) && v && v <= 0xffffffffull) {
 			M.foreign_impl = v;
+		} else if (KEY("fault") && fault_parse(val)) {
 		} else if (KEY("layout")) {
 			M.layout_path = val;
 		} else if (KEY("gt")) {
@@ -144,8 +146,9 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else {
 			fprintf(stderr, "ntrace-model: bad argument '%s' (known: ram=PATH, "
 				"ram_base=, ram_size=, regs=, harts=1..%d, "
-				"topo=hart|funnel|funnel2, sram=BYTES, layout=PATH, foreign=IMPL, gt=PREFIX, "
-				"stats=on)\n", a, MODEL_MAX_HARTS);
+				"topo=hart|funnel|funnel2, sram=BYTES, layout=PATH, foreign=IMPL, "
+				"fault=%s, gt=PREFIX, stats=on)\n", a, MODEL_MAX_HARTS,
+				fault_names());
 			return -1;
 		}
 #undef KEY

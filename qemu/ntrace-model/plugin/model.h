@@ -140,6 +140,7 @@ struct ramsink {
 	volatile uint32_t *regs;	/* register page in guest RAM */
 	uint64_t phys;
 	uint64_t bytes;
+	bool fault_armed;	/* enabled since reset: an injected fault applies */
 	/*
 	 * Messages that came through a funnel while the sink was active but
 	 * not capturing: they wait here (the funnel's output stage) and are
@@ -177,6 +178,7 @@ struct hart {
 	uint32_t pending;	/* PEND_* */
 	volatile uint32_t *te_regs;	/* register page in guest RAM */
 	uint64_t te_phys;
+	bool fault_armed;	/* enabled since reset: an injected fault applies */
 
 	struct vcpu_sb *sb;	/* its vCPU's scoreboard entry, once it cannot move */
 
@@ -240,6 +242,17 @@ struct block {
 
 enum topology { TOPO_HART, TOPO_FUNNEL, TOPO_FUNNEL2 };
 
+/* fault.c: the injected hardware fault of this boot (fault=NAME) */
+enum model_fault {
+	FAULT_NONE,
+	FAULT_TE_NO_ACTIVE,
+	FAULT_TE_BAD_IMPL,
+	FAULT_TE_NEVER_EMPTY,
+	FAULT_RAM_NEVER_EMPTY,
+	FAULT_RAM_WP_STUCK,
+	FAULT_FUNNEL_INPUT_STUCK,
+};
+
 struct model {
 	unsigned int xlen;	/* 32 or 64: the target's (qemu-system-riscv32/64) */
 	uint64_t xmask;		/* XLEN-wide address mask: RV32 addresses wrap */
@@ -249,6 +262,7 @@ struct model {
 	uint64_t sram_size;	/* bytes of SRAM per sink (0: SMEM-only sinks) */
 	const char *layout_path;
 	uint32_t foreign_impl;	/* tr??Impl of the foreign component (0: none) */
+	enum model_fault fault;
 	int nvcpus;		/* vCPUs that can run (-smp cpus or maxcpus) */
 	int vcpus_up;		/* vCPUs whose init callback ran (atomic) */
 	uint64_t ram_base, ram_size;
@@ -411,7 +425,8 @@ static inline bool ram_push_fast(struct ramsink *r, const uint8_t *buf, size_t n
 	uint64_t at = r->wp + r->staged;
 	uint8_t *p;
 
-	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at)
+	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at ||
+	    M.fault == FAULT_RAM_WP_STUCK)
 		return false;
 	p = guest_ram_ptr(at, n);
 	if (!p)
@@ -434,6 +449,13 @@ void funnel_publish(struct funnel *f);
 
 /* topology.c */
 bool topology_parse(const char *name);
+
+/* fault.c */
+bool fault_parse(const char *name);
+const char *fault_names(void);
+/* fault f is injected and hits this component */
+bool fault_on_hart(enum model_fault f, const struct hart *h);
+bool fault_on_sink(enum model_fault f, const struct ramsink *r);
 const char *topology_name(void);
 void topology_init(void);
 int topology_write_layout(void);

@@ -214,7 +214,7 @@ void regs_service(unsigned int vcpu)
 		struct hart *h = &M.harts[i];
 
 		hart_lock(h);
-		if (h->pending & PEND_TE_ACTIVE) {
+		if ((h->pending & PEND_TE_ACTIVE) && !fault_on_hart(FAULT_TE_NO_ACTIVE, h)) {
 			h->pending &= ~PEND_TE_ACTIVE;
 			te_reset(h);
 			h->te.active = true;

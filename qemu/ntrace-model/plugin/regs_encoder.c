@@ -108,6 +108,7 @@ void te_reset(struct hart *h)
 
 	memset(te, 0, sizeof(*te));
 	te->empty = true;
+	h->fault_armed = false;
 	te->control = legal_control(TCI_SET(TE_INST_MODE, TCI_TE_INST_MODE_BTM) |
 				    TCI_SET(TE_SYNC_MODE, 1u) |
 				    TCI_SET(TE_SYNC_MAX, 8u), 0);
@@ -186,11 +187,13 @@ void te_publish(struct hart *h)
 		c |= te->enable ? TCI_ENABLE : 0;
 		c |= te->inst_tracing ? TCI_TE_INST_TRACING : 0;
 		c |= te->overflow ? TCI_TE_INST_STALL_OR_OVF : 0;
-		c |= te->empty ? TCI_EMPTY : 0;
+		c |= te->empty && !(h->fault_armed &&
+				    fault_on_hart(FAULT_TE_NEVER_EMPTY, h)) ? TCI_EMPTY : 0;
 	}
 	r[TCI_CONTROL / 4] = c;
-	/* version 1.0, an encoder, N-Trace protocol 1.0 */
-	r[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, 1) | TCI_SET(IMPL_VER_MINOR, 0) |
+	/* version 1.0 (2.0: an injected fault), an encoder, N-Trace 1.0 */
+	r[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, fault_on_hart(FAULT_TE_BAD_IMPL, h) ? 2 : 1) |
+			  TCI_SET(IMPL_VER_MINOR, 0) |
 			  TCI_SET(IMPL_COMP_TYPE, TCI_COMP_ENCODER) |
 			  TCI_SET(TE_IMPL_PROTO_MAJOR, 1) | TCI_SET(TE_IMPL_PROTO_MINOR, 0);
 	r[TCI_TE_INST_FEATURES / 4] = te->features;
@@ -330,6 +333,7 @@ static void write_control(struct hart *h, uint32_t val, uint32_t mask,
 		ts_update_needed(h);	/* sync mode 2 counts the timestamp */
 	}
 	te->enable = val & TCI_ENABLE;
+	h->fault_armed |= te->enable;
 	te->inst_tracing = val & TCI_TE_INST_TRACING;
 	if (!was_enabled && te->enable)
 		te->overflow = false;

@@ -28,11 +28,17 @@
 #include "model.h"
 #include "../../../include/uapi/linux/ntrace_tci.h"
 
+/* trFunnelDisInput after an injected fault held an input disabled */
+static uint32_t stuck_inputs(const struct funnel *f)
+{
+	return M.fault == FAULT_FUNNEL_INPUT_STUCK && f->idx == 0 ? 1u << (f->ninputs - 1) : 0;
+}
+
 void funnel_reset(struct funnel *f)
 {
 	f->active = false;
 	f->enable = false;
-	f->dis_input = 0;
+	f->dis_input = stuck_inputs(f);
 }
 
 void funnel_publish(struct funnel *f)
@@ -62,7 +68,8 @@ void funnel_write(struct funnel *f, unsigned int off, uint32_t val, unsigned int
 		}
 	} else if (off == TCI_FUNNEL_DIS_INPUT) {
 		if (f->active)
-			f->dis_input = val & ((1u << f->ninputs) - 1) & TCI_FUNNEL_DIS_INPUT_MASK;
+			f->dis_input = (val & ((1u << f->ninputs) - 1) & TCI_FUNNEL_DIS_INPUT_MASK) |
+				       stuck_inputs(f);
 	} else if (off != TCI_IMPL) {
 		f->regs[off / 4] = 0;	/* reserved (no timestamp unit) */
 	}

@@ -59,6 +59,12 @@ bool ram_empty(const struct ramsink *r)
 	return r->staged == 0;
 }
 
+/* trRamEmpty as the guest reads it */
+static bool ram_reads_empty(const struct ramsink *r)
+{
+	return ram_empty(r) && !(r->fault_armed && fault_on_sink(FAULT_RAM_NEVER_EMPTY, r));
+}
+
 /* Legal address range of Start/Limit/WP in the current mode. */
 static void ram_range(const struct ramsink *r, uint64_t *lo, uint64_t *hi)
 {
@@ -106,6 +112,7 @@ void ram_reset(struct ramsink *r)
 
 	r->active = false;
 	r->enable = false;
+	r->fault_armed = false;
 	r->control = TCI_RAM_MODE_SMEM;
 	r->staged = 0;
 	r->held_len = 0;
@@ -123,7 +130,7 @@ void ram_publish(struct ramsink *r)
 	if (r->active) {
 		c = TCI_ACTIVE | r->control;
 		c |= r->enable ? TCI_ENABLE : 0;
-		c |= ram_empty(r) ? TCI_EMPTY : 0;
+		c |= ram_reads_empty(r) ? TCI_EMPTY : 0;
 	}
 	p[TCI_CONTROL / 4] = c;
 	p[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, 1) | TCI_SET(IMPL_VER_MINOR, 0) |
@@ -146,7 +153,7 @@ void ram_publish_wp(struct ramsink *r)
 	volatile uint32_t *p = r->regs;
 
 	p[TCI_CONTROL / 4] = r->active ? TCI_ACTIVE | r->control | (r->enable ? TCI_ENABLE : 0) |
-					 (ram_empty(r) ? TCI_EMPTY : 0) : TCI_EMPTY;
+					 (ram_reads_empty(r) ? TCI_EMPTY : 0) : TCI_EMPTY;
 	p[TCI_RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? TCI_RAM_WRAP : 0);
 	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
 }
@@ -187,6 +194,7 @@ static void write_control(struct ramsink *r, uint32_t val, unsigned int vcpu)
 		ram_flush(r);
 	/* enabling changes none of Start/Limit/WP/RP */
 	r->enable = val & TCI_ENABLE;
+	r->fault_armed |= r->enable;
 	if (r->enable)
 		ram_release(r);
 }

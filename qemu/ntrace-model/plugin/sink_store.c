@@ -80,6 +80,9 @@ int ram_push(struct ramsink *r, const uint8_t *buf, size_t n)
 
 	if (ram_push_fast(r, buf, n))
 		return 0;
+	if (r->active && r->enable && r->bytes >= 4096 &&
+	    fault_on_sink(FAULT_RAM_WP_STUCK, r))
+		return -1;	/* not written: the encoder overflows */
 	while (n) {
 		/* bytes up to the end of the word at trRamLimit */
 		uint64_t room = r->wp <= r->limit ? r->limit + 4 - r->wp - r->staged : 4u - r->staged;

@@ -41,7 +41,7 @@ else
 	variant=${NTRACE_KVARIANT:-guest}
 	runs=${NTRACE_FUZZ_RUNS:-ntrace-ctr-smp2:1:1500 ntrace-funnel2-smp4:2:1000}
 fi
-faults=${NTRACE_FAULTS:-te_no_active te_bad_impl te_never_empty ram_never_empty ram_wp_stuck funnel_input_stuck}
+faults=${NTRACE_FAULTS:-te_no_active te_bad_impl te_never_empty ram_never_empty ram_wp_stuck ram_wp_wild funnel_input_stuck}
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-3600}; else limit=${NTRACE_GUEST_TIMEOUT:-900}; fi
 
 # fuzz VARIANT CONFIG SEED OPS: one boot of the fuzzer

@@ -32,6 +32,7 @@ static const struct {
 	{ "te_never_empty", "trTeEmpty stays 0", false },
 	{ "ram_never_empty", "trRamEmpty stays 0", false },
 	{ "ram_wp_stuck", "trRamWP does not move", false },
+	{ "ram_wp_wild", "trRamWP outside the buffer", false },
 	{ "funnel_input_stuck", "stays disabled", false },
 };
 

@@ -12,6 +12,9 @@
  *   ram_wp_stuck     after its first 4 KiB the sink, still enabled, writes
  *                    nothing more: trRamWP no longer moves, and the
  *                    encoder whose bytes it refuses overflows
+ *   ram_wp_wild      after its first 4 KiB the sink's trRamWP reads 4 KiB
+ *                    past trRamLimit, as if it wrote memory it was not
+ *                    given (it does not: the guest must survive the test)
  *   funnel_input_stuck  the funnel's last input stays disabled
  *                    (its trFunnelDisInput bit reads 1 whatever is written)
  */
@@ -26,6 +29,7 @@ static const char *const names[] = {
 	[FAULT_TE_NEVER_EMPTY] = "te_never_empty",
 	[FAULT_RAM_NEVER_EMPTY] = "ram_never_empty",
 	[FAULT_RAM_WP_STUCK] = "ram_wp_stuck",
+	[FAULT_RAM_WP_WILD] = "ram_wp_wild",
 	[FAULT_FUNNEL_INPUT_STUCK] = "funnel_input_stuck",
 };
 
@@ -43,7 +47,7 @@ bool fault_parse(const char *name)
 const char *fault_names(void)
 {
 	return "te_no_active, te_bad_impl, te_never_empty, ram_never_empty, "
-	       "ram_wp_stuck, funnel_input_stuck";
+	       "ram_wp_stuck, ram_wp_wild, funnel_input_stuck";
 }
 
 bool fault_on_hart(enum model_fault f, const struct hart *h)

@@ -121,6 +121,14 @@ void ram_reset(struct ramsink *r)
 		mode_changed(r);
 }
 
+/* trRamWP as the guest reads it (its low word holds trRamWrap) */
+static uint64_t ram_reads_wp(const struct ramsink *r)
+{
+	if (r->fault_armed && r->bytes >= 4096 && fault_on_sink(FAULT_RAM_WP_WILD, r))
+		return r->limit + 4096;
+	return r->wp;
+}
+
 void ram_publish(struct ramsink *r)
 {
 	volatile uint32_t *p = r->regs;
@@ -140,8 +148,8 @@ void ram_publish(struct ramsink *r)
 	p[TCI_RAM_START_HIGH / 4] = (uint32_t)(r->start >> 32);
 	p[TCI_RAM_LIMIT_LOW / 4] = (uint32_t)r->limit;
 	p[TCI_RAM_LIMIT_HIGH / 4] = (uint32_t)(r->limit >> 32);
-	p[TCI_RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? TCI_RAM_WRAP : 0);
-	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
+	p[TCI_RAM_WP_LOW / 4] = (uint32_t)ram_reads_wp(r) | (r->wrap ? TCI_RAM_WRAP : 0);
+	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(ram_reads_wp(r) >> 32);
 	p[TCI_RAM_RP_LOW / 4] = sram ? (uint32_t)r->rp : 0;
 	p[TCI_RAM_RP_HIGH / 4] = 0;
 	p[TCI_RAM_DATA / 4] = sram ? ram_sram_word(r, r->rp) : 0;
@@ -154,8 +162,8 @@ void ram_publish_wp(struct ramsink *r)
 
 	p[TCI_CONTROL / 4] = r->active ? TCI_ACTIVE | r->control | (r->enable ? TCI_ENABLE : 0) |
 					 (ram_reads_empty(r) ? TCI_EMPTY : 0) : TCI_EMPTY;
-	p[TCI_RAM_WP_LOW / 4] = (uint32_t)r->wp | (r->wrap ? TCI_RAM_WRAP : 0);
-	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(r->wp >> 32);
+	p[TCI_RAM_WP_LOW / 4] = (uint32_t)ram_reads_wp(r) | (r->wrap ? TCI_RAM_WRAP : 0);
+	p[TCI_RAM_WP_HIGH / 4] = (uint32_t)(ram_reads_wp(r) >> 32);
 }
 
 static uint64_t with_word(uint64_t v, bool high, uint32_t w)

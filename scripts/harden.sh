@@ -34,7 +34,7 @@ done
 TAP_PREFIX="harden: "
 if [ $long = 1 ]; then
 	variant=${NTRACE_KVARIANT:-debug}
-	runs=${NTRACE_FUZZ_RUNS:-ntrace-ctr-smp2:11:5000 ntrace-ctr-smp2:12:5000 ntrace-funnel2-smp4:13:4000 ntrace-funnel-smp2:14:4000 ntrace-sram:15:4000}
+	runs=${NTRACE_FUZZ_RUNS:-ntrace-ctr-smp2:11:3000 ntrace-ctr-smp2:12:3000 ntrace-funnel2-smp4:13:2000 ntrace-funnel-smp2:14:2000 ntrace-sram:15:2000}
 elif [ $planted = 1 ]; then
 	variant=debug runs=
 else

@@ -165,6 +165,15 @@ if [ ${#srcs[@]} -eq 0 ]; then
 	tap_status
 	exit
 fi
+# the damage that crashed perf before patches 0017, 0019 and 0020: an
+# AUXTRACE index offset 4 GiB off, an AUXTRACE size that misaligns the
+# next record, an AUXTRACE idx of UINT_MAX and a CPU past the recorded ones
+sum=$(python3 "$NTRACE_TOP/scripts/perf-mutate.py" --perf "$PERF" --seed 0 --regress \
+	--out "$W/reg" --timeout "$TMO" "${srcs[0]}" 2>&1)
+read -r _ n _ _ _ _ _ _ _ nsan _ nsig _ ntmo _ <<<"$sum"
+check "damage that crashed perf (index offset, misaligned AUXTRACE size, idx UINT_MAX, CPU 0x7fffffff; perf script and report): sanitizer reports ${nsan:-?}, signals ${nsig:-?}, timeouts ${ntmo:-?}" \
+	eval "[ '${n:-0}' -gt 0 ] && [ '$nsan$nsig$ntmo' = 000 ]"
+[ ! -s "$W/reg/failures" ] || cut -c1-300 "$W/reg/failures" | sed 's/^/# /'
 start=$SECONDS
 sum=$(python3 "$NTRACE_TOP/scripts/perf-mutate.py" --perf "$PERF" --seed "$SEED" \
 	--count "$COUNT" --out "$W/mut" --jobs "$JOBS" --timeout "$TMO" "${srcs[@]}" 2>"$W/mut.err")

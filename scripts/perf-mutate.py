@@ -157,6 +157,28 @@ def mutate(data, lay, rng, aux):
     return bytes(b), " ".join(desc)
 
 
+# --regress: one file per fixed crash, made from the first source
+# (name, field kind, field number in Layout.fields[kind], new value or
+# a function of the old one)
+REGRESS = [
+    ("index-offset-4g", "index", 1, lambda v: v + (1 << 32)),     # patch 0017
+    ("auxtrace-size-misaligned", "auxtrace", 0, lambda v: v + 2),  # 0017
+    ("auxtrace-idx-max", "auxtrace", 3, lambda v: 0xffffffff),     # 0019
+    ("auxtrace-cpu-large", "auxtrace", 5, lambda v: 0x7fffffff),   # 0020
+]
+
+
+def regress(data, lay, name):
+    b = bytearray(data)
+    for n, kind, k, f in REGRESS:
+        if n == name:
+            o, w = lay.fields[kind][k]
+            v = f(int.from_bytes(b[o:o + w], "little")) & ((1 << 8 * w) - 1)
+            b[o:o + w] = v.to_bytes(w, "little")
+            return bytes(b), "%s@%d:%#x" % (kind, o, v)
+    raise ValueError(name)
+
+
 def run(cmd, timeout):
     env = dict(os.environ, **SAN_ENV)
     try:
@@ -184,6 +206,8 @@ def main():
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--only", type=int)
+    ap.add_argument("--regress", action="store_true",
+                    help="the files of REGRESS (from the first SRC) instead")
     ap.add_argument("srcs", nargs="+")
     a = ap.parse_args()
 
@@ -198,16 +222,20 @@ def main():
     work = tempfile.mkdtemp(dir=a.out)
 
     def one(i):
-        path, root, data, lay = srcs[i % len(srcs)]
-        rng = random.Random("%d:%d" % (a.seed, i))
-        mdata, desc = mutate(data, lay, rng, lay.is_aux())
+        path, root, data, lay = srcs[0 if a.regress else i % len(srcs)]
+        if a.regress:
+            mdata, desc = regress(data, lay, REGRESS[i][0])
+            desc = REGRESS[i][0] + " " + desc
+        else:
+            rng = random.Random("%d:%d" % (a.seed, i))
+            mdata, desc = mutate(data, lay, rng, lay.is_aux())
         f = os.path.join(work, "m%d.data" % i)
         with open(f, "wb") as fh:
             fh.write(mdata)
         sym = ["--symfs", root] if root else []
         cmds = [[a.perf, "script", "-i", f] + sym +
                 (["--itrace=bcr"] if lay.is_aux() else [])]
-        if i % 8 == 0:
+        if i % 8 == 0 or a.regress:
             cmds.append([a.perf, "report", "--stdio", "-i", f] + sym)
         res = []
         for c in cmds:
@@ -220,6 +248,8 @@ def main():
         return i, path, desc, res
 
     idx = [a.only] if a.only is not None else range(a.count)
+    if a.regress:
+        idx = range(len(REGRESS))
     counts = dict.fromkeys(("read", "refused", "silent", "sanitizer", "signal",
                             "timeout"), 0)
     nrep = 0

@@ -54,8 +54,8 @@ elif ! PERF=$(bash "$NTRACE_TOP/scripts/perf.sh" --host --sanitize 2>"$W/build.e
 	not_ok "sanitized host perf builds: $(tail -3 "$W/build.err" | tr '\n' ' ')"
 	exit 0
 fi
-if "$PERF" version >/dev/null 2>"$W/v.err" && nm "$PERF" 2>/dev/null | grep -q __asan_init &&
-   nm "$PERF" | grep -q __ubsan_handle; then
+syms=$(nm "$PERF" 2>/dev/null | grep -Eo '__(asan_init|ubsan_handle)' | sort -u | tr '\n' ' ')
+if "$PERF" version >/dev/null 2>"$W/v.err" && [ "$syms" = "__asan_init __ubsan_handle " ]; then
 	ok "host perf with ASan and UBSan ($PERF) runs"
 else
 	not_ok "host perf with ASan and UBSan runs: $(head -c 300 "$W/v.err")"

@@ -142,7 +142,7 @@ while read -r data root; do
 		else
 			not_ok "$rel: perf $c: $why"
 		fi
-		rm -f "$W/inj.data"
+		rm -rf "$W/inj.data"
 	done
 done <"$W/recs"
 

@@ -50,8 +50,8 @@
 # from that copy of the kernel's code.
 # NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
 # NTRACE_PERF_ASAN=1 also runs the host perf built with ASan and UBSan on
-# every recording and on mutated copies (scripts/perf-asan.sh, about half
-# an hour);
+# every recording and on mutated copies (scripts/perf-asan.sh, 5 to 10
+# minutes);
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 # The ntrace configuration's sink writes the AUX areas itself (direct
 # mode); NTRACE_E2E_CONFIG=ntrace-copy runs the same in copy mode

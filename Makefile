@@ -9,7 +9,7 @@ CROSS_COMPILE ?= riscv64-linux-gnu-
 export CROSS_COMPILE
 
 .PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo harden \
-	guest-progs autofdo-tools
+	perf-asan guest-progs autofdo-tools
 
 all: tools modules
 
@@ -45,6 +45,13 @@ run:
 # KASAN + lockdep kernel (scripts/harden.sh --long).
 harden: deps
 	@bash scripts/harden.sh --long
+	@$(MAKE) -s perf-asan
+
+# The host perf built with ASan and UBSan on every perf.data recording kept
+# under build/perf-e2e/ (NTRACE_E2E_KEEP=1 scripts/perf-e2e.sh) and the
+# demo's, then on 1000 mutated copies (scripts/perf-asan.sh).
+perf-asan:
+	@bash scripts/perf-asan.sh
 
 # CTR branch stacks -> AutoFDO profiles -> profile-guided rebuild, checked
 # against the benchmark's true call counts (scripts/autofdo.sh); then every

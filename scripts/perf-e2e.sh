@@ -49,6 +49,9 @@
 # ":u", a sync every 16 messages) with perf record --kcore, and is decoded
 # from that copy of the kernel's code.
 # NTRACE_E2E_KEEP=1 keeps the work directory under build/perf-e2e/;
+# NTRACE_PERF_ASAN=1 also runs the host perf built with ASan and UBSan on
+# every recording and on mutated copies (scripts/perf-asan.sh, 5 to 10
+# minutes);
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 # The ntrace configuration's sink writes the AUX areas itself (direct
 # mode); NTRACE_E2E_CONFIG=ntrace-copy runs the same in copy mode
@@ -428,4 +431,7 @@ for r in "${recs[@]}"; do
 		not_ok "$name ($p): main..exit: segment $(wc -l <"$tmp/$name.seg") vs $(wc -l <"$tmp/$p.tseg") instructions"
 	fi
 done
+
+# perf with AddressSanitizer and UBSan on these recordings, when asked
+[ "${NTRACE_PERF_ASAN:-}" != 1 ] || bash "$NTRACE_TOP/scripts/perf-asan.sh" "$tmp"
 exit 0

@@ -8,6 +8,11 @@
 #                                 libelf, libdw, libtraceevent, zstd, python
 #                                 scripting, the slang TUI, C++ demangling;
 #                                 reads the guest's perf.data files on the host
+#        scripts/perf.sh --host --sanitize
+#                                 the same host perf built with AddressSanitizer
+#                                 and UBSan (perf's DEBUG=1: assertions on,
+#                                 -O1, not stripped), libntrace too; its own
+#                                 cache entry (scripts/perf-asan.sh runs it)
 # Patches: every *.patch in $NTRACE_PERF_PATCHES (default tools/perf-patches/)
 # is applied in name order with "patch -p1" against the kernel source top,
 # on a private copy of the sources. The cache entry under $NTRACE_CACHE/perf/
@@ -21,12 +26,15 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-host=0
-case "${1:-}" in
---host) host=1 ;;
-"") ;;
-*) die "usage: ${0##*/} [--host]" ;;
-esac
+host=0 sanitize=0
+for a in "$@"; do
+	case $a in
+	--host) host=1 ;;
+	--sanitize) sanitize=1 ;;
+	*) die "usage: ${0##*/} [--host [--sanitize]]" ;;
+	esac
+done
+[ "$sanitize" = 0 ] || [ "$host" = 1 ] || die "--sanitize needs --host"
 
 patchdir=${NTRACE_PERF_PATCHES:-$NTRACE_TOP/tools/perf-patches}
 # Bump when the way perf is built changes.
@@ -61,8 +69,19 @@ HOST_FLAGS=(
 # the packages behind the host perf's features (cache key)
 HOST_PKGS=(libelf-dev libdw-dev libtraceevent-dev libzstd-dev zlib1g-dev liblzma-dev
 	libpython3-dev python3-setuptools libslang2-dev g++ libstdc++-12-dev)
+# The sanitized host perf: the same features, compiled with ASan and UBSan.
+# perf's DEBUG=1 keeps its assertions (BUG_ON) and drops -O3 and
+# _FORTIFY_SOURCE; -O1 keeps it fast enough for many runs. perf's Makefile
+# appends its own LDFLAGS (libpython's among them), so the sanitizers'
+# LDFLAGS come from the environment rather than the command line. Only the
+# perf binary is built: python scripting is linked in, but not perf's
+# python extension (python/perf.so, which a sanitized build could load only
+# with libasan preloaded into python).
+SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1"
+SAN_LDFLAGS="-fsanitize=address,undefined"
 if [ "$host" = 1 ]; then
 	PERF_FLAGS=("${HOST_FLAGS[@]}")
+	[ "$sanitize" = 0 ] || PERF_FLAGS+=(DEBUG=1 EXTRA_CFLAGS="$SAN_CFLAGS")
 	toolchain="$(cc --version | head -1) $(dpkg-query -W -f='${Package}=${Version} ' \
 		"${HOST_PKGS[@]}" 2>/dev/null)"
 	kind=host
@@ -98,7 +117,9 @@ libntrace_prefix() {
 	fi
 	echo "$dir"
 }
-if [ "$host" = 1 ]; then
+if [ "$sanitize" = 1 ]; then
+	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix cc ar "-fPIC $SAN_CFLAGS")
+elif [ "$host" = 1 ]; then
 	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix cc ar "-O2 -g -fPIC")
 else
 	ntlib=$(with_lock "$NTRACE_CACHE/libntrace.lock" libntrace_prefix "${CROSS_COMPILE}gcc" "${CROSS_COMPILE}ar")
@@ -119,6 +140,7 @@ keyargs=("rev $BUILD_REV" "$(linux_source_version)" "$toolchain" "${PERF_FLAGS[*
 # the host build's own BUILD_REV (2: installed under the entry as prefix).
 HOST_REV=2
 [ "$host" = 1 ] && keyargs=("host" "host rev $HOST_REV" "${keyargs[@]}")
+[ "$sanitize" = 1 ] && keyargs=("sanitize $SAN_LDFLAGS" "${keyargs[@]}") && kind="sanitized host"
 key=$(cache_key "${keyargs[@]}")
 out=$NTRACE_CACHE/perf/$key
 
@@ -134,16 +156,20 @@ build() {
 		log "applying ${p##*/}"
 		patch -p1 -s -d "$out/src" <"$p" || die "patch ${p##*/} does not apply"
 	done
-	local start=$SECONDS target=(perf)
+	local start=$SECONDS target=(perf) ldenv=()
 	# The host perf is installed with the entry as its prefix: its python
 	# scripts (libexec/perf-core/scripts/python, found through the
 	# compiled-in exec path) are what perf script -s and perf script
 	# report run.
 	[ "$host" = 1 ] && target=(prefix="$out/inst" install-tools)
-	make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" \
+	[ "$sanitize" = 0 ] || target=(perf) ldenv=(LDFLAGS="$SAN_LDFLAGS")
+	env "${ldenv[@]}" make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" \
 		"${target[@]}" >"$out/build.log" 2>&1 ||
 		{ tail -40 "$out/build.log" >&2; die "perf build failed (log: $out/build.log)"; }
-	if [ "$host" = 1 ]; then
+	if [ "$sanitize" = 1 ]; then
+		# symbols and line numbers for the sanitizers' reports
+		cp "$out/obj/perf" "$out/perf"
+	elif [ "$host" = 1 ]; then
 		strip -o "$out/perf" "$out/obj/perf"
 		rm -f "$out/inst/bin/perf" "$out/inst/bin/trace"
 		ln -s ../../perf "$out/inst/bin/perf"

@@ -111,6 +111,11 @@ static int parse(const uint8_t *p, size_t size, struct ntrace_auxinfo *info,
 	info->config1 = h.config1;
 	info->config2 = h.config2;
 	info->nr_cpus = h.nr_cpus;
+	/* the shifts of ntrace_auxinfo_perf_time() */
+	if (h.hdr_size >= AUXINFO_HDR_TIME && h.time_mult && h.time_shift > 63)
+		return ntrace_err_set(err, NTRACE_ECORRUPT,
+				      "ntrace AUXTRACE_INFO time_shift %u is out of range (0..63)",
+				      h.time_shift);
 	if (h.hdr_size >= AUXINFO_HDR_TIME && h.time_mult) {
 		info->time_mult = h.time_mult;
 		info->time_shift = h.time_shift;
@@ -127,6 +132,11 @@ static int parse(const uint8_t *p, size_t size, struct ntrace_auxinfo *info,
 		info->cpus[i].hartid = c.hartid;
 		info->cpus[i].ts_rate_hz = c.ts_rate_hz;
 		info->cpus[i].ts_prescale = c.ts_prescale;
+		/* trTsPrescale is a 2-bit field: the clock divided by 4^n */
+		if (c.ts_prescale > 3)
+			return ntrace_err_set(err, NTRACE_ECONFIG,
+					      "ntrace AUXTRACE_INFO, CPU %u: trTsPrescale %u is above 3",
+					      c.cpu, c.ts_prescale);
 		info->cpus[i].ts_width = c.ts_width;
 		if (cpu_cfg(&c, &info->cpus[i].cfg, &why))
 			return ntrace_err_set(err, NTRACE_ECONFIG,

@@ -706,6 +706,14 @@ static void e_rsize(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) {
 static void e_mode(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->mode = 5; }
 static void e_format(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->format = 0; }
 static void e_srcbits(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->src_bits = 40; }
+/* shifts of 64 and more in the time conversion (found by scripts/perf-asan.sh) */
+static void e_tshift(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c)
+{
+	(void)c;
+	h->time_mult = 1;
+	h->time_shift = 84;
+}
+static void e_prescale(struct ntrace_auxtrace_info *h, struct ntrace_cpu_info *c) { (void)h; c->ts_prescale = 42; }
 
 static void test_info(void)
 {
@@ -726,6 +734,10 @@ static void test_info(void)
 	       strstr(err, "trTeFormat"), "info: non-N-Trace format rejected (%s)", err);
 	tap_ok(info_variant(e_srcbits, err, sizeof(err)) == NTRACE_ECONFIG &&
 	       strstr(err, "CPU 0"), "info: impossible SRC width rejected (%s)", err);
+	tap_ok(info_variant(e_tshift, err, sizeof(err)) == NTRACE_ECORRUPT &&
+	       strstr(err, "time_shift 84"), "info: time_shift above 63 rejected (%s)", err);
+	tap_ok(info_variant(e_prescale, err, sizeof(err)) == NTRACE_ECONFIG &&
+	       strstr(err, "trTsPrescale 42"), "info: trTsPrescale above 3 rejected (%s)", err);
 }
 
 static int ev_ignore(void *ctx, const struct ntrace_dec_event *ev)

@@ -64,13 +64,13 @@ autofdo: deps
 
 # riscv64 programs the scripts put into the guest (build/guest-progs/):
 # fdo_bench (demo.sh, perf-bench.sh), callsys static and as a dynamically
-# linked PIE (perf-e2e.sh), ntcpuwide (perf-e2e-cpuwide.sh), ntrace_bench
+# linked PIE (perf-e2e.sh), ntcpuwide (perf-e2e-cpuwide.sh), ntsoak (soak.sh), ntrace_bench
 # (ntrace-bench.sh).
 GP := $(CURDIR)/build/guest-progs
 GUEST_CC := $(CROSS_COMPILE)gcc
 HOSTCC ?= gcc
 E2E := $(CURDIR)/tools/perf-ntrace/tests
-guest-progs: $(GP)/fdo_bench $(GP)/callsys $(GP)/callsys-dyn $(GP)/ntcpuwide $(GP)/ntrace_bench
+guest-progs: $(GP)/fdo_bench $(GP)/callsys $(GP)/callsys-dyn $(GP)/ntcpuwide $(GP)/ntsoak $(GP)/ntrace_bench
 
 $(GP)/fdo_bench: $(CURDIR)/tools/autofdo/fdo_bench.c
 	@mkdir -p $(@D)
@@ -87,6 +87,11 @@ $(GP)/callsys-dyn: $(E2E)/e2e/callsys.c
 $(GP)/ntcpuwide: $(E2E)/cpuwide/ntcpuwide.c
 	@mkdir -p $(@D)
 	$(GUEST_CC) -O2 -static -Wall -Wextra -o $@ $<
+
+SLIB := $(CURDIR)/selftests/lib
+$(GP)/ntsoak: $(E2E)/cpuwide/ntsoak.c $(SLIB)/cpu.c $(SLIB)/cpu.h
+	@mkdir -p $(@D)
+	$(GUEST_CC) -O2 -static -Wall -Wextra -D_GNU_SOURCE -I$(SLIB) -o $@ $(filter %.c,$^)
 
 NTU := $(CURDIR)/selftests/ntrace
 $(GP)/ntrace_bench: $(CURDIR)/tools/ntrace-bench/ntrace_bench.c $(NTU)/ntrace_util.c $(NTU)/ntrace_util.h

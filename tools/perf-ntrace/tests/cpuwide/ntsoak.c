@@ -4,6 +4,8 @@
  * no shell): the work and the disturbances of one phase of the soak, run
  * under "perf record -a -e ntrace//u -- ntsoak PHASE ...".
  *
+ *   ntsoak [-w ITERS,SLEEP_US] PHASE ...  the workers' bursts (default
+ *                                      1000,50000)
  *   ntsoak steady SECS                 workers for SECS seconds
  *   ntsoak hotplug SECS N CPU          workers; CPU taken offline and
  *                                      brought back N times meanwhile
@@ -47,7 +49,7 @@
 #define PARAM "/sys/module/ntrace/parameters/"
 #define DRV "/sys/bus/platform/drivers/"
 
-static long iters_base = 1500, sleep_us = 20000;
+static long iters_base = 1000, sleep_us = 50000;
 
 static double now(void)
 {
@@ -269,6 +271,13 @@ int main(int argc, char **argv)
 	if (argc > 5 && !strcmp(argv[1], "burst"))
 		return burst(atol(argv[2]), atol(argv[3]), atol(argv[4]),
 			     strtoul(argv[5], NULL, 0));
+	if (argc > 2 && !strcmp(argv[1], "-w")) {
+		if (sscanf(argv[2], "%ld,%ld", &iters_base, &sleep_us) != 2 ||
+		    iters_base < 1 || sleep_us < 0)
+			goto usage;
+		argv += 2;
+		argc -= 2;
+	}
 	if (argc < 3)
 		goto usage;
 	secs = atof(argv[2]);
@@ -290,6 +299,6 @@ int main(int argc, char **argv)
 	return bad;
 usage:
 	stop_workers();
-	fprintf(stderr, "usage: ntsoak steady SECS | hotplug SECS N CPU | unbind SECS CPU encoder|sink | overflow SECS ITERS SLEEP_US | burst N ITERS SLEEP_US SEED\n");
+	fprintf(stderr, "usage: ntsoak [-w ITERS,SLEEP_US] steady SECS | hotplug SECS N CPU | unbind SECS CPU encoder|sink | overflow SECS ITERS SLEEP_US | burst N ITERS SLEEP_US SEED\n");
 	return 2;
 }

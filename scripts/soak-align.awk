@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# scripts/soak.sh: one CPU's AUX records against its hart's ground truth.
+# Input: the CPU's records in order, each a line "R KEY FLAGGED BYTES"
+# (FLAGGED 1: TRUNCATED, PARTIAL or COLLISION) followed by the
+# instructions decoded from it, one "P PC" line each. -v gtlog=FILE: the
+# hart's ground truth as one PC a line (its U-mode records), read as it
+# goes (it may be large).
+# A record not flagged must decode to exactly the next run of the log;
+# only right after a flagged record (loss reported) may instructions of
+# the log be skipped first. A flagged record must decode to an ordered
+# part of the log (instructions lost, none invented). The log's end must
+# be reached, unless the last record was flagged.
+# Prints: "ok|bad records R flagged F bytes B decoded D exact E lost L
+# log M gaps G [WHY]", with D + L = M when ok.
+function get(i) {	# the log's i-th line ("" past its end)
+	while (hi < i) {
+		if ((getline line < gtlog) <= 0)
+			return ""
+		if (line ~ /^#/)
+			continue
+		L[++hi] = line
+	}
+	return L[i]
+}
+function drop(i, j) {	# forget the log below line i
+	for (j = lo; j < i; j++)
+		delete L[j]
+	if (i > lo)
+		lo = i
+}
+function fail(why) {
+	if (!bad)
+		bad = why
+}
+# the record just read (n instructions in R[1..n]) against the log
+function settle(   i, k, found, start) {
+	if (!inrec)
+		return
+	if (!rflag) {
+		if (n == 0)
+			return
+		start = pos
+		k = pos
+		found = 0
+		while (get(k) != "") {
+			if (get(k) == R[1]) {
+				for (i = 2; i <= n && get(k + i - 1) == R[i]; i++)
+					;
+				if (i > n) {
+					found = 1
+					break
+				}
+			}
+			if (!gapok)
+				break
+			k++
+		}
+		if (!found) {
+			fail(sprintf("record %s (%d instructions, not flagged) is not the next run of the log at line %d%s",
+				     key, n, pos, gapok ? " or after it" : ""))
+			return
+		}
+		if (k > start) {
+			lost += k - start
+			gaps++
+		}
+		pos = k + n
+		exact += n
+		gapok = 0
+	} else {
+		for (i = 1; i <= n; i++) {
+			while (get(pos) != "" && get(pos) != R[i]) {
+				pos++
+				lost++
+			}
+			if (get(pos) == "") {
+				fail(sprintf("flagged record %s: instruction %d of %d (%s) not in the rest of the log",
+					     key, i, n, R[i]))
+				return
+			}
+			pos++
+		}
+		gapok = 1
+	}
+	drop(pos)
+	decoded += n
+}
+BEGIN { pos = 1; lo = 1; hi = 0 }
+$1 == "R" {
+	settle()
+	inrec = 1
+	key = $2
+	rflag = $3 + 0
+	records++
+	flagged += rflag
+	bytes += $4
+	n = 0
+	delete R
+	next
+}
+$1 == "P" { R[++n] = $2 }
+END {
+	settle()
+	while (get(pos) != "") {
+		tail++
+		pos++
+		drop(pos)
+	}
+	if (tail && !bad) {
+		if (gapok)
+			lost += tail
+		else
+			fail(sprintf("%d instructions of the log after the last record (not flagged)", tail))
+	}
+	m = hi
+	printf "%s records %d flagged %d bytes %d decoded %d exact %d lost %d log %d gaps %d%s\n",
+		bad ? "bad" : "ok", records, flagged, bytes, decoded, exact, lost, m, gaps,
+		bad ? " " bad : ""
+}

@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# Soak (TAP, issue 28 item 5): one boot of the 2-hart N-Trace QEMU model
+# (or --config a funnel topology) with CPU-wide recordings
+# "perf record -a -e ntrace//u" over minutes of guest time while two
+# worker processes (tools/perf-ntrace/tests/cpuwide/ntsoak.c: bursts of a
+# loop of random length, sleeps, a forked and exec'd child every 20 bursts)
+# keep both harts busy, in four phases, one perf session each:
+#   1 steady: nothing else;
+#   2 hotplug: CPU 1 taken offline and brought back several times;
+#   3 unbind: CPU 1's encoder (NTRACE_SOAK_UNBIND=sink: its sink) unbound
+#     and bound again while perf record -a runs;
+#   4 overflow: ntrace.ko reloaded with a 16 KiB sink in copy mode
+#     (buf_kb=16 direct=0), drain_us 1000000 for half the phase with larger
+#     bursts, then 4000 and the usual load.
+# A session per phase, because perf stops the event of a CPU for good, for
+# the rest of its session, when the CPU goes offline (Linux 6.12 does not
+# restart it) or when the driver ends it with an empty TRUNCATED record
+# (unbind): from then on the session records CPU 1 no more, and nor does
+# the model log anything for it (its encoder is off), which is expected and
+# checked. The model's ground-truth log (gt=PREFIX: every instruction each
+# hart's encoder received, the whole boot) is one file per hart.
+# On the host, per CPU, the four sessions' AUX records in order (perf
+# report -D: size and flags of each, empty ones included) with what
+# perf-ntrace decodes from each (--show-task: every instruction carries
+# its record's time) are checked against the hart's log by
+# scripts/soak-align.awk: a record not flagged decodes to exactly the next
+# run of the log; instructions of the log are skipped only right after a
+# record flagged TRUNCATED, PARTIAL or COLLISION (the loss reported); a
+# flagged record decodes to an ordered part of the log; the log's end is
+# reached. So every instruction the encoder received is either decoded
+# from a record, in order, or in a loss that a flag reported: decoded +
+# lost = the log, printed per CPU. Also per session: every AUX byte went to
+# the decoder (the records' sizes add up to its chunk_bytes, no byte
+# unattributed or missing), no decode error in a process none of whose
+# records was flagged, errors at most one per flagged record; phase 2 and 3
+# end CPU 1's recording (no record of CPU 1 after the first offline, an
+# empty TRUNCATED record at the unbind); phase 4 flagged loss on a CPU, and
+# exact records again after drain_us is back at 4000; the kernel log clean.
+# Usage: scripts/soak.sh [--config CONFIG]   [ntrace-smp2]
+# NTRACE_SOAK_SECS: guest seconds of work in all (default 150), split
+# 30/25/20/25 % between the phases; NTRACE_SOAK_HOTPLUG: offline/online
+# cycles (default 4); NTRACE_SOAK_UNBIND=encoder|sink; NTRACE_SOAK_LOAD=
+# ITERS,SLEEP_US: each worker's bursts (default 1000,50000: about 80 k
+# instructions a second each, as the ground-truth log takes about 22 bytes
+# an instruction);
+# NTRACE_KVARIANT=debug: the KASAN + lockdep kernel; NTRACE_SOAK_OUT=DIR:
+# check the guest output of an earlier run (p1..p4.data, gt.hart*.txt,
+# console.log) again; NTRACE_KEEP=1 keeps the work directory.
+variant=${NTRACE_KVARIANT:-guest}
+set -uo pipefail
+. "$(dirname "$0")/lib.sh"
+
+config=ntrace-smp2
+[ "${1:-}" != --config ] || config=${2:?--config wants a boot configuration}
+case $config in
+ntrace-smp2) nh=2 ;;
+ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4) nh=${config##*smp} ;;
+*) die "unknown --config '$config' (ntrace-smp2 or a funnel configuration of scripts/guest.sh)" ;;
+esac
+TAP_PREFIX="soak: "
+[ $config = ntrace-smp2 ] || TAP_PREFIX="soak $config: "
+secs=${NTRACE_SOAK_SECS:-150}
+cycles=${NTRACE_SOAK_HOTPLUG:-4}
+unb=${NTRACE_SOAK_UNBIND:-encoder}
+load=${NTRACE_SOAK_LOAD:-1000,50000}
+[[ $secs =~ ^[0-9]+$ ]] && [ "$secs" -ge 8 ] || die "NTRACE_SOAK_SECS wants seconds (8 or more), got '$secs'"
+case $unb in encoder | sink) ;; *) die "NTRACE_SOAK_UNBIND is encoder or sink, not '$unb'" ;; esac
+s1=$((secs * 30 / 100)) s2=$((secs * 25 / 100)) s3=$((secs * 20 / 100))
+s4=$((secs - s1 - s2 - s3))
+phases="p1 p2 p3 p4"
+
+pn=$NTRACE_TOP/tools/perf-ntrace
+B=$NTRACE_BUILD
+scratch tmp "$NTRACE_TOP/build/soak" "${NTRACE_KEEP:-}" || exit 1
+make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { not_ok "perf-ntrace builds"; exit 0; }
+cp "$B/perf-ntrace" "$tmp/" || { not_ok "perf-ntrace builds"; exit 0; }
+make -s -C "$NTRACE_TOP" guest-progs >"$tmp/cc.log" 2>&1 ||
+	{ not_ok "ntsoak builds: $(head -3 "$tmp/cc.log")"; exit 0; }
+mkdir -p "$tmp/root/usr/bin"
+cp "$NTRACE_TOP/build/guest-progs/ntsoak" "$NTRACE_TOP/build/guest-progs/ntrace_bench" \
+	"$tmp/root/usr/bin/"
+perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/perf.log") ||
+	{ not_ok "guest perf builds: $(tail -2 "$tmp/perf.log")"; exit 0; }
+cp "$perf" "$tmp/root/usr/bin/perf"
+
+out=${NTRACE_SOAK_OUT:-$tmp/out}
+if [ -z "${NTRACE_SOAK_OUT:-}" ]; then
+	mkdir -p "$out"
+	start=$SECONDS
+	rec="/usr/bin/perf record -m 1024 -a -e ntrace//u"
+	adds=()
+	for f in ntsoak ntrace_bench perf; do
+		adds+=(--add "$tmp/root/usr/bin/$f=/usr/bin/$f")
+	done
+	# the boot's wall-clock limit: the work, perf's start and end, and a
+	# loaded host (TCG runs at wall-clock time)
+	guest_run "$tmp/boot" "$config" --kernel "$variant" "${adds[@]}" \
+		--model-args "gt=$tmp/gt" --export "$tmp/export" \
+		--timeout $((secs * 4 + 600)) --test-timeout $((secs * 2 + 300)) \
+		--console "$out/console.log" >"$tmp/guest.log" 2>&1 < <(printf '%s\n' \
+		"# scripts/soak.sh: $secs s of work in four perf sessions" \
+		"$rec -o /tmp/export/p1.data -- /usr/bin/ntsoak -w $load steady $s1 >/tmp/export/p1.txt" \
+		"$rec -o /tmp/export/p2.data -- /usr/bin/ntsoak -w $load hotplug $s2 $cycles 1 >/tmp/export/p2.txt" \
+		"$rec -o /tmp/export/p3.data -- /usr/bin/ntsoak -w $load unbind $s3 1 $unb >/tmp/export/p3.txt" \
+		"/usr/bin/ntrace_bench reload buf_kb=16 direct=0" \
+		"$rec -o /tmp/export/p4.data -- /usr/bin/ntsoak -w $load overflow $s4 10000 100000 >/tmp/export/p4.txt")
+	st=$?
+	wall=$((SECONDS - start))
+	for f in "$tmp"/gt.hart*.txt "$tmp/export"/*; do
+		[ -f "$f" ] && mv "$f" "$out/"
+	done
+	if [ $st = 2 ]; then
+		not_ok "initramfs with perf, the driver and ntsoak: $(tail -3 "$tmp/boot/initramfs.log")"
+		exit 0
+	fi
+	missing=
+	for p in $phases; do [ -s "$out/$p.data" ] || missing+=" $p.data"; done
+	if [ $st = 0 ] && [ -z "$missing" ]; then
+		ok "guest ($nh harts, $variant kernel) recorded four CPU-wide sessions of $secs s of work in all ($s1 + $s2 + $s3 + $s4 s) in one boot ($wall s)"
+	else
+		not_ok "guest run (exit $st, $wall s):${missing:+ no$missing;} $(grep -E 'run end|error|No such' "$tmp/guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
+		[ -z "$missing" ] || exit 0
+	fi
+fi
+for p in $phases; do sed "s/^/# $p: /" "$out/$p.txt" 2>/dev/null | grep -v 'soak burst'; done
+
+clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$out/console.log" 2>/dev/null |
+	grep 'kernel log clean')
+case $clean in
+"ok "*) ok "$variant kernel log clean over the soak" ;;
+*) not_ok "$variant kernel log: ${clean#*: }" ;;
+esac
+
+vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)"/arch/riscv/kernel/vdso/vdso.so 2>/dev/null)
+[ -f "$vdso" ] || { not_ok "guest kernel's vdso.so"; exit 0; }
+hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hostperf.log") ||
+	{ not_ok "host perf builds (perf report -D for the AUX records): $(tail -2 "$tmp/hostperf.log")"; exit 0; }
+dec() { "$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" "$@"; }
+
+# Per session: the AUX records (CPU TIME SIZE FLAGS, in file order, which
+# is each CPU's order), the decoder's stats and instructions.
+for p in $phases; do
+	"$hostperf" report -D -i "$out/$p.data" 2>/dev/null |
+		awk 'function hex(s,   v, i) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+				for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+				return v }
+			/PERF_RECORD_AUX / { for (i = 1; i <= NF; i++) { if ($i == "flags:") f = hex($(i + 1)); if ($i == "size:") s = hex($(i + 1)) }
+				print $1, $2, s, f }' >"$tmp/$p.aux"
+	dec --format=stats -o "$tmp/$p.st" "$out/$p.data" 2>"$tmp/$p.st.err"
+	echo $? >"$tmp/$p.st.rc"
+	dec -q --show-task -o "$tmp/$p.tpc" "$out/$p.data" 2>/dev/null
+done
+# flagged: TRUNCATED 1, PARTIAL 4, COLLISION 8 (not OVERWRITE 2)
+flagged() { awk -v c="${2:-}" 'c == "" || $1 == c { n += ($4 % 2) || (int($4 / 4) % 4) } END { print n + 0 }' "$1"; }
+
+# Every AUX byte went to the decoder, and decode errors only where flagged.
+for p in $phases; do
+	auxb=$(awk '{ s += $3 } END { print s + 0 }' "$tmp/$p.aux")
+	nrec=$(wc -l <"$tmp/$p.aux")
+	nfl=$(flagged "$tmp/$p.aux")
+	v() { sed -n "s/^$1: //p" "$tmp/$p.st"; }
+	errs=$(v errors)
+	ue=$(awk '$1 == "process" { e = f = 0
+		for (i = 4; i < NF; i++) { if ($i == "errors") e = $(i + 1); if ($i == "flagged") f = $(i + 1) }
+		if (e > 0 && f == 0) printf " pid %s (%s) %s errors,", $2, $3, e }' "$tmp/$p.st")
+	if [ "$(cat "$tmp/$p.st.rc")" = 0 ] && [ "$(v chunk_bytes)" = "$auxb" ] &&
+	   [ "$(v unattributed_bytes)" = 0 ] && [ "$(v missing_bytes)" = 0 ] &&
+	   [ "$(v images_missing)" = 0 ] && [ -n "$errs" ] && [ "$errs" -le "$nfl" ] && [ -z "$ue" ]; then
+		ok "$p: all $auxb AUX bytes of $nrec records ($nfl flagged) decoded: $(v instructions) instructions, $errs decode errors, none in a process without a flagged record"
+	else
+		not_ok "$p: AUX bytes $auxb vs decoded $(v chunk_bytes), unattributed $(v unattributed_bytes), missing $(v missing_bytes), images missing $(v images_missing), $nrec records ($nfl flagged), errors ${errs:-?}:${ue} $(head -c 300 "$tmp/$p.st.err")"
+	fi
+done
+
+# What each phase did to CPU 1.
+aux1() { awk -v c="$1" '$1 == c' "$tmp/$2.aux"; }
+n1=$(aux1 1 p1 | wc -l)
+[ "$n1" -gt 0 ] && [ "$(flagged "$tmp/p1.aux")" = 0 ] &&
+	ok "p1 steady: no record flagged ($(wc -l <"$tmp/p1.aux") records, $n1 of CPU 1)" ||
+	not_ok "p1 steady: $(flagged "$tmp/p1.aux") records flagged, $n1 of CPU 1"
+off=$(grep -c 'offline at .*: ok' "$out/p2.txt" 2>/dev/null) on=$(grep -c 'online at .*: ok' "$out/p2.txt" 2>/dev/null)
+if [ "$off" = "$cycles" ] && [ "$on" = "$cycles" ]; then
+	ok "p2 hotplug: CPU 1 offline and online $cycles times while perf record -a ran; CPU 1 records until the first offline: $(aux1 1 p2 | wc -l), then none (perf does not restart a CPU's event)"
+else
+	not_ok "p2 hotplug: $off offline, $on online of $cycles: $(grep -v burst "$out/p2.txt" 2>/dev/null | head -4 | tr '\n' ' ')"
+fi
+last=$(aux1 1 p3 | tail -1)
+if grep -q "unbind .*: ok" "$out/p3.txt" 2>/dev/null && grep -q " bind .*: ok" "$out/p3.txt" 2>/dev/null &&
+   [ "$(echo "$last" | awk '{ print $3, $4 % 2 }')" = "0 1" ]; then
+	ok "p3 unbind: CPU 1's $unb unbound and bound again while perf record -a ran; CPU 1's event ended with an empty TRUNCATED record (its last of $(aux1 1 p3 | wc -l)), CPU 0 recorded on ($(aux1 0 p3 | wc -l) records)"
+else
+	not_ok "p3 unbind: $(grep -v burst "$out/p3.txt" 2>/dev/null | head -3 | tr '\n' ' ') CPU 1's last record (cpu time size flags): '$last'"
+fi
+nfl4=$(flagged "$tmp/p4.aux")
+if [ "$nfl4" -gt 0 ]; then
+	ok "p4 overflow: $nfl4 of $(wc -l <"$tmp/p4.aux") records flagged (a 16 KiB sink drained at most every 62.5 ms, bursts of about 40 k instructions)"
+else
+	not_ok "p4 overflow: no record flagged: the sink did not overflow"
+fi
+
+# Per CPU, the four sessions against its hart's log (soak-align.awk).
+for ((h = 0; h < nh; h++)); do
+	awk '!/^#/ && $4 == 0 && $2 != 0 { print $1 }' "$out/gt.hart$h.txt" >"$tmp/hart$h" 2>/dev/null
+done
+# recs C: CPU C's records of every session, in order, each "R KEY
+# FLAGGED BYTES" and its decoded instructions "P PC"
+recs() {
+	local p
+	for p in $phases; do
+		awk -v c="$1" -v p=$p -v tpc="$tmp/$p.tpc" '
+			function next_insn() { if ((getline l < tpc) <= 0) { ic = ""; return }
+				split(l, a, " "); ic = a[1]; it = a[4]; ipc = a[5] }
+			BEGIN { next_insn() }
+			$1 != c { next }
+			{ print "R", p ":" $2, ($4 % 2) || (int($4 / 4) % 4), $3
+			  while (ic != "" && (ic != c || it == $2)) { if (ic == c) print "P", ipc; next_insn() } }
+			END { while (ic != "") { if (ic == c) { print "X", ipc; exit } next_insn() } }' "$tmp/$p.aux"
+	done
+}
+tot_dec=0 tot_log=0 tot_lost=0 tot_b=0 tot_r=0 tot_f=0 used=" "
+for ((c = 0; c < nh; c++)); do
+	recs $c >"$tmp/cpu$c.recs"
+	if grep -q '^X' "$tmp/cpu$c.recs"; then
+		not_ok "cpu$c: instructions decoded outside its AUX records (time $(grep -m1 '^X' "$tmp/cpu$c.recs"))"
+		continue
+	fi
+	res= hh=
+	for ((h = 0; h < nh; h++)); do
+		[[ $used == *" $h "* ]] && continue
+		res=$(awk -v gtlog="$tmp/hart$h" -f "$NTRACE_TOP/scripts/soak-align.awk" "$tmp/cpu$c.recs")
+		[ "${res%% *}" = ok ] && { hh=$h; used+="$h "; break; }
+	done
+	set -- $res
+	if [ -n "$hh" ] && [ $((${9} + ${13})) = "${15}" ]; then
+		ok "cpu$c=hart$hh: every instruction the encoder received decoded or reported lost: ${9} decoded (${11} from records not flagged, each the next run of the log) + ${13} lost in or after flagged records = ${15} in the log; ${3} AUX records (${5} flagged), ${7} bytes, ${17} gaps after flagged records"
+		tot_dec=$((tot_dec + ${9})) tot_log=$((tot_log + ${15})) tot_lost=$((tot_lost + ${13}))
+		tot_b=$((tot_b + ${7})) tot_r=$((tot_r + ${3})) tot_f=$((tot_f + ${5}))
+	else
+		not_ok "cpu$c against each free hart's log: ${res:-no result} (last tried)"
+	fi
+done
+echo "# soak figures: $secs s of guest work ($s1 steady, $s2 hotplug x$cycles, $s3 unbind $unb, $s4 overflow), AUX $tot_b bytes in $tot_r records ($tot_f flagged), instructions decoded $tot_dec + lost $tot_lost = log $tot_log"
+
+if [ "$TAP_FAILED" != 0 ] && [ -z "${NTRACE_SOAK_OUT:-}" ]; then
+	rm -rf "$NTRACE_TOP/build/soak/failed"
+	cp -a "$tmp" "$NTRACE_TOP/build/soak/failed" &&
+		echo "# files of this run: build/soak/failed"
+fi
+exit 0

@@ -8,7 +8,7 @@ ARCH := riscv
 CROSS_COMPILE ?= riscv64-linux-gnu-
 export CROSS_COMPILE
 
-.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo harden \
+.PHONY: all deps tools kernel modules modules-check checkpatch clean test bench run autofdo harden soak \
 	perf-asan guest-progs autofdo-tools
 
 all: tools modules
@@ -42,16 +42,22 @@ run:
 	@bash scripts/demo.sh
 
 # The long version of the harden suite: more seeds and operations, on the
-# KASAN + lockdep kernel (scripts/harden.sh --long).
+# KASAN + lockdep kernel (scripts/harden.sh --long); then perf-asan and the soak.
 harden: deps
 	@bash scripts/harden.sh --long
 	@$(MAKE) -s perf-asan
+	@$(MAKE) -s soak
 
 # The host perf built with ASan and UBSan on every perf.data recording kept
 # under build/perf-e2e/ (NTRACE_E2E_KEEP=1 scripts/perf-e2e.sh) and the
 # demo's, then on 1000 mutated copies (scripts/perf-asan.sh).
 perf-asan:
 	@bash scripts/perf-asan.sh
+
+# Minutes of CPU-wide recording with hotplug, unbind/bind and a forced
+# overflow, every instruction decoded or reported lost (scripts/soak.sh).
+soak: deps
+	@bash scripts/soak.sh
 
 # CTR branch stacks -> AutoFDO profiles -> profile-guided rebuild, checked
 # against the benchmark's true call counts (scripts/autofdo.sh); then every

@@ -201,8 +201,8 @@ static int hotplug(double secs, int n, int cpu)
 	for (i = 0; i < n; i++) {
 		sleep_s(t0 + slot * (i + 0.5) - now());
 		err = cpu_set_online(cpu, false);
-		printf("soak hotplug %d cpu%d offline at %.3f: %s\n", i, cpu, now() - t0,
-		       err ? strerror(-err) : "ok");
+		printf("soak hotplug %d cpu%d offline at %.3f (monotonic %.6f): %s\n", i, cpu,
+		       now() - t0, now(), err ? strerror(-err) : "ok");
 		bad |= !!err;
 		sleep_s(t0 + slot * (i + 1) - now());
 		err = cpu_set_online(cpu, true);
@@ -232,7 +232,8 @@ static int unbind(double secs, int cpu, const char *what)
 	sleep_s(t0 + secs / 3 - now());
 	snprintf(path, sizeof(path), DRV "%s/unbind", drv);
 	err = write_str(path, dev);
-	printf("soak unbind %s %s at %.3f: %s\n", drv, dev, now() - t0, err ? strerror(-err) : "ok");
+	printf("soak unbind %s %s at %.3f (monotonic %.6f): %s\n", drv, dev, now() - t0, now(),
+	       err ? strerror(-err) : "ok");
 	bad |= !!err;
 	sleep_s(t0 + 2 * secs / 3 - now());
 	snprintf(path, sizeof(path), DRV "%s/bind", drv);

@@ -78,21 +78,22 @@ make -s -C "$pn" all >"$tmp/make.log" 2>&1 || { not_ok "perf-ntrace builds"; exi
 cp "$B/perf-ntrace" "$tmp/" || { not_ok "perf-ntrace builds"; exit 0; }
 make -s -C "$NTRACE_TOP" guest-progs >"$tmp/cc.log" 2>&1 ||
 	{ not_ok "ntsoak builds: $(head -3 "$tmp/cc.log")"; exit 0; }
-mkdir -p "$tmp/root/usr/bin"
-cp "$NTRACE_TOP/build/guest-progs/ntsoak" "$NTRACE_TOP/build/guest-progs/ntrace_bench" \
-	"$tmp/root/usr/bin/"
-perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/perf.log") ||
-	{ not_ok "guest perf builds: $(tail -2 "$tmp/perf.log")"; exit 0; }
-cp "$perf" "$tmp/root/usr/bin/perf"
-
 out=${NTRACE_SOAK_OUT:-$tmp/out}
+# root: the guest's programs as the host sees them (for the MMAP records),
+# kept with the guest's output
+root=$out/root
 if [ -z "${NTRACE_SOAK_OUT:-}" ]; then
-	mkdir -p "$out"
+	mkdir -p "$root/usr/bin"
+	cp "$NTRACE_TOP/build/guest-progs/ntsoak" "$NTRACE_TOP/build/guest-progs/ntrace_bench" \
+		"$root/usr/bin/"
+	perf=$(bash "$NTRACE_TOP/scripts/perf.sh" 2>"$tmp/perf.log") ||
+		{ not_ok "guest perf builds: $(tail -2 "$tmp/perf.log")"; exit 0; }
+	cp "$perf" "$root/usr/bin/perf"
 	start=$SECONDS
 	rec="/usr/bin/perf record -m 1024 -a -e ntrace//u"
 	adds=()
 	for f in ntsoak ntrace_bench perf; do
-		adds+=(--add "$tmp/root/usr/bin/$f=/usr/bin/$f")
+		adds+=(--add "$root/usr/bin/$f=/usr/bin/$f")
 	done
 	# the boot's wall-clock limit: the work, perf's start and end, and a
 	# loaded host (TCG runs at wall-clock time)
@@ -104,10 +105,13 @@ if [ -z "${NTRACE_SOAK_OUT:-}" ]; then
 		"$rec -o /tmp/export/p1.data -- /usr/bin/ntsoak -w $load steady $s1 >/tmp/export/p1.txt" \
 		"$rec -o /tmp/export/p2.data -- /usr/bin/ntsoak -w $load hotplug $s2 $cycles 1 >/tmp/export/p2.txt" \
 		"$rec -o /tmp/export/p3.data -- /usr/bin/ntsoak -w $load unbind $s3 1 $unb >/tmp/export/p3.txt" \
-		"/usr/bin/ntrace_bench reload buf_kb=16 direct=0" \
+		"/usr/bin/ntrace_bench reload buf_kb=16" \
+		"write /sys/module/ntrace/parameters/direct 0" \
 		"$rec -o /tmp/export/p4.data -- /usr/bin/ntsoak -w $load overflow $s4 10000 100000 >/tmp/export/p4.txt")
 	st=$?
 	wall=$((SECONDS - start))
+	# the guest's /init, built with its image
+	cp "$NTRACE_TOP/build/guest/init" "$root/init" 2>/dev/null
 	for f in "$tmp"/gt.hart*.txt "$tmp/export"/*; do
 		[ -f "$f" ] && mv "$f" "$out/"
 	done
@@ -137,7 +141,7 @@ vdso=$(ls "$(bash "$NTRACE_TOP/scripts/kernel.sh" "$variant" 2>/dev/null)"/arch/
 [ -f "$vdso" ] || { not_ok "guest kernel's vdso.so"; exit 0; }
 hostperf=$(bash "$NTRACE_TOP/scripts/perf.sh" --host 2>"$tmp/hostperf.log") ||
 	{ not_ok "host perf builds (perf report -D for the AUX records): $(tail -2 "$tmp/hostperf.log")"; exit 0; }
-dec() { "$tmp/perf-ntrace" decode --root "$tmp/root" --vdso "$vdso" "$@"; }
+dec() { "$tmp/perf-ntrace" decode --root "$root" --vdso "$vdso" "$@"; }
 
 # Per session: the AUX records (CPU TIME SIZE FLAGS, in file order, which
 # is each CPU's order), the decoder's stats and instructions.

@@ -2,7 +2,9 @@
 #
 # scripts/soak.sh: one CPU's AUX records against its hart's ground truth.
 # Input: the CPU's records in order, each a line "R KEY FLAGGED BYTES"
-# (FLAGGED 1: TRUNCATED, PARTIAL or COLLISION) followed by the
+# (FLAGGED 1: TRUNCATED, PARTIAL or COLLISION; 2: a record whose decode
+# errors are known and reported otherwise, checked as a flagged one but
+# counted apart) followed by the
 # instructions decoded from it, one "P PC" line each. -v gtlog=FILE: the
 # hart's ground truth as one PC a line (its U-mode records), read as it
 # goes (it may be large).
@@ -12,7 +14,8 @@
 # part of the log (instructions lost, none invented). The log's end must
 # be reached, unless the last record was flagged.
 # Prints: "ok|bad records R flagged F bytes B decoded D exact E lost L
-# log M gaps G [WHY]", with D + L = M when ok.
+# log M gaps G other O OLOST OL [WHY]", with D + L = M when ok (O records
+# of kind 2, OL of the instructions lost in or right after them).
 function get(i) {	# the log's i-th line ("" past its end)
 	while (hi < i) {
 		if ((getline line < gtlog) <= 0)
@@ -64,11 +67,14 @@ function settle(   i, k, found, start) {
 		if (k > start) {
 			lost += k - start
 			gaps++
+			if (gapok == 2)
+				olost += k - start
 		}
 		pos = k + n
 		exact += n
 		gapok = 0
 	} else {
+		l0 = lost
 		for (i = 1; i <= n; i++) {
 			while (get(pos) != "" && get(pos) != R[i]) {
 				pos++
@@ -81,7 +87,9 @@ function settle(   i, k, found, start) {
 			}
 			pos++
 		}
-		gapok = 1
+		gapok = rflag
+		if (rflag == 2)
+			olost += lost - l0
 	}
 	drop(pos)
 	decoded += n
@@ -93,7 +101,8 @@ $1 == "R" {
 	key = $2
 	rflag = $3 + 0
 	records++
-	flagged += rflag
+	flagged += rflag == 1
+	other += rflag == 2
 	bytes += $4
 	n = 0
 	delete R
@@ -110,11 +119,13 @@ END {
 	if (tail && !bad) {
 		if (gapok)
 			lost += tail
+		if (gapok == 2)
+			olost += tail
 		else
 			fail(sprintf("%d instructions of the log after the last record (not flagged)", tail))
 	}
 	m = hi
-	printf "%s records %d flagged %d bytes %d decoded %d exact %d lost %d log %d gaps %d%s\n",
-		bad ? "bad" : "ok", records, flagged, bytes, decoded, exact, lost, m, gaps,
+	printf "%s records %d flagged %d bytes %d decoded %d exact %d lost %d log %d gaps %d other %d olost %d%s\n",
+		bad ? "bad" : "ok", records, flagged, bytes, decoded, exact, lost, m, gaps, other, olost + 0,
 		bad ? " " bad : ""
 }

@@ -254,10 +254,11 @@ static int overflow(double secs, long iters, long sleep)
 	printf("soak overflow drain_us 1000000: %s\n", err ? strerror(-err) : "ok");
 	bad |= !!err;
 	sleep_s(secs / 2);
-	err = write_str(PARAM "drain_us", "4000");
-	printf("soak overflow drain_us 4000: %s\n", err ? strerror(-err) : "ok");
-	bad |= !!err;
 	stop_workers();
+	err = write_str(PARAM "drain_us", "4000");
+	printf("soak overflow drain_us 4000 (monotonic %.6f): %s\n", now(),
+	       err ? strerror(-err) : "ok");
+	bad |= !!err;
 	start_workers(iters_base, sleep_us);
 	sleep_s(secs / 2);
 	return bad;

@@ -36,8 +36,24 @@ function fail(why) {
 	if (!bad)
 		bad = why
 }
+# does R[1..n] equal the log from line k on?
+function at(k,   i) {
+	if (get(k) != R[1] || get(k + n - 1) != R[n])
+		return 0
+	for (i = 2; i <= n && get(k + i - 1) == R[i]; i++)
+		;
+	return i > n
+}
+# the previous record PR[1..pn] (placed after a gap at line pk) at line k?
+function pat(k,   i) {
+	if (get(k) != PR[1] || get(k + pn - 1) != PR[pn])
+		return 0
+	for (i = 2; i <= pn && get(k + i - 1) == PR[i]; i++)
+		;
+	return i > pn
+}
 # the record just read (n instructions in R[1..n]) against the log
-function settle(   i, k, found, start) {
+function settle(   i, k, found, start, k2) {
 	if (!inrec)
 		return
 	if (!rflag) {
@@ -46,19 +62,34 @@ function settle(   i, k, found, start) {
 		start = pos
 		k = pos
 		found = 0
+		# the last instruction first (in at()): a run that starts in a
+		# loop would otherwise be compared at every iteration
 		while (get(k) != "") {
-			if (get(k) == R[1]) {
-				for (i = 2; i <= n && get(k + i - 1) == R[i]; i++)
-					;
-				if (i > n) {
-					found = 1
-					break
-				}
+			if (at(k)) {
+				found = 1
+				break
 			}
 			if (!gapok)
 				break
 			k++
 		}
+		# Not next: if the previous record was placed after a gap, at
+		# the first place it matched, that may have been too early (a
+		# short run that recurs in what was lost): try it further on.
+		if (!found && !gapok && placed) {
+			for (k2 = pk + 1; get(k2) != ""; k2++) {
+				if (!pat(k2) || !at(k2 + pn))
+					continue
+				lost += k2 - pk
+				if (pkind == 2)
+					olost += k2 - pk
+				k = k2 + pn
+				start = k
+				found = 1
+				break
+			}
+		}
+		placed = 0
 		if (!found) {
 			fail(sprintf("record %s (%d instructions, not flagged) is not the next run of the log at line %d%s",
 				     key, n, pos, gapok ? " or after it" : ""))
@@ -70,10 +101,22 @@ function settle(   i, k, found, start) {
 			if (gapok == 2)
 				olost += k - start
 		}
+		if (gapok) {
+			# placed after a loss: remember where, to move it if
+			# the next record does not follow
+			placed = 1
+			pk = k
+			pkind = gapok
+			pn = n
+			delete PR
+			for (i = 1; i <= n; i++)
+				PR[i] = R[i]
+		}
 		pos = k + n
 		exact += n
 		gapok = 0
 	} else {
+		placed = 0
 		l0 = lost
 		for (i = 1; i <= n; i++) {
 			while (get(pos) != "" && get(pos) != R[i]) {
@@ -91,7 +134,7 @@ function settle(   i, k, found, start) {
 		if (rflag == 2)
 			olost += lost - l0
 	}
-	drop(pos)
+	drop(placed ? pk : pos)
 	decoded += n
 }
 BEGIN { pos = 1; lo = 1; hi = 0 }

@@ -188,12 +188,13 @@ for p in $phases; do
 	v() { sed -n "s/^$1: //p" "$tmp/$p.st"; }
 	errs=$(v errors)
 	nof=$(tr '\n' ' ' <"$tmp/$p.nofork")
+	nof=${nof% }
 	# p2: a process perf saw no fork of may fail to decode (above)
-	ue=$(awk -v p=$p -v nof=" $nof" '$1 == "process" { e = f = 0
+	ue=$(awk -v p=$p -v nof=" $nof " '$1 == "process" { e = f = 0
 		for (i = 4; i < NF; i++) { if ($i == "errors") e = $(i + 1); if ($i == "flagged") f = $(i + 1) }
 		if (p == "p2" && index(nof, " " $2 " ")) next
 		if (e > 0 && f == 0) printf " pid %s (%s) %s errors,", $2, $3, e }' "$tmp/$p.st")
-	nfe=$(awk -v nof=" $nof" '$1 == "process" && index(nof, " " $2 " ") { for (i = 4; i < NF; i++) if ($i == "errors") e += $(i + 1) } END { print e + 0 }' "$tmp/$p.st")
+	nfe=$(awk -v nof=" $nof " '$1 == "process" && index(nof, " " $2 " ") { for (i = 4; i < NF; i++) if ($i == "errors") e += $(i + 1) } END { print e + 0 }' "$tmp/$p.st")
 	ndup=$(wc -l <"$tmp/$p.dup")
 	[ $p = p2 ] || nfe=0
 	if [ "$(cat "$tmp/$p.st.rc")" = 0 ] && [ "$(v chunk_bytes)" = "$auxb" ] &&

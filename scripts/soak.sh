@@ -36,8 +36,15 @@
 # unattributed or missing), no decode error in a process none of whose
 # records was flagged, errors at most one per flagged record; phase 2 and 3
 # end CPU 1's recording (no record of CPU 1 after the first offline, an
-# empty TRUNCATED record at the unbind); phase 4 flagged loss on a CPU, and
-# exact records again after drain_us is back at 4000; the kernel log clean.
+# empty TRUNCATED record at the unbind); phase 4 flagged loss, and no
+# flagged record after drain_us is back at 4000; the kernel log clean.
+# perf loses CPU 1's sideband with its event at the first offline: a
+# process forked there afterwards has no FORK, COMM or MMAP record and does
+# not decode when it runs on CPU 0. Those decode errors are allowed in
+# phase 2 only, in the processes perf saw no fork of, and their records are
+# checked as flagged ones, their loss counted apart. An AUX record perf
+# wrote twice is counted once.
+# Measured figures: Documentation/admin-guide/perf/ntrace.rst, "Tests".
 # Usage: scripts/soak.sh [--config CONFIG]   [ntrace-smp2]
 # NTRACE_SOAK_SECS: guest seconds of work in all (default 150), split
 # 30/25/20/25 % between the phases; NTRACE_SOAK_HOTPLUG: offline/online

@@ -37,6 +37,24 @@ int cpu_set_online(int cpu, bool on)
 	return err;
 }
 
+int cpu_of_hart(int hart)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int cpu = -1, found = -1, v;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (found < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "processor : %d", &v) == 1)
+			cpu = v;
+		else if (sscanf(line, "hart : %d", &v) == 1 && v == hart)
+			found = cpu;
+	}
+	fclose(f);
+	return found;
+}
+
 int cpu_pin(int cpu)
 {
 	cpu_set_t set;

@@ -17,6 +17,12 @@
  */
 int cpu_set_online(int cpu, bool on);
 
+/*
+ * The logical CPU of a hart ID (/proc/cpuinfo's "hart" lines), or -1:
+ * the boot hart becomes CPU 0, and OpenSBI may boot from any hart.
+ */
+int cpu_of_hart(int hart);
+
 /* sched_setaffinity() of the calling thread to one CPU. */
 int cpu_pin(int cpu);
 

@@ -8,9 +8,10 @@
 # together on 2 harts (hotplug, branch stacks) and 4 harts sharing one
 # sink through two funnel levels.
 # Prints flat TAP lines like the guest suite.
-# Usage: scripts/harden.sh [--long] [--planted]
+# Usage: scripts/harden.sh [--long] [--planted] [--fuzz-only]
 #   --long      the long version ("make harden"): the KASAN + lockdep
 #               kernel, more seeds and operations, then --planted
+#   --fuzz-only only the fuzzer runs (no privilege matrix, no faults)
 #   --planted   only show that the fuzzer finds a planted bug: the driver
 #               with selftests/harden/planted/*.patch applied, on the
 #               KASAN + lockdep kernel, must fail with a kernel report
@@ -23,12 +24,13 @@
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-long=0 planted=0
+long=0 planted=0 fuzz_only=0
 for a in "$@"; do
 	case $a in
 	--long) long=1 planted=1 ;;
 	--planted) planted=1 ;;
-	*) die "unknown argument '$a' (--long, --planted)" ;;
+	--fuzz-only) fuzz_only=1 ;;
+	*) die "unknown argument '$a' (--long, --planted, --fuzz-only)" ;;
 	esac
 done
 TAP_PREFIX="harden: "
@@ -59,10 +61,12 @@ if [ -n "$runs" ]; then
 		exit 1
 	fi
 	# the privilege matrix, on N-Trace and CTR together
-	bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace-ctr-smp2 \
-		--initrd "$initrd" --timeout "$limit" --filter ntrace_privilege \
-		--console "$NTRACE_TOP/build/harden/$variant/privilege.console" || status=1
+	[ $fuzz_only = 1 ] ||
+		bash "$NTRACE_TOP/scripts/guest.sh" --kernel "$variant" --config ntrace-ctr-smp2 \
+			--initrd "$initrd" --timeout "$limit" --filter ntrace_privilege \
+			--console "$NTRACE_TOP/build/harden/$variant/privilege.console" || status=1
 	# faults the model injects (plugin fault=NAME), one per boot
+	[ $fuzz_only = 1 ] && faults=
 	for f in $faults; do
 		config=ntrace-smp2
 		[ "$f" != funnel_input_stuck ] || config=ntrace-funnel-smp2
@@ -96,7 +100,7 @@ if [ $planted = 1 ]; then
 			continue
 		fi
 		out=$(NTRACE_FUZZ_RUNS="$config:$seed:$n" NTRACE_KVARIANT=debug \
-		      bash "$src/scripts/harden.sh" 2>&1)
+		      bash "$src/scripts/harden.sh" --fuzz-only 2>&1)
 		echo "$out" | sed 's/^/# planted: /'
 		check "planted $name: the fuzzer finds it ($config, seed $seed, $n operations: a kernel report)" \
 			grep -q "not ok .*ntrace_fuzz_test: fuzz seed $seed: .*no kernel report" <<<"$out"

@@ -14,7 +14,9 @@ int kmsg_open(void);
 /*
  * True if a kernel message starts a splat: WARNING:, BUG:, Oops, an
  * "Unable to handle kernel" fault, a panic, UBSAN/KASAN (both BUG:),
- * lockdep reports (WARNING:), hung-task and RCU stall reports.
+ * lockdep reports (WARNING:), hung-task and RCU stall reports; not
+ * Linux 6.12's sched_cpu_dying warning at CPU offline, which the host
+ * judges from the whole log (guest/console-to-tap.awk).
  */
 bool kmsg_is_splat(const char *msg);
 

@@ -36,6 +36,7 @@ struct ntrace_funnel {
 	/* under the sink's lock: */
 	u32 disabled;			/* trFunnelDisInput: inputs not in use */
 	u32 failed_inputs;		/* inputs that stayed disabled */
+	bool failed;			/* see ntrace_tci_failed() */
 	unsigned int users;		/* sources tracing through it */
 	unsigned int input_users[TCI_FUNNEL_MAX_INPUTS]; /* each input */
 	struct list_head node;

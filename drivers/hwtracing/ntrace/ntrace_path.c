@@ -425,7 +425,8 @@ bool ntrace_path_failed(int cpu)
 	    (p->sink && READ_ONCE(p->sink->failed)))
 		return true;
 	for (i = 0; i < p->nr_funnels; i++)
-		if (READ_ONCE(p->funnel[i]->failed_inputs) & BIT(p->input[i]))
+		if (READ_ONCE(p->funnel[i]->failed) ||
+		    (READ_ONCE(p->funnel[i]->failed_inputs) & BIT(p->input[i])))
 			return true;
 	return false;
 }

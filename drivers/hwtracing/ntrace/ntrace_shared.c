@@ -187,8 +187,13 @@ static int shared_flush_sink(struct ntrace_sink *sink,
 	unsigned int i;
 	int err = 0;
 
-	for (i = 0; i < path->nr_funnels; i++)
-		err |= ntrace_funnel_flush(path->funnel[i]);
+	for (i = 0; i < path->nr_funnels; i++) {
+		if (!ntrace_funnel_flush(path->funnel[i]))
+			continue;
+		ntrace_tci_failed(path->funnel[i]->dev, &path->funnel[i]->failed,
+				  "trFunnelEmpty stays 0: trace does not flush");
+		err = -ETIMEDOUT;
+	}
 	return err | ntrace_sink_disable(sink, d);
 }
 
@@ -232,12 +237,8 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 		err |= shared_flush_sink(sink, &s->path, &d);
 		len = shared_copy(sink, s, &d);
 	}
-	if (err) {
-		/* as from a sink of its own: what did not flush is lost */
-		pr_warn_ratelimited("ntrace: %s: trace did not flush\n",
-				    dev_name(sink->dev));
-		s->lost = true;
-	}
+	if (err)	/* as from a sink of its own: what did not flush is lost */
+		s->lost = true;	/* (the component said so, ntrace_tci_failed()) */
 	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
 	if (others && ntrace_sink_enable(sink)) {
 		sink->upstream_stale = true;	/* the others' trace piles up */
@@ -334,7 +335,8 @@ int ntrace_shared_start(int cpu, const struct ntrace_path *path,
 		struct ntrace_funnel *f = path->funnel[i];
 
 		if (ntrace_funnel_attach(f, path->input[i]))
-			dev_warn_ratelimited(f->dev, "does not enable\n");
+			ntrace_tci_failed(f->dev, &f->failed,
+					  "trFunnelEnable does not read 1");
 	}
 	ntrace_encoder_enable(path->te, prog);
 	cpumask_set_cpu(cpu, &sink->active);
@@ -367,7 +369,8 @@ void ntrace_shared_stop(int cpu, struct ntrace_sink *sink,
 
 			if (ntrace_funnel_detach(f, s->path.input[i])) {
 				sink->upstream_stale = true;
-				dev_warn_ratelimited(f->dev, "does not flush\n");
+				ntrace_tci_failed(f->dev, &f->failed,
+						  "trFunnelEmpty stays 0 after disabling: trace does not flush");
 			}
 		}
 	}

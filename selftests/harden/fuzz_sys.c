@@ -6,7 +6,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,42 +13,17 @@
 
 #include "fuzz.h"
 #include "kmod.h"
+#include "sysfs.h"
 
 #define PMU_DIR "/sys/bus/event_source/devices/"
 #define DRV_DIR "/sys/bus/platform/drivers/"
-
-static int read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, size, f))
-		err = -EIO;
-	fclose(f);
-	buf[err ? 0 : strcspn(buf, "\n")] = '\0';
-	return err;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
 
 static int pmu_type(const char *name)
 {
 	char path[128], buf[32];
 
 	snprintf(path, sizeof(path), PMU_DIR "%s/type", name);
-	return read_line(path, buf, sizeof(buf)) ? -1 : atoi(buf);
+	return sysfs_read_line(path, buf, sizeof(buf)) ? -1 : atoi(buf);
 }
 
 int fz_pmus_probe(struct fz_pmus *p)
@@ -98,7 +72,7 @@ int fz_component_bind(struct fz_component *c, bool bind)
 
 	snprintf(path, sizeof(path), DRV_DIR "%s/%s", c->drv,
 		 bind ? "bind" : "unbind");
-	err = write_str(path, c->dev);
+	err = sysfs_write(path, c->dev);
 	if (!err)
 		c->unbound = !bind;
 	return err;
@@ -109,7 +83,7 @@ int fz_param_write(const char *name, const char *value)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/module/ntrace/parameters/%s", name);
-	return write_str(path, value);
+	return sysfs_write(path, value);
 }
 
 int fz_param_read(const char *name, char *buf, size_t size)
@@ -117,7 +91,7 @@ int fz_param_read(const char *name, char *buf, size_t size)
 	char path[128];
 
 	snprintf(path, sizeof(path), "/sys/module/ntrace/parameters/%s", name);
-	return read_line(path, buf, size);
+	return sysfs_read_line(path, buf, size);
 }
 
 int fz_module_reload(const char *name, int *unload_err)

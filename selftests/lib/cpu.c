@@ -1,26 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /* CPU hotplug and pinning helpers for kselftests (see cpu.h). */
 #include <errno.h>
-#include <fcntl.h>
 #include <sched.h>
 #include <stdio.h>
 #include <unistd.h>
 
 #include "cpu.h"
+#include "sysfs.h"
 
 static int write_online(int cpu, bool on)
 {
 	char path[64];
-	int fd, err = 0;
 
 	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		err = errno ? -errno : -EIO;
-	close(fd);
-	return err;
+	return sysfs_write(path, on ? "1" : "0");
 }
 
 int cpu_set_online(int cpu, bool on)

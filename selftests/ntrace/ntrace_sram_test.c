@@ -31,6 +31,7 @@
 
 #include "kselftest.h"
 #include "ntrace_util.h"
+#include "sysfs.h"
 
 #define DRAIN_PARAM	"/sys/module/ntrace/parameters/drain_us"
 /* longer than any N-Trace 1.0 message (ProgTraceSync with all fields) */
@@ -50,33 +51,6 @@ static void busy_loop(void *arg)
 		if ((i * 2654435761u) & 32)
 			acc += i ^ (acc >> 3);
 	sink_var = acc;
-}
-
-static int write_param(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(val, f) < 0)
-		err = -EIO;
-	if (fclose(f))
-		err = -errno;
-	return err;
-}
-
-static int read_param(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-
-	if (!f)
-		return -errno;
-	if (!fgets(buf, size, f))
-		buf[0] = '\0';
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	return 0;
 }
 
 /* size=N of the "sink NAME mode=sram size=N cpus=..." topology line */
@@ -119,15 +93,15 @@ static void test_overflow(long sram_size)
 	unsigned long msgs = 0, syncs = 0;
 	int err;
 
-	err = read_param(DRAIN_PARAM, old, sizeof(old));
+	err = sysfs_read_line(DRAIN_PARAM, old, sizeof(old));
 	if (!err)
-		err = write_param(DRAIN_PARAM, "1000000");
+		err = sysfs_write(DRAIN_PARAM, "1000000");
 	if (!err) {
 		/* sync_period 3: a sync every 64 messages, addresses to check */
 		nt_attr(&attr, nt_pmu_type(), NTRACE_CFG_SET(SYNC_PERIOD, 3));
 		err = nt_record(&attr, -1, OVERFLOW_AUX_PAGES, busy_loop,
 				(void *)3000000ul, &rec);
-		write_param(DRAIN_PARAM, old);
+		sysfs_write(DRAIN_PARAM, old);
 	}
 	if (err) {
 		ksft_test_result_fail("overflow recording: %s\n", strerror(-err));

@@ -41,6 +41,7 @@
 #include "cpu.h"
 #include "kmsg.h"
 #include "ntrace_util.h"
+#include "sysfs.h"
 
 #define DRV_DIR "/sys/bus/platform/drivers/"
 #define ENCODER "ntrace-encoder"
@@ -77,16 +78,9 @@ static int bound_devs(const char *drv, char names[][64])
 static int drv_write(const char *drv, const char *file, const char *dev)
 {
 	char path[128];
-	int fd, err = 0;
 
 	snprintf(path, sizeof(path), DRV_DIR "%s/%s", drv, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, dev, strlen(dev)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
+	return sysfs_write(path, dev);
 }
 
 /* The PMU's cpumask as a bit set (CPUs < 64); 0 if absent or empty. */

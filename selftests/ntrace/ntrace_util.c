@@ -3,7 +3,6 @@
  * Helpers of the ntrace kselftests (see ntrace_util.h).
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include <linux/ntrace.h>
 
 #include "ntrace_util.h"
+#include "sysfs.h"
 
 /* PERF_RECORD_AUX as include/uapi/linux/perf_event.h describes it */
 struct aux_record {
@@ -25,19 +25,9 @@ struct aux_record {
 int nt_read_sysfs(const char *rel, char *buf, size_t size)
 {
 	char path[256];
-	FILE *f;
-	int ok;
 
 	snprintf(path, sizeof(path), "%s/%s", NTRACE_SYSFS, rel);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	ok = fgets(buf, size, f) != NULL;
-	fclose(f);
-	if (!ok)
-		return -1;
-	buf[strcspn(buf, "\n")] = 0;
-	return 0;
+	return sysfs_read_line(path, buf, size) ? -1 : 0;
 }
 
 int nt_pmu_type(void)

@@ -159,6 +159,24 @@ guest_run() {
 		--initrd "$dir/initrd.gz" "${opts[@]}" || return 1
 }
 
+# cpuwide_config SUITE [--config CONFIG]: the boot configuration of a
+# CPU-wide run, in $config (ntrace-smp2, or a funnel topology of
+# scripts/guest.sh), and its number of harts in $nh. TAP_PREFIX names the
+# suite, and the configuration when it is not the default.
+cpuwide_config() {
+	local suite=$1
+	shift
+	config=ntrace-smp2
+	[ "${1:-}" != --config ] || config=${2:?--config wants a boot configuration}
+	case $config in
+	ntrace-smp2) nh=2 ;;
+	ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4) nh=${config##*smp} ;;
+	*) die "unknown --config '$config' (ntrace-smp2 or a funnel configuration of scripts/guest.sh)" ;;
+	esac
+	TAP_PREFIX="$suite: "
+	[ "$config" = ntrace-smp2 ] || TAP_PREFIX="$suite $config: "
+}
+
 # perf_vdso_cache ROOT VDSO: put a vDSO image where perf looks for the
 # [vdso] a recording names by build-id, the build-id cache of --symfs ROOT
 # (ROOT/.debug/[vdso]/ID/vdso and its .build-id link).

@@ -54,15 +54,7 @@ variant=${NTRACE_KVARIANT:-guest}
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-config=ntrace-smp2
-[ "${1:-}" != --config ] || config=${2:?--config wants a boot configuration}
-case $config in
-ntrace-smp2) nh=2 ;;
-ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4) nh=${config##*smp} ;;
-*) die "unknown --config '$config' (ntrace-smp2 or a funnel configuration of scripts/guest.sh)" ;;
-esac
-TAP_PREFIX="perf-e2e-cpuwide: "
-[ $config = ntrace-smp2 ] || TAP_PREFIX="perf-e2e-cpuwide $config: "
+cpuwide_config perf-e2e-cpuwide "$@"
 
 progs=(loop-O2-g switch-O2-g)
 names=(ntloop ntswitch)

@@ -59,15 +59,7 @@ variant=${NTRACE_KVARIANT:-guest}
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
-config=ntrace-smp2
-[ "${1:-}" != --config ] || config=${2:?--config wants a boot configuration}
-case $config in
-ntrace-smp2) nh=2 ;;
-ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4) nh=${config##*smp} ;;
-*) die "unknown --config '$config' (ntrace-smp2 or a funnel configuration of scripts/guest.sh)" ;;
-esac
-TAP_PREFIX="soak: "
-[ $config = ntrace-smp2 ] || TAP_PREFIX="soak $config: "
+cpuwide_config soak "$@"
 secs=${NTRACE_SOAK_SECS:-150}
 cycles=${NTRACE_SOAK_HOTPLUG:-4}
 unb=${NTRACE_SOAK_UNBIND:-encoder}

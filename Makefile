@@ -90,12 +90,13 @@ $(GP)/callsys-dyn: $(E2E)/e2e/callsys.c
 	@mkdir -p $(@D)
 	$(GUEST_CC) -fPIE -pie -O2 -g -o $@ $<
 
-$(GP)/ntcpuwide: $(E2E)/cpuwide/ntcpuwide.c
+$(GP)/ntcpuwide: $(E2E)/cpuwide/ntcpuwide.c $(E2E)/cpuwide/loop.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) -O2 -static -Wall -Wextra -o $@ $<
 
 SLIB := $(CURDIR)/selftests/lib
-$(GP)/ntsoak: $(E2E)/cpuwide/ntsoak.c $(SLIB)/cpu.c $(SLIB)/cpu.h
+$(GP)/ntsoak: $(E2E)/cpuwide/ntsoak.c $(E2E)/cpuwide/loop.h $(SLIB)/cpu.c $(SLIB)/cpu.h \
+		$(SLIB)/sysfs.c $(SLIB)/sysfs.h
 	@mkdir -p $(@D)
 	$(GUEST_CC) -O2 -static -Wall -Wextra -D_GNU_SOURCE -I$(SLIB) -o $@ $(filter %.c,$^)
 

@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loop.h"
+
 static void pin(int cpu)
 {
 	cpu_set_t set;
@@ -122,14 +124,7 @@ static int burst(long n, long iters, long sleep_us)
 	long i;
 
 	for (i = 0; i < n; i++) {
-		unsigned long k = iters;
-
-		asm volatile("1:\n"
-			     "add %1, %1, %0\n"
-			     "xor %1, %1, %0\n"
-			     "addi %0, %0, -1\n"
-			     "bnez %0, 1b\n"
-			     : "+r"(k), "+r"(acc));
+		acc = branch_loop(iters, acc);
 		if (sleep_us)
 			usleep(sleep_us);
 	}

@@ -44,6 +44,7 @@
 #include <unistd.h>
 
 #include "cpu.h"
+#include "loop.h"
 
 #define TOPOLOGY "/sys/bus/event_source/devices/ntrace/topology"
 #define PARAM "/sys/module/ntrace/parameters/"
@@ -65,17 +66,6 @@ static void sleep_s(double s)
 		usleep((useconds_t)(s * 1e6));
 }
 
-static unsigned long loop(unsigned long k, unsigned long acc)
-{
-	asm volatile("1:\n"
-		     "add %1, %1, %0\n"
-		     "xor %1, %1, %0\n"
-		     "addi %0, %0, -1\n"
-		     "bnez %0, 1b\n"
-		     : "+r"(k), "+r"(acc));
-	return acc;
-}
-
 /* n bursts (n < 0: until killed) of about iters iterations each */
 static int burst(long n, long iters, long sleep, unsigned int seed)
 {
@@ -84,7 +74,7 @@ static int burst(long n, long iters, long sleep, unsigned int seed)
 
 	for (i = 0; n < 0 || i < n; i++) {
 		seed = seed * 1103515245u + 12345u;
-		acc = loop(iters / 2 + 1 + (seed >> 8) % (unsigned long)iters, acc);
+		acc = branch_loop(iters / 2 + 1 + (seed >> 8) % (unsigned long)iters, acc);
 		if (sleep)
 			usleep(sleep);
 	}
@@ -102,7 +92,7 @@ static void worker(int id, long iters, long sleep)
 
 	for (i = 0;; i++) {
 		seed = seed * 1103515245u + 12345u;
-		acc = loop(iters / 2 + 1 + (seed >> 8) % (unsigned long)iters, acc);
+		acc = branch_loop(iters / 2 + 1 + (seed >> 8) % (unsigned long)iters, acc);
 		usleep(sleep);
 		if (i % 20 == 19) {
 			pid_t p = fork();

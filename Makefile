@@ -101,9 +101,10 @@ $(GP)/ntsoak: $(E2E)/cpuwide/ntsoak.c $(E2E)/cpuwide/loop.h $(SLIB)/cpu.c $(SLIB
 	$(GUEST_CC) -O2 -static -Wall -Wextra -D_GNU_SOURCE -I$(SLIB) -o $@ $(filter %.c,$^)
 
 NTU := $(CURDIR)/selftests/ntrace
-$(GP)/ntrace_bench: $(CURDIR)/tools/ntrace-bench/ntrace_bench.c $(NTU)/ntrace_util.c $(NTU)/ntrace_util.h
+$(GP)/ntrace_bench: $(CURDIR)/tools/ntrace-bench/ntrace_bench.c $(NTU)/ntrace_util.c $(NTU)/ntrace_util.h \
+		$(SLIB)/sysfs.c $(SLIB)/sysfs.h
 	@mkdir -p $(@D)
-	$(GUEST_CC) -static -O2 -Wall -Wextra -I$(NTU) -I$(CURDIR)/include/uapi -o $@ $(filter %.c,$^)
+	$(GUEST_CC) -static -O2 -Wall -Wextra -I$(NTU) -I$(SLIB) -I$(CURDIR)/include/uapi -o $@ $(filter %.c,$^)
 
 # afdo_gcc12 (host): create_gcov's profile in GCC 12's layout (autofdo.sh);
 # count-log: exact range and branch counts from qemu-riscv64's log (the truth)

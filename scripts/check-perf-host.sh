@@ -3,8 +3,9 @@
 #
 # The host perf's distribution features, as TAP (run by scripts/check-perf.sh
 # with the perf scripts/perf.sh --host built). Usage: check-perf-host.sh PERF
-#  - perf version --build-options: libpython, libslang and cxx-demangle
-#    on; the RISC-V disassembler is riscv64-linux-gnu-objdump;
+#  - perf version --build-options: libpython, libslang, cxx-demangle and
+#    libcapstone on; perf annotate's RISC-V disassembler is
+#    riscv64-linux-gnu-objdump;
 #  - a C++ program recorded with task-clock (the machine may have no
 #    hardware counters): its templated member function demangled in perf
 #    report, mangled with --no-demangle;
@@ -20,8 +21,10 @@
 #    does, HEADER_ARCH riscv64) decoded instruction by instruction and
 #    annotated with RISC-V mnemonics from riscv64-linux-gnu-objdump, which
 #    perf picks by itself for a riscv64 recording (loop branch targets
-#    right, every function annotated without a crash), and its call
-#    chains in a flame graph.
+#    right, every function annotated without a crash), each retired
+#    instruction disassembled by capstone (perf script --insn-trace=disasm)
+#    as objdump -M no-aliases disassembles it, and its call chains in a
+#    flame graph.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -44,10 +47,10 @@ else
 	not_ok "perf version --build-options: off: ${missing[*]}"
 fi
 objdump=riscv64-linux-gnu-objdump
-if command -v $objdump >/dev/null && grep -Eq '^ *libcapstone: \[ OFF \]' <<<"$opts"; then
-	ok "RISC-V disassembler: $objdump ($($objdump --version | head -1)); libcapstone off (Debian 12's capstone 4 has no RISC-V)"
+if command -v $objdump >/dev/null && on libcapstone; then
+	ok "RISC-V disassemblers: $objdump ($($objdump --version | head -1)) for annotate; libcapstone on (capstone 5, scripts/capstone.sh) for perf script -F +disasm"
 else
-	not_ok "RISC-V disassembler: $objdump installed and libcapstone off"
+	not_ok "RISC-V disassemblers: $objdump installed and libcapstone on: $(grep -E '^ *libcapstone:' <<<"$opts")"
 fi
 if [ -f "$exec_path/scripts/python/export-to-sqlite.py" ] &&
    [ -x "$exec_path/scripts/python/bin/flamegraph-report" ]; then
@@ -276,6 +279,17 @@ if [ -z "$bad" ] && [ -s "$tmp/sum.insn" ]; then
 	ok "riscv64 N-Trace recording: perf script --insn-trace -F +insn lists the $n_exp retired instructions, each with objdump's bytes"
 else
 	not_ok "riscv64 N-Trace recording: perf script --insn-trace -F +insn: $bad $(head -c 200 "$tmp/err")"
+fi
+# --insn-trace=disasm (-F +disasm): capstone's disassembly of every
+# retired instruction (patch 0023), the instruction objdump shows at its
+# address (riscv-disasm.py puts both in one form: pseudo-instructions
+# expanded, numbers by value, branch targets absolute)
+"$perf" script -i "$tmp/sum.data" --symfs "$tmp/root" --insn-trace=disasm >"$tmp/sum.asm" 2>"$tmp/err"
+$objdump -d -M no-aliases "$rv" >"$tmp/sum.na"
+if res=$(python3 "$here/riscv-disasm.py" "$tmp/sum.asm" "$tmp/sum.na" "$tmp/sum.expect" 2>&1); then
+	ok "riscv64 N-Trace recording: perf script --insn-trace=disasm: $res"
+else
+	not_ok "riscv64 N-Trace recording: perf script --insn-trace=disasm is not objdump's disassembly: $res $(head -c 200 "$tmp/err")"
 fi
 "$perf" annotate -i "$tmp/sum.data" --symfs "$tmp/root" --itrace=i1i --stdio -v sum_squares \
 	>"$tmp/ann.txt" 2>"$tmp/ann.err"

@@ -3,8 +3,8 @@
 # Source packages through apt (sourced after lib.sh, not run): the .dsc
 # names "apt-get source" would fetch, and a deb-src entry for the suite
 # when apt has none (the same archive URI as the machine's Debian entry).
-# Used by cross-libs.sh, fdo-programs.sh and profile-rt.sh; also their
-# build steps' logging (run_logged).
+# Used by cross-libs.sh, fdo-programs.sh, profile-rt.sh and capstone.sh;
+# also their build steps' logging (run_logged).
 
 DEB_SUITE=$(. /etc/os-release && echo "${VERSION_CODENAME:-bookworm}")
 
@@ -41,12 +41,20 @@ run_logged() {
 		{ tail -30 "$log" >&2; die "failed: $* (log: $log)"; }
 }
 
-deb_src_add() {
-	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
-	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
+# deb_archive_uri: the Debian archive URI of the machine's own Debian
+# entry in /etc/apt (http://deb.debian.org/debian or a mirror).
+deb_archive_uri() {
+	local uri
 	uri=$(grep -rhs '^URIs:.*debian/\?$' /etc/apt/sources.list.d/*.sources | head -1 | awk '{print $2}')
 	[ -n "$uri" ] || uri=$(grep -hs "^deb .*debian/\? $DEB_SUITE " /etc/apt/sources.list | head -1 | awk '{print $2}')
 	[ -n "$uri" ] || die "cannot find the Debian archive URI in /etc/apt sources"
+	echo "${uri%/}"
+}
+
+deb_src_add() {
+	local f=/etc/apt/sources.list.d/ntrace-src.sources uri sudo=
+	[ "$(id -u)" = 0 ] || { command -v sudo >/dev/null || die "not root and no sudo: cannot add $f"; sudo=sudo; }
+	uri=$(deb_archive_uri) || exit 1
 	log "adding deb-src $uri $DEB_SUITE ($f)"
 	printf 'Types: deb-src\nURIs: %s\nSuites: %s\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
 		"$uri" "$DEB_SUITE" | $sudo tee "$f" >/dev/null

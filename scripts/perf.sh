@@ -6,7 +6,8 @@
 #        scripts/perf.sh --host   the same for a dynamic x86_64 (build machine)
 #                                 perf built as a distribution builds it:
 #                                 libelf, libdw, libtraceevent, zstd, python
-#                                 scripting, the slang TUI, C++ demangling;
+#                                 scripting, the slang TUI, C++ demangling,
+#                                 capstone 5 for RISC-V (scripts/capstone.sh);
 #                                 reads the guest's perf.data files on the host
 #        scripts/perf.sh --host --sanitize
 #                                 the same host perf built with AddressSanitizer
@@ -16,8 +17,9 @@
 # Patches: every *.patch in $NTRACE_PERF_PATCHES (default tools/perf-patches/)
 # is applied in name order with "patch -p1" against the kernel source top,
 # on a private copy of the sources. The cache entry under $NTRACE_CACHE/perf/
-# is keyed by the source version, the patch set, the build flags and the
-# cross compiler, so a warm run rebuilds nothing.
+# is keyed by the source version, the patch set, the build flags (with the
+# libntrace and capstone prefixes, keyed by their own inputs) and the
+# compiler, so a warm run rebuilds nothing.
 #
 # bookworm has no riscv64 -dev libraries: libelf and zlib are cross-built
 # from Debian's source packages (scripts/cross-libs.sh), so the guest perf
@@ -55,15 +57,18 @@ RISCV_FLAGS=(
 # libexec/perf-core), slang (the perf report/annotate TUI) and C++
 # demangling through libstdc++'s __cxa_demangle (perf's own path in 6.12;
 # libbfd's needs BUILD_NONDISTRO, which distributions do not set).
-# Instructions are disassembled by objdump (riscv64-linux-gnu-objdump, which
-# perf annotate picks for a riscv64 recording): Debian's capstone is 4.x
-# without RISC-V, and perf 6.12's LLVM disassembler asks for no RISC-V
-# extensions, so it rejects compressed code and falls back to objdump.
+# perf annotate disassembles with objdump (riscv64-linux-gnu-objdump, which
+# it picks for a riscv64 recording): perf 6.12's LLVM disassembler asks for
+# no RISC-V extensions, so it rejects compressed code and falls back to
+# objdump. perf script -F +disasm (--insn-trace=disasm) disassembles with
+# capstone only: Debian 12's is 4.x, without RISC-V, so the host perf links
+# capstone 5 built from trixie's source package (scripts/capstone.sh,
+# static, RISC-V only) and patch 0023 opens it for riscv64 and riscv32.
 HOST_FLAGS=(
 	CROSS_COMPILE= NO_LIBPERL=1 NO_LIBBPF=1 BUILD_BPF_SKEL=0 NO_JVMTI=1
 	NO_GTK2=1 NO_LIBUNWIND=1 NO_LIBNUMA=1 NO_LIBAUDIT=1
 	NO_LIBCRYPTO=1 NO_LIBCAP=1 NO_LIBBABELTRACE=1 NO_SDT=1
-	NO_LIBLLVM=1 NO_CAPSTONE=1 NO_LIBPFM4=1 NO_SHELLCHECK=1
+	NO_LIBLLVM=1 NO_LIBPFM4=1 NO_SHELLCHECK=1
 	NO_LIBDEBUGINFOD=1 WERROR=0 PYTHON=/usr/bin/python3 PYTHON_CONFIG=/usr/bin/python3-config
 )
 # the packages behind the host perf's features (cache key)
@@ -80,8 +85,16 @@ HOST_PKGS=(libelf-dev libdw-dev libtraceevent-dev libzstd-dev zlib1g-dev liblzma
 SAN_CFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -g -O1"
 SAN_LDFLAGS="-fsanitize=address,undefined"
 if [ "$host" = 1 ]; then
-	PERF_FLAGS=("${HOST_FLAGS[@]}")
-	[ "$sanitize" = 0 ] || PERF_FLAGS+=(DEBUG=1 EXTRA_CFLAGS="$SAN_CFLAGS")
+	# perf 6.12's LIBCAPSTONE_DIR gives the feature check and the build
+	# -I$DIR/include but links with no -L$DIR/lib: that comes from
+	# LDFLAGS in the environment (which perf's Makefile appends to)
+	cs=$(bash "$NTRACE_TOP/scripts/capstone.sh") || die "capstone 5 (scripts/capstone.sh) failed"
+	PERF_FLAGS=("${HOST_FLAGS[@]}" LIBCAPSTONE_DIR="$cs")
+	host_ldflags="-L$cs/lib"
+	if [ "$sanitize" = 1 ]; then
+		PERF_FLAGS+=(DEBUG=1 EXTRA_CFLAGS="$SAN_CFLAGS")
+		host_ldflags+=" $SAN_LDFLAGS"
+	fi
 	toolchain="$(cc --version | head -1) $(dpkg-query -W -f='${Package}=${Version} ' \
 		"${HOST_PKGS[@]}" 2>/dev/null)"
 	kind=host
@@ -139,7 +152,7 @@ keyargs=("rev $BUILD_REV" "$(linux_source_version)" "$toolchain" "${PERF_FLAGS[*
 # The riscv64 key is unchanged from before host mode existed; HOST_REV is
 # the host build's own BUILD_REV (2: installed under the entry as prefix).
 HOST_REV=2
-[ "$host" = 1 ] && keyargs=("host" "host rev $HOST_REV" "${keyargs[@]}")
+[ "$host" = 1 ] && keyargs=("host" "host rev $HOST_REV" "ldflags $host_ldflags" "${keyargs[@]}")
 [ "$sanitize" = 1 ] && keyargs=("sanitize $SAN_LDFLAGS" "${keyargs[@]}") && kind="sanitized host"
 key=$(cache_key "${keyargs[@]}")
 out=$NTRACE_CACHE/perf/$key
@@ -161,8 +174,8 @@ build() {
 	# scripts (libexec/perf-core/scripts/python, found through the
 	# compiled-in exec path) are what perf script -s and perf script
 	# report run.
-	[ "$host" = 1 ] && target=(prefix="$out/inst" install-tools)
-	[ "$sanitize" = 0 ] || target=(perf) ldenv=(LDFLAGS="$SAN_LDFLAGS")
+	[ "$host" = 1 ] && target=(prefix="$out/inst" install-tools) ldenv=(LDFLAGS="$host_ldflags")
+	[ "$sanitize" = 0 ] || target=(perf)
 	env "${ldenv[@]}" make -C "$out/src/tools/perf" O="$out/obj" -j"${NTRACE_JOBS:-2}" "${PERF_FLAGS[@]}" \
 		"${target[@]}" >"$out/build.log" 2>&1 ||
 		{ tail -40 "$out/build.log" >&2; die "perf build failed (log: $out/build.log)"; }

@@ -14,14 +14,15 @@ die() { echo "deps: error: $*" >&2; exit 1; }
 # python3-setuptools, libslang2-dev (TUI), g++ (C++ demangling through
 # libstdc++); its checks (scripts/check-perf.sh): tmux drives the TUI,
 # PySide2's QtSql with Qt's SQLite driver is what perf's
-# export-to-sqlite.py writes with, sqlite3 reads the result.
+# export-to-sqlite.py writes with, sqlite3 reads the result. cmake builds
+# libnexus-rv for the P550 interop test (scripts/libnexus-rv.sh).
 BASE_PKGS=(
 	make gcc libc6-dev bc flex bison libssl-dev libelf-dev cpio xz-utils
 	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 	device-tree-compiler sparse libtraceevent-dev libdw-dev libzstd-dev
 	clang libclang-rt-14-dev llvm-19 autofdo python3 rsync kmod
 	patch perl file git binutils pkg-config python3-docutils time dpkg-dev
-	lua5.4 zstd
+	lua5.4 zstd cmake
 	python3-dev python3-setuptools libslang2-dev g++ tmux sqlite3
 	python3-pyside2.qtsql libqt5sql5-sqlite
 )

@@ -351,8 +351,10 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 		break;
 	default:
 unknown:
-		snprintf(d->text, sizeof(d->text), "ResourceFull with unknown RCODE %u ignored",
-			 m->code);
+		snprintf(d->text, sizeof(d->text), "ResourceFull with unknown RCODE %u ignored%s",
+			 m->code, m->code == NTRACE_RCODE_V0_NOT_TAKEN ||
+			 m->code == NTRACE_RCODE_V0_TAKEN ? " (RCODE 8/9 are the branch counts of "
+			 "SiFive's pre-ratified encoder: --variant=sifive-v0?)" : "");
 		return dec_event(d, s, NTRACE_DEV_WARN, m->code, d->text);
 	}
 	return dec_resource_walk(d, s);

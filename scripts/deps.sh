@@ -16,7 +16,8 @@ die() { echo "deps: error: $*" >&2; exit 1; }
 # trixie's source package: scripts/capstone.sh); its checks
 # (scripts/check-perf.sh): tmux drives the TUI, PySide2's QtSql with Qt's
 # SQLite driver is what perf's export-to-sqlite.py writes with, sqlite3
-# reads the result.
+# reads the result. cmake also builds libnexus-rv for the P550 interop
+# test (scripts/libnexus-rv.sh).
 BASE_PKGS=(
 	make gcc libc6-dev bc flex bison libssl-dev libelf-dev cpio xz-utils
 	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu

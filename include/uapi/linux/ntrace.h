@@ -218,6 +218,19 @@ struct ntrace_auxtrace_info {
 #define NTRACE_OPT_NO_TRAP_ADDR		(1U << 8) /* trTeInstNoTrapAddr */
 #define NTRACE_OPT_INHIBIT_SRC		(1U << 9) /* trTeInhibitSrc */
 
+/*
+ * ntrace_cpu_info.variant: the protocol the encoder speaks. N-Trace 1.0 is
+ * 0, which is what every file written before the field existed holds (the
+ * byte was reserved and 0). SIFIVE_V0 is SiFive's pre-ratified encoder
+ * (implementation register version field 0, as on the HiFive Premier
+ * P550): timestamps XOR-compressed, ResourceFull RCODE 8/9 for runs of
+ * not-taken/taken branches, implicit return a call counter of 1023 (more
+ * than return_depth holds: the variant implies it). A decoder must reject
+ * a variant it does not know.
+ */
+#define NTRACE_PROTO_VARIANT_1_0	0
+#define NTRACE_PROTO_VARIANT_SIFIVE_V0	1
+
 /* ntrace_cpu_info.ts_mode: trTsMode values */
 #define NTRACE_TS_MODE_NONE		0
 #define NTRACE_TS_MODE_EXTERNAL		1
@@ -260,7 +273,9 @@ struct ntrace_cpu_info {
 	__u8 ts_mode;		/* NTRACE_TS_MODE_* (trTsMode) */
 	__u8 ts_width;		/* trTsWidth: timestamp counter width */
 	__u8 ts_prescale;	/* trTsPrescale: clock divided by 4^n */
-	__u32 reserved0;	/* 0 */
+	__u8 variant;		/* NTRACE_PROTO_VARIANT_* (was reserved, 0) */
+	__u8 reserved0;		/* 0 */
+	__u16 reserved1;	/* 0 */
 
 	/* timestamp input clock in Hz before ts_prescale, 0 if unknown */
 	__u64 ts_rate_hz;

@@ -87,6 +87,18 @@ int codec_opt(const char *cmd, int opt, const char *arg, struct ntrace_codec_cfg
 		}
 		cfg->xlen = (uint8_t)v;
 		return 1;
+	case CODEC_OPT_VARIANT: {
+		static const char *const names[NTRACE_VARIANT__COUNT] = {
+			[NTRACE_VARIANT_1_0] = "1.0",
+			[NTRACE_VARIANT_SIFIVE_V0] = "sifive-v0",
+		};
+		unsigned int e;
+
+		if (!opt_enum(cmd, "variant", arg, names, NTRACE_VARIANT__COUNT, &e))
+			return -1;
+		cfg->variant = (uint8_t)e;
+		return 1;
+	}
 	}
 	return 0;
 }
@@ -161,7 +173,7 @@ int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cf
 	case ENC_OPT_HIST_BITS: NUM("hist-bits", 32, hist_bits); break;
 	case ENC_OPT_HREPEAT_BITS: NUM("hrepeat-bits", 18, hrepeat_bits); break;
 	case ENC_OPT_BCNT_BITS: NUM("bcnt-bits", 18, bcnt_bits); break;
-	case ENC_OPT_RDEPTH: NUM("return-depth", NTRACE_IRET_MAX_DEPTH, return_depth); break;
+	case ENC_OPT_RDEPTH: NUM("return-depth", NTRACE_V0_RETURN_DEPTH, return_depth); break;
 	case ENC_OPT_RBITS: NUM("return-addr-bits", 63, return_addr_bits); break;
 	case ENC_OPT_SYNC_MAX: NUM("sync-max", 15, sync_max); break;
 	case ENC_OPT_START_SYNC: NUM("start-sync", 15, start_sync); break;

@@ -29,7 +29,7 @@ bool opt_enum(const char *cmd, const char *opt, const char *text, const char *co
 
 /*
  * Codec options common to all commands that read or write N-Trace bytes:
- * --src-bits N, --ts, --ext-addr, --xlen N. Returns 1 if opt (a getopt_long
+ * --src-bits N, --ts, --ext-addr, --xlen N, --variant V. Returns 1 if opt (a getopt_long
  * value from CODEC_OPT_*) was one of them and was applied, -1 on a bad value,
  * 0 if it is not a codec option.
  */
@@ -38,6 +38,7 @@ enum {
 	CODEC_OPT_TS,
 	CODEC_OPT_EXT_ADDR,
 	CODEC_OPT_XLEN,
+	CODEC_OPT_VARIANT,
 	CODEC_OPT__END,
 };
 
@@ -45,13 +46,17 @@ enum {
 	{ "src-bits", required_argument, NULL, CODEC_OPT_SRC_BITS },             \
 	{ "ts", no_argument, NULL, CODEC_OPT_TS },                               \
 	{ "ext-addr", no_argument, NULL, CODEC_OPT_EXT_ADDR },                   \
-	{ "xlen", required_argument, NULL, CODEC_OPT_XLEN }
+	{ "xlen", required_argument, NULL, CODEC_OPT_XLEN },                     \
+	{ "variant", required_argument, NULL, CODEC_OPT_VARIANT }
 
 #define CODEC_HELP                                                                         \
 	"  --src-bits N    SRC field width (trTeSrcBits, 0..12; default 0)\n"             \
 	"  --ts            messages may carry TSTAMP (trTsEnable)\n"                       \
 	"  --ext-addr      addresses use MSB extension (trTeInstExtendAddrMSB)\n"          \
-	"  --xlen N        address width, 32 or 64 (default 64; an ELF's class decides)\n"
+	"  --xlen N        address width, 32 or 64 (default 64; an ELF's class decides)\n"   \
+	"  --variant V     protocol: 1.0 (default) or sifive-v0 (SiFive's pre-ratified\n"   \
+	"                  encoder, as on the P550: XOR timestamps, RCODE 8/9 branch\n"      \
+	"                  counts, a call counter of 1023)\n"
 
 int codec_opt(const char *cmd, int opt, const char *arg, struct ntrace_codec_cfg *cfg);
 
@@ -117,10 +122,13 @@ enum {
 #define ENC_HELP                                                                           \
 	"  --regs CTL,FEAT[,TS[,IMPL]]  the settings an encoder's registers hold, as\n"      \
 	"                  read back: trTeControl, trTeInstFeatures, trTsControl,\n"        \
-	"                  trTeImpl (options after it override single settings)\n"          \
+	"                  trTeImpl (options after it override single settings); a\n"      \
+	"                  trTeImpl of version 0 is SiFive's pre-ratified encoder, whose\n"  \
+	"                  teControl and teImpl are read in their own layout (FEAT: 0)\n"    \
 	"  --mode M        btm or htm [trTeInstMode 3/6] (default btm)\n"                   \
 	"  --implicit-return M  off|count|partial|full [trTeInstImplicitReturnMode]\n"      \
 	"  --return-depth N     return stack depth / call counter limit, 1..32\n"           \
+	"                       (1..1023 for a sifive-v0 call counter)\n"           \
 	"  --return-addr-bits N low address bits kept in partial mode (16)\n"               \
 	"  --itype-bits N  ingress itype width, 3 or 4 (default 4; 3 turns implicit\n"      \
 	"                  return off)\n"                                                    \

@@ -35,6 +35,7 @@ struct dump_state {
 	uint64_t last_addr, last_ts;
 	bool have_addr, hinted;
 	unsigned int xlen;
+	unsigned int variant;	/* enum ntrace_variant: how TSTAMPs add up */
 	uint64_t msgs, errors;
 };
 
@@ -76,7 +77,7 @@ static void print_record(struct dump_state *s, const struct ntrace_msg *m)
 		}
 	}
 	if (s->abs_ts && (m->flags & NTRACE_MSGF_TSTAMP))
-		printf("  @%" PRIu64, ntrace_tstamp_update(&s->last_ts, m));
+		printf("  @%" PRIu64, ntrace_tstamp_update_variant(&s->last_ts, m, s->variant));
 	printf("\n");
 }
 
@@ -144,6 +145,7 @@ int cmd_dump(int argc, char **argv)
 	if (!f)
 		return 2;
 	s.xlen = cfg.xlen;
+	s.variant = cfg.variant;
 	ntrace_parser_init(&p, &cfg, 0);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		total += n;

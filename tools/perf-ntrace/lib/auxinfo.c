@@ -12,6 +12,10 @@
 #include "ntrace/encoder.h"
 #include "ntrace/auxinfo.h"
 
+_Static_assert(NTRACE_PROTO_VARIANT_1_0 == NTRACE_VARIANT_1_0 &&
+	       NTRACE_PROTO_VARIANT_SIFIVE_V0 == NTRACE_VARIANT_SIFIVE_V0,
+	       "ntrace_cpu_info.variant values are enum ntrace_variant's");
+
 /* The header of the first recorders, and the one with the time conversion. */
 #define AUXINFO_HDR_MIN		offsetof(struct ntrace_auxtrace_info, time_shift)
 #define AUXINFO_HDR_TIME	(offsetof(struct ntrace_auxtrace_info, time_mask) + 8)
@@ -27,7 +31,12 @@ static int cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg, 
 	ntrace_dec_cfg_default(cfg);
 	if (c->format != 1)
 		*why = "trTeFormat is not N-Trace (1)";
-	else if (c->proto_major > 1)
+	else if (c->variant >= NTRACE_VARIANT__COUNT)
+		*why = "the protocol variant is not one this decoder knows";
+	else if (c->variant == NTRACE_VARIANT_1_0 && c->te_impl && !c->te_ver_major)
+		/* a driver that knows the variant says it: version 0 is pre-ratified */
+		*why = "the encoder is pre-ratified (version 0) but no protocol variant is given";
+	else if (c->variant == NTRACE_VARIANT_1_0 && c->proto_major > 1)
 		*why = "N-Trace protocol major version is newer than 1";
 	else if (c->mode != NTRACE_MODE_BTM && c->mode != NTRACE_MODE_HTM)
 		*why = "trTeInstMode is neither BTM (3) nor HTM (6)";
@@ -36,6 +45,7 @@ static int cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg, 
 	if (*why)
 		return NTRACE_ECONFIG;
 	e->mode = c->mode;
+	e->codec.variant = c->variant;
 	e->codec.src_bits = c->src_bits;
 	e->codec.xlen = c->xlen ? c->xlen : 64;
 	e->codec.ext_addr_msb = c->options & NTRACE_OPT_EXT_ADDR_MSB;
@@ -68,6 +78,9 @@ static int cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg, 
 	e->context = c->options & NTRACE_OPT_CTX;
 	e->sync_mode = c->sync_mode;
 	e->sync_max = c->sync_max;
+	/* the SiFive v0 call counter is deeper than return_depth holds */
+	if (c->variant == NTRACE_VARIANT_SIFIVE_V0 && e->implicit_return)
+		e->return_depth = NTRACE_V0_RETURN_DEPTH;
 	ntrace_enc_cfg_effective(e);
 	return ntrace_enc_cfg_check(e, why);
 }

@@ -27,6 +27,9 @@ static int fill(struct ntrace_decoder *d, struct dec_blk *e, uint64_t pc)
 	e->ninsn = b.ninsn;
 	e->kind = b.end.kind;
 	e->itype = b.end.itype;
+	/* SiFive v0: a co-routine swap only pushes, as an indirect call */
+	if (e->itype == NTRACE_ITYPE_COSWAP && d->cfg.enc.codec.variant == NTRACE_VARIANT_SIFIVE_V0)
+		e->itype = NTRACE_ITYPE_IND_CALL;
 	e->lhalf = b.end.size / 2;
 	e->after = b.last + b.end.size;
 	e->target = b.target;

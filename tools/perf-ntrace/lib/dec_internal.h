@@ -44,7 +44,10 @@ struct dec_hist {
 	uint8_t pos;		/* bits of the current repetition consumed */
 };
 
-#define DEC_RSTACK	32	/* spec: no encoder stack is deeper */
+#define DEC_RSTACK	32	/* N-Trace 1.0: no encoder stack is deeper */
+/* The ring's size: the SiFive v0 call counter goes to 1023 (NTRACE_V0_RETURN_DEPTH) */
+#define DEC_RSTACK_MAX	1024
+#define DEC_RS_MASK	(DEC_RSTACK_MAX - 1)
 /* HIST backlog entries of all sources together (24 bytes each): 24 MB */
 #define DEC_HQ_TOTAL	(1u << 20)
 
@@ -71,9 +74,10 @@ struct dec_src {
 	uint32_t hn;
 	struct dec_hist *hq;
 	uint32_t hq_cap, hq_head, hq_len;
-	/* return stack, a ring: newest at (rs_top - 1) */
-	uint64_t rs[DEC_RSTACK];
-	uint32_t rs_top, rs_len;
+	/* return stack, a ring: newest at (rs_top - 1); at most rs_cap entries
+	 * are kept (DEC_RSTACK, or DEC_RSTACK_MAX for the SiFive v0 variant) */
+	uint64_t rs[DEC_RSTACK_MAX];
+	uint32_t rs_top, rs_len, rs_cap;
 	/* the open run */
 	bool run_open;
 	uint64_t run_start;

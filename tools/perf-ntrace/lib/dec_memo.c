@@ -71,7 +71,7 @@ static inline const struct dec_memo *find(struct ntrace_decoder *d, const struct
 	if (e->word != word || e->pc != s->pc || e->epoch != d->epoch || s->rs_len < e->nneed)
 		return NULL;
 	for (i = 0; i < e->nneed; i++)
-		if (s->rs[(s->rs_top - 1 - i) & (DEC_RSTACK - 1)] != e->need[i])
+		if (s->rs[(s->rs_top - 1 - i) & DEC_RS_MASK] != e->need[i])
 			return NULL;
 	return e;
 }
@@ -115,15 +115,15 @@ static inline __attribute__((always_inline)) void replay(struct ntrace_decoder *
 		d->st.insns += e->insns;
 		d->st.runs += n;
 	}
-	if (s->rs_len >= e->npop && s->rs_len + e->rise <= DEC_RSTACK) {
+	if (s->rs_len >= e->npop && s->rs_len + e->rise <= s->rs_cap) {
 		/* neither empty nor full on the way: the net effect will do,
 		 * the pops of older entries, then the pushes that stay */
 		uint32_t top = s->rs_top - e->npop, len = s->rs_len - e->npop;
 		unsigned int keep;
 
 		for (keep = e->keep; keep; keep &= keep - 1, top++, len++)
-			s->rs[top & (DEC_RSTACK - 1)] = e->op[__builtin_ctz(keep)];
-		s->rs_top = top & (DEC_RSTACK - 1);
+			s->rs[top & DEC_RS_MASK] = e->op[__builtin_ctz(keep)];
+		s->rs_top = top & DEC_RS_MASK;
 		s->rs_len = len;
 	} else {
 		for (i = 0; i < e->nops; i++) {
@@ -131,11 +131,11 @@ static inline __attribute__((always_inline)) void replay(struct ntrace_decoder *
 
 			if (!(op & 1)) {
 				s->rs[s->rs_top] = op;	/* dec_rs_push() */
-				s->rs_top = (s->rs_top + 1) & (DEC_RSTACK - 1);
-				if (s->rs_len < DEC_RSTACK)
+				s->rs_top = (s->rs_top + 1) & DEC_RS_MASK;
+				if (s->rs_len < s->rs_cap)
 					s->rs_len++;
 			} else if (s->rs_len) {		/* dec_rs_pop() */
-				s->rs_top = (s->rs_top - 1) & (DEC_RSTACK - 1);
+				s->rs_top = (s->rs_top - 1) & DEC_RS_MASK;
 				s->rs_len--;
 			}
 		}
@@ -204,7 +204,7 @@ void dec_memo_start(struct ntrace_decoder *d, struct dec_src *s, struct dec_memo
 	r->other = d->st.traps + d->st.errors + d->nevents;
 	r->rs_len = s->rs_len;
 	for (i = 0; i < DEC_MEMO_NEED && i < s->rs_len; i++)
-		r->top[i] = s->rs[(s->rs_top - 1 - i) & (DEC_RSTACK - 1)];
+		r->top[i] = s->rs[(s->rs_top - 1 - i) & DEC_RS_MASK];
 	s->rs_log = r->op;
 	s->rs_nlog = 0;
 }

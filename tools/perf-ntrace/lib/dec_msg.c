@@ -338,9 +338,23 @@ static int resource_full(struct ntrace_decoder *d, struct dec_src *s, const stru
 		if (add_hist(d, s, m, rep))
 			return NTRACE_EBADINPUT;
 		break;
+	case NTRACE_RCODE_V0_NOT_TAKEN:
+	case NTRACE_RCODE_V0_TAKEN:
+		/* SiFive v0: RDATA branches with one outcome (parsed as count
+		 * only in that variant; else the layout is unknown) */
+		if (!(m->flags & NTRACE_MSGF_COUNT))
+			goto unknown;
+		if (!m->count)
+			break;
+		if (dec_hist_push(d, s, m->code == NTRACE_RCODE_V0_TAKEN ? 3 : 2, m->count))
+			return NTRACE_EBADINPUT;
+		break;
 	default:
-		snprintf(d->text, sizeof(d->text), "ResourceFull with unknown RCODE %u ignored",
-			 m->code);
+unknown:
+		snprintf(d->text, sizeof(d->text), "ResourceFull with unknown RCODE %u ignored%s",
+			 m->code, m->code == NTRACE_RCODE_V0_NOT_TAKEN ||
+			 m->code == NTRACE_RCODE_V0_TAKEN ? " (RCODE 8/9 are the branch counts of "
+			 "SiFive's pre-ratified encoder: --variant=sifive-v0?)" : "");
 		return dec_event(d, s, NTRACE_DEV_WARN, m->code, d->text);
 	}
 	return dec_resource_walk(d, s);
@@ -396,6 +410,8 @@ static struct dec_src *get_src(struct ntrace_decoder *d, unsigned int id)
 		return NULL;
 	s->id = (uint16_t)id;
 	s->used = true;
+	s->rs_cap = d->cfg.enc.codec.variant == NTRACE_VARIANT_SIFIVE_V0 ? DEC_RSTACK_MAX
+									  : DEC_RSTACK;
 	d->srcs[id] = s;
 	d->src_map[id / 64] |= 1ull << (id % 64);
 	return s;
@@ -447,7 +463,9 @@ static unsigned int msg_mode(const struct ntrace_msg *m)
 	case NTRACE_TC_INDIRECT_BRANCH_HIST_SYNC:
 		return NTRACE_MODE_HTM;
 	case NTRACE_TC_RESOURCE_FULL:
-		return m->code == NTRACE_RCODE_HIST || m->code == NTRACE_RCODE_HREPEAT ?
+		/* HIST, HREPEAT, or the SiFive v0 branch counts (COUNT only in v0) */
+		return m->code == NTRACE_RCODE_HIST || m->code == NTRACE_RCODE_HREPEAT ||
+		       (m->code != NTRACE_RCODE_ICNT && (m->flags & NTRACE_MSGF_COUNT)) ?
 		       NTRACE_MODE_HTM : 0;
 	case NTRACE_TC_DIRECT_BRANCH:
 	case NTRACE_TC_DIRECT_BRANCH_SYNC:
@@ -476,7 +494,7 @@ static void mode_check(struct ntrace_decoder *d, struct dec_src *s, const struct
 /* One message of source s, in stream order. */
 static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
-	ntrace_tstamp_update(&s->ts, m);
+	ntrace_tstamp_update_variant(&s->ts, m, d->cfg.enc.codec.variant);
 	if (__builtin_expect(s->mode_known && !s->hinted, 0))
 		mode_check(d, s, m);
 

@@ -106,7 +106,7 @@ static void put_src(struct dec_state *st, const struct ntrace_decoder *d,
 	/* return stack, newest first */
 	put64(st, s->rs_len);
 	for (i = 0; i < s->rs_len; i++)
-		put64(st, s->rs[(s->rs_top - 1 - i) & (DEC_RSTACK - 1)]);
+		put64(st, s->rs[(s->rs_top - 1 - i) & DEC_RS_MASK]);
 	put64(st, (uint64_t)s->run_open << 32 | (s->run_open ? s->run_ninsn : 0));
 	if (s->run_open) {
 		put64(st, s->run_start);

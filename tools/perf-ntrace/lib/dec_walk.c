@@ -74,8 +74,8 @@ void dec_rs_push(struct dec_src *s, uint64_t ret)
 	if (__builtin_expect(s->rs_log != NULL, 0) && s->rs_nlog++ < DEC_MEMO_OPS)
 		s->rs_log[s->rs_nlog - 1] = ret;
 	s->rs[s->rs_top] = ret;
-	s->rs_top = (s->rs_top + 1) & (DEC_RSTACK - 1);
-	if (s->rs_len < DEC_RSTACK)
+	s->rs_top = (s->rs_top + 1) & DEC_RS_MASK;
+	if (s->rs_len < s->rs_cap)
 		s->rs_len++;
 }
 
@@ -85,7 +85,7 @@ static bool rs_pop(struct dec_src *s, uint64_t *ret, uint64_t op)
 		s->rs_log[s->rs_nlog - 1] = op;
 	if (!s->rs_len)
 		return false;
-	s->rs_top = (s->rs_top - 1) & (DEC_RSTACK - 1);
+	s->rs_top = (s->rs_top - 1) & DEC_RS_MASK;
 	s->rs_len--;
 	*ret = s->rs[s->rs_top];
 	return true;

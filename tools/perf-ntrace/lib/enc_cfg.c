@@ -27,6 +27,12 @@ void ntrace_enc_cfg_effective(struct ntrace_enc_cfg *cfg)
 {
 	if (cfg->itype_bits == 3)
 		cfg->implicit_return = NTRACE_IRET_OFF;
+	/* the SiFive v0 encoder has a call counter of 1023 and nothing else */
+	if (cfg->codec.variant == NTRACE_VARIANT_SIFIVE_V0 &&
+	    (cfg->implicit_return == NTRACE_IRET_PARTIAL || cfg->implicit_return == NTRACE_IRET_FULL)) {
+		cfg->implicit_return = NTRACE_IRET_COUNT;
+		cfg->return_depth = NTRACE_V0_RETURN_DEPTH;
+	}
 }
 
 /* The first unusable setting, named by its Trace Control Interface field. */
@@ -54,7 +60,16 @@ static const char *cfg_problem(const struct ntrace_enc_cfg *c)
 		return "trTeInstImplicitReturnMode must be 0..3";
 	if (c->implicit_return && c->itype_bits != 4)
 		return "implicit return needs 4-bit itype";
-	if (c->implicit_return && (c->return_depth < 1 || c->return_depth > NTRACE_IRET_MAX_DEPTH))
+	if (c->codec.variant >= NTRACE_VARIANT__COUNT)
+		return "unknown protocol variant";
+	if (c->codec.variant == NTRACE_VARIANT_SIFIVE_V0 &&
+	    c->implicit_return != NTRACE_IRET_OFF && c->implicit_return != NTRACE_IRET_COUNT)
+		return "the SiFive v0 encoder's implicit return is simple call counting only";
+	if (c->codec.variant == NTRACE_VARIANT_SIFIVE_V0 && c->implicit_return &&
+	    (c->return_depth < 1 || c->return_depth > NTRACE_V0_RETURN_DEPTH))
+		return "the SiFive v0 call counter depth must be 1..1023";
+	if (c->codec.variant != NTRACE_VARIANT_SIFIVE_V0 && c->implicit_return &&
+	    (c->return_depth < 1 || c->return_depth > NTRACE_IRET_MAX_DEPTH))
 		return "return stack depth must be 1..32";
 	if (c->implicit_return == NTRACE_IRET_PARTIAL &&
 	    (c->return_addr_bits < 2 || c->return_addr_bits > 63))

@@ -33,12 +33,14 @@ static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 	if (e->stopped)
 		return e->stopped;
 	m->src = c->codec.src_bits ? c->src_id : 0;
-	if (c->codec.tstamp) {
+	/* the SiFive v0 timestamp control has no TSTAMP for ResourceFull */
+	if (c->codec.tstamp && !(c->codec.variant == NTRACE_VARIANT_SIFIVE_V0 &&
+				 m->tcode == NTRACE_TC_RESOURCE_FULL)) {
 		m->flags |= NTRACE_MSGF_TSTAMP;
 		if (ntrace_tcode_is_sync(m->tcode) || !e->ts_valid)
 			m->tstamp = ts;
 		else
-			m->tstamp = ts - e->last_ts;
+			m->tstamp = ntrace_tstamp_field(ts, e->last_ts, c->codec.variant);
 		e->last_ts = ts;
 		e->ts_valid = true;
 	}
@@ -91,14 +93,33 @@ static int flush_rh(struct ntrace_encoder *e)
 	return put(e, &m, ts);
 }
 
+/* SiFive v0: the run of rc_count branches of outcome rc_bit, as RCODE 8 or 9. */
+static int flush_rc(struct ntrace_encoder *e)
+{
+	struct ntrace_msg m;
+
+	if (!e->rc_count)
+		return 0;
+	m = msg_zero;
+	m.tcode = NTRACE_TC_RESOURCE_FULL;
+	m.code = e->rc_bit ? NTRACE_RCODE_V0_TAKEN : NTRACE_RCODE_V0_NOT_TAKEN;
+	m.count = e->rc_count;
+	m.flags = NTRACE_MSGF_COUNT;
+	e->rc_count = 0;
+	e->rc_open = false;
+	return put(e, &m, e->rc_ts);
+}
+
 static inline int flush_repeats(struct ntrace_encoder *e)
 {
 	int rc;
 
-	if (!e->rb_count && !e->rh_count)	/* usually nothing is held */
+	if (!e->rb_count && !e->rh_count && !e->rc_count)	/* usually nothing is held */
 		return 0;
 	rc = flush_rb(e);
-	return rc ? rc : flush_rh(e);
+	if (!rc)
+		rc = flush_rh(e);
+	return rc ? rc : flush_rc(e);
 }
 
 /* Any message that is not a repeat candidate. */
@@ -137,7 +158,7 @@ static int put_branch(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t t
 
 	if (!e->cfg.repeat_branch)
 		return put_plain(e, m, ts);
-	if (e->rb_valid && !e->rh_count && same_branch(m, &e->rb_msg)) {
+	if (e->rb_valid && !e->rh_count && !e->rc_count && same_branch(m, &e->rb_msg)) {
 		e->rb_count++;
 		e->rb_ts = ts;
 		if (e->rb_count == (1ull << e->cfg.bcnt_bits) - 1)
@@ -315,6 +336,42 @@ static int rh_hold(struct ntrace_encoder *e, uint64_t h, uint64_t ts)
  * one (enc_hrep_cut); anything else sends the held word and is held in turn
  * when full. Without it a full register is sent at once (RCODE=1).
  */
+/*
+ * SiFive v0 repeated history: the run ended (a branch went the other way)
+ * or its count is full: send it. A full register whose branches all went
+ * one way starts a run, any other is sent (RCODE 1).
+ */
+static int hist_step_v0(struct ntrace_encoder *e, uint64_t ts)
+{
+	const struct ntrace_enc_cfg *c = &e->cfg;
+	unsigned int w = c->hist_bits - 1;
+	uint64_t h = e->hist, ones = (1ull << w) - 1;
+	struct ntrace_msg m;
+	int rc;
+
+	if (e->rc_count && (!e->rc_open || e->rc_count >= (1ull << c->hrepeat_bits) - 1)) {
+		rc = flush_rc(e);
+		if (rc)
+			return rc;
+	}
+	if (!(h >> w))
+		return 0;
+	e->hist = 1;
+	if ((h & ones) == 0 || (h & ones) == ones) {
+		e->rc_bit = h & 1;
+		e->rc_count = w;
+		e->rc_open = true;
+		e->rc_ts = ts;
+		return 0;
+	}
+	m = msg_zero;
+	m.tcode = NTRACE_TC_RESOURCE_FULL;
+	m.code = NTRACE_RCODE_HIST;
+	m.hist = h;
+	m.flags = NTRACE_MSGF_HIST;
+	return put_plain(e, &m, ts);
+}
+
 static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
@@ -324,6 +381,8 @@ static int hist_step(struct ntrace_encoder *e, uint64_t ts)
 	struct ntrace_msg m;
 	int rc;
 
+	if (c->repeated_history && c->codec.variant == NTRACE_VARIANT_SIFIVE_V0)
+		return hist_step_v0(e, ts);
 	if (!c->repeated_history) {
 		e->hist = 1;
 		m = msg_zero;
@@ -379,6 +438,8 @@ static int trace_start(struct ntrace_encoder *e, const struct ntrace_insn *r, un
 	e->pend = NTRACE_ENC_NONE;
 	e->rb_count = 0;
 	e->rh_count = 0;
+	e->rc_count = 0;
+	e->rc_open = false;
 	e->prev_size_in_block = 0;
 	m = msg_zero;
 	m.tcode = NTRACE_TC_PROG_TRACE_SYNC;
@@ -414,11 +475,21 @@ static unsigned int norm_itype(const struct ntrace_enc_cfg *c, unsigned int it)
 		return ntrace_itype_3bit(it, c->all_jumps);
 	if (!c->implicit_return && (it == NTRACE_ITYPE_COSWAP || it == NTRACE_ITYPE_RETURN))
 		return NTRACE_ITYPE_INDIRECT;
+	/* SiFive v0: a co-routine swap only pushes, as an indirect call */
+	if (it == NTRACE_ITYPE_COSWAP && c->codec.variant == NTRACE_VARIANT_SIFIVE_V0)
+		return NTRACE_ITYPE_IND_CALL;
 	return it == 7 ? NTRACE_ITYPE_NONE : it;
 }
 
 static void branch_bit(struct ntrace_encoder *e, unsigned int taken)
 {
+	if (__builtin_expect(e->rc_open, 0)) {	/* a SiFive v0 run */
+		if (taken == e->rc_bit) {
+			e->rc_count++;
+			return;
+		}
+		e->rc_open = false;	/* sent by hist_step() before anything else */
+	}
 	e->hist = e->hist << 1 | taken;
 }
 
@@ -509,7 +580,9 @@ static int put_traced(struct ntrace_encoder *e, const struct ntrace_insn *r);
 static inline bool hist_due(const struct ntrace_encoder *e)
 {
 	return e->hist >> (e->cfg.hist_bits - 1) ||
-	       (e->rh_count && enc_hist_len(e->hist) == enc_hist_len(e->rh_hist));
+	       (e->rh_count && enc_hist_len(e->hist) == enc_hist_len(e->rh_hist)) ||
+	       (e->rc_count && (!e->rc_open ||
+				e->rc_count >= (1ull << e->cfg.hrepeat_bits) - 1));
 }
 
 /*
@@ -909,6 +982,8 @@ void ntrace_encoder_overrun(struct ntrace_encoder *e, uint64_t ecode)
 	e->rb_count = 0;
 	e->rb_valid = false;
 	e->rh_count = 0;
+	e->rc_count = 0;
+	e->rc_open = false;
 }
 
 int ntrace_encoder_finish(struct ntrace_encoder *e)

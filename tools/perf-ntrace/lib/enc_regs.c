@@ -26,6 +26,67 @@ _Static_assert(NTRACE_MAX_SRC_BITS == TCI_TE_SRC_BITS_MAX, "trTeSrcBits");
 #define NOT_NTRACE_FEATURES	(TCI_TE_F_NO_ADDR_DIFF | TCI_TE_F_NO_TRAP_ADDR | \
 				 TCI_TE_F_BRANCH_PREDICTION | TCI_TE_F_JUMP_TARGET_CACHE)
 
+/*
+ * SiFive's pre-ratified trace encoder (version 0, as in the HiFive Premier
+ * P550): field layouts from the P550 register tables published with
+ * ganboing/riscv-trace-umd (rvtrace/platforms/p550.md). It has no
+ * trTeInstFeatures; what that register would say is fixed by the mode.
+ */
+#define V0_IMPL_VERSION(i)	((i) & 0xfu)		/* teImpl version [3:0] */
+#define V0_IMPL_SRC_ID(i)	(((i) >> 20) & 0xfu)	/* teImpl srcID [23:20] */
+#define V0_IMPL_SRC_BITS(i)	(((i) >> 24) & 0x7u)	/* teImpl nSrcBits [26:24] */
+#define V0_CTL_INST_MODE(c)	(((c) >> 4) & 0x7u)	/* teControl teInstruction [6:4] */
+#define V0_CTL_INHIBIT_SRC	(1u << 15)		/* teControl teInhibitSrc */
+#define V0_CTL_SYNC_BTM(c)	(((c) >> 16) & 0xfu)	/* teSyncMaxBTM: 2^(n+5) BTMs */
+#define V0_CTL_SYNC_INST(c)	(((c) >> 20) & 0xfu)	/* teSyncMaxInst: 2^(n+5) bytes */
+#define V0_MODE_HTM		6	/* HTM and sync, no optimization */
+#define V0_MODE_HTM_OPT		7	/* HTM and sync, full optimization */
+
+static const char *regs_problem_v0(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg)
+{
+	struct ntrace_enc_cfg c = *cfg;
+	uint32_t ctl = r->te_control, ts = r->ts_control;
+	unsigned int mode = V0_CTL_INST_MODE(ctl), bits;
+	const char *why;
+
+	/* teSliceFormat [26:24], where trTeFormat is: 1 = 6 MDO + 2 MSEO bits */
+	if (TCI_GET(ctl, TE_FORMAT) != 1)
+		return "the SiFive v0 teSliceFormat is not 1 (6 MDO + 2 MSEO)";
+	if (mode != V0_MODE_HTM && mode != V0_MODE_HTM_OPT)
+		return "the SiFive v0 teInstruction is not instruction trace (6 or 7)";
+	c.codec.variant = NTRACE_VARIANT_SIFIVE_V0;
+	c.mode = NTRACE_MODE_HTM;
+	c.context = false;	/* Ownership comes from ITC writes, not context changes */
+	bits = (ctl & V0_CTL_INHIBIT_SRC) ? 0 : V0_IMPL_SRC_BITS(r->te_impl);
+	c.codec.src_bits = (uint8_t)bits;
+	c.src_id = (uint16_t)(V0_IMPL_SRC_ID(r->te_impl) & ((1u << bits) - 1));
+	c.codec.ext_addr_msb = false;
+	c.seq_jump = false;
+	c.all_jumps = false;
+	/* the optimizations: the call counter and the branch counts */
+	c.repeated_history = mode == V0_MODE_HTM_OPT;
+	c.implicit_return = mode == V0_MODE_HTM_OPT ? NTRACE_IRET_COUNT : NTRACE_IRET_OFF;
+	c.return_depth = NTRACE_V0_RETURN_DEPTH;
+	/* the model has one period: by messages, else by I-CNT bytes (half-words) */
+	c.sync_mode = NTRACE_SYNCMODE_OFF;
+	c.sync_max = 0;
+	if (V0_CTL_SYNC_BTM(ctl) <= 11) {
+		c.sync_mode = NTRACE_SYNCMODE_MSGS;
+		c.sync_max = (uint8_t)(V0_CTL_SYNC_BTM(ctl) + 1);
+	} else if (V0_CTL_SYNC_INST(ctl) <= 5) {
+		c.sync_mode = NTRACE_SYNCMODE_HWORDS;
+		c.sync_max = (uint8_t)V0_CTL_SYNC_INST(ctl);
+	}
+	/* tsControl: tsActive, tsType and tsEnable where trTsControl has them */
+	c.codec.tstamp = (ts & TCI_TS_ACTIVE) && (ts & TCI_TS_ENABLE) &&
+			 TCI_GET(ts, TS_MODE) != TCI_TS_MODE_NONE;
+	ntrace_enc_cfg_effective(&c);
+	if (ntrace_enc_cfg_check(&c, &why))
+		return why;
+	*cfg = c;
+	return NULL;
+}
+
 /* The first field that makes the registers unusable, or NULL. */
 static const char *regs_problem(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg)
 {
@@ -34,6 +95,9 @@ static const char *regs_problem(const struct ntrace_tci_regs *r, struct ntrace_e
 	unsigned int bits, iret;
 	const char *why;
 
+	/* the implementation register's version field: 0 is pre-ratified */
+	if (r->te_impl && !V0_IMPL_VERSION(r->te_impl))
+		return regs_problem_v0(r, cfg);
 	if (TCI_GET(ctl, TE_FORMAT) != TCI_TE_FORMAT_NTRACE)
 		return "trTeFormat is not N-Trace (1)";
 	if (r->te_impl) {

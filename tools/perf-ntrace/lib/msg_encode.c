@@ -218,7 +218,7 @@ size_t ntrace_msg_encode(const struct ntrace_codec_cfg *cfg, const struct ntrace
 		}
 		if (bad)
 			return 0;
-		std = msg_resolve_layout(m->tcode, m->code, m->cdf, &l) &&
+		std = msg_resolve_layout(m->tcode, m->code, m->cdf, cfg->variant, &l) &&
 		      !(m->flags & NTRACE_MSGF_LAYOUT_RAW);
 	}
 	/* nothing is written to buf before the message is known to fit */

@@ -67,9 +67,12 @@ static inline bool msg_fixed_layout(unsigned int tcode, struct msg_layout *l)
 	return true;
 }
 
-/* Resolve the variable part of ResourceFull / ProgTraceCorrelation. */
+/*
+ * Resolve the variable part of ResourceFull / ProgTraceCorrelation; variant
+ * (enum ntrace_variant) adds the vendor RCODEs it defines.
+ */
 static inline bool msg_resolve_layout(unsigned int tcode, unsigned int code, unsigned int cdf,
-				      struct msg_layout *l)
+				      unsigned int variant, struct msg_layout *l)
 {
 	if (tcode == NTRACE_TC_RESOURCE_FULL) {
 		if (code == NTRACE_RCODE_ICNT) {
@@ -82,6 +85,10 @@ static inline bool msg_resolve_layout(unsigned int tcode, unsigned int code, uns
 			l->slots[0] = SLOT_HIST;
 			l->slots[1] = SLOT_COUNT;
 			l->slots[2] = SLOT_END;
+		} else if (variant == NTRACE_VARIANT_SIFIVE_V0 &&
+			   (code == NTRACE_RCODE_V0_NOT_TAKEN || code == NTRACE_RCODE_V0_TAKEN)) {
+			l->slots[0] = SLOT_COUNT;
+			l->slots[1] = SLOT_END;
 		} else {
 			return false;
 		}

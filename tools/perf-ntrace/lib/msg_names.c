@@ -91,6 +91,16 @@ const char *ntrace_sync_name(unsigned int sync)
 	return names[sync & 15];
 }
 
+const char *ntrace_variant_name(unsigned int variant)
+{
+	static const char *const names[NTRACE_VARIANT__COUNT] = {
+		[NTRACE_VARIANT_1_0] = "1.0",
+		[NTRACE_VARIANT_SIFIVE_V0] = "sifive-v0",
+	};
+
+	return variant < NTRACE_VARIANT__COUNT ? names[variant] : "?";
+}
+
 struct fmt {
 	char *buf;
 	size_t size;
@@ -177,7 +187,8 @@ int ntrace_msg_format(const struct ntrace_msg *m, char *buf, size_t size)
 	if (m->flags & NTRACE_MSGF_HIST)
 		put(&f, " hist=0x%" PRIx64, m->hist);
 	if ((m->flags & NTRACE_MSGF_COUNT) && t == NTRACE_TC_RESOURCE_FULL)
-		put(&f, " hrepeat=%" PRIu64, m->count);
+		put(&f, " %s=%" PRIu64, m->code == NTRACE_RCODE_V0_NOT_TAKEN ? "not_taken" :
+		    m->code == NTRACE_RCODE_V0_TAKEN ? "taken" : "hrepeat", m->count);
 	if (m->flags & NTRACE_MSGF_TSTAMP)
 		put(&f, " tstamp=%" PRIu64, m->tstamp);
 	if (m->flags & NTRACE_MSGF_EMPTY_FIELD)

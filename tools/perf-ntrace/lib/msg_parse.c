@@ -181,7 +181,7 @@ static void msg_finish(struct ntrace_parser *p, struct ntrace_msg *m)
 			m->cdf = (h >> 4) & 3;
 			break;
 		}
-		std = msg_resolve_layout(tcode, m->code, m->cdf, &l);
+		std = msg_resolve_layout(tcode, m->code, m->cdf, cfg->variant, &l);
 	}
 	if (!std) {
 		/* Unknown layout: keep the segments, cannot tell a TSTAMP. */

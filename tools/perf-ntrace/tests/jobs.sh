@@ -82,6 +82,7 @@ for cfg in "${configs[@]}"; do
 		[[ $cfg == *alljumps* ]] && opts+=(--all-jumps)
 		[[ $cfg == *3bit* ]] && opts+=(--itype-bits=3)
 		[[ $cfg == *seq* ]] && opts+=(--seq-jump)
+		[[ $cfg == *v0* ]] && opts+=(--variant=sifive-v0)
 		d=$(same "$bin" "$WORK/$p.elf" "${opts[@]}")
 		[ -n "$d" ] && bad+=("$p: $d")
 		n=$((n + 1))

@@ -63,11 +63,13 @@ struct ntrace_enc_cfg {
 	uint8_t bcnt_bits;		/* B-CNT counter width (1..18) */
 
 	uint8_t implicit_return;	/* trTeInstImplicitReturnMode: NTRACE_IRET_* */
-	uint8_t return_depth;		/* return stack depth / call counter limit (1..32) */
 	uint8_t return_addr_bits;	/* NTRACE_IRET_PARTIAL: low address bits kept (2..63) */
+	uint16_t return_depth;		/* return stack depth / call counter limit (1..32;
+					 * a SiFive v0 call counter: 1..1023) */
 	bool seq_jump;			/* trTeInstEnSequentialJump */
 	bool all_jumps;			/* trTeInstEnAllJumps */
-	bool repeated_history;		/* trTeInstEnRepeatedHistory: ResourceFull RCODE=2 */
+	bool repeated_history;		/* trTeInstEnRepeatedHistory: ResourceFull RCODE=2
+					 * (SiFive v0: RCODE 8/9 counts of one outcome) */
 	bool repeat_branch;		/* RepeatBranch (B-CNT) for identical branch messages */
 	bool context;			/* trTeContext: Ownership messages */
 	bool trap_btype1;		/* report all traps as B-TYPE=1, not 2/3 */
@@ -100,7 +102,9 @@ int ntrace_enc_cfg_check(const struct ntrace_enc_cfg *cfg, const char **why);
 /*
  * Turn cfg into the settings an encoder really applies: an ingress port of
  * 3-bit itypes cannot tell returns from other jumps, so implicit return is
- * off. For decoders given register values or options that may say more.
+ * off; the SiFive v0 encoder's implicit return is a call counter of 1023
+ * (a return stack asked of it becomes that). For decoders given register
+ * values or options that may say more.
  */
 void ntrace_enc_cfg_effective(struct ntrace_enc_cfg *cfg);
 
@@ -126,6 +130,12 @@ struct ntrace_tci_regs {
  * trTsActive and a trTsMode other than none). The rest, which no register
  * shows (counter widths, itype width, return stack depth, XLEN), is left as
  * it was: start from ntrace_enc_cfg_default() or the decoder's defaults.
+ * A trTeImpl whose version field (bits 3:0) is 0 is SiFive's pre-ratified
+ * encoder (NTRACE_VARIANT_SIFIVE_V0): te_control and te_impl are then read
+ * in its layout (teInstruction 6: HTM; 7: HTM with the call counter of 1023
+ * and the branch counts; SRC width and ID from teImpl; sync period from
+ * teSyncMaxBTM, else teSyncMaxInst), te_features is ignored (it has no
+ * such register) and ts_control is read as trTsControl.
  * Returns 0, or NTRACE_ECONFIG with *why (when why is not NULL) naming
  * the field that makes the registers unusable (not N-Trace, or what
  * ntrace_enc_cfg_check() rejects); cfg is then unchanged.
@@ -182,7 +192,13 @@ struct ntrace_encoder {
 
 	/* implicit return */
 	uint64_t rstack[NTRACE_IRET_MAX_DEPTH];
-	uint8_t rdepth;		/* entries (or call count in NTRACE_IRET_COUNT) */
+	uint16_t rdepth;	/* entries (or call count in NTRACE_IRET_COUNT) */
+
+	/* SiFive v0 repeated history: a run of rc_count branches of outcome rc_bit */
+	uint8_t rc_bit;
+	bool rc_open;		/* branches of outcome rc_bit still add to it */
+	uint64_t rc_count;
+	uint64_t rc_ts;
 
 	/* repeated history: HIST value held back and how often it repeated */
 	uint64_t rh_hist;
@@ -249,7 +265,16 @@ int ntrace_encoder_init(struct ntrace_encoder *e, const struct ntrace_enc_cfg *c
  *  - HIST full: ResourceFull RCODE=1 with the full register; with
  *    repeated_history, identical full registers are held back and sent as
  *    one RCODE=2 message (HREPEAT = number of occurrences) before the next
- *    other message.
+ *    other message. In the SiFive v0 variant a full register whose branches
+ *    all went one way starts a run instead: the branches that follow with
+ *    the same outcome are counted, and the run is sent as one ResourceFull
+ *    RCODE 8 (not taken) or 9 (taken) with the count (at most
+ *    2^hrepeat_bits - 1) before the next branch of the other outcome or
+ *    the next other message.
+ *  - SiFive v0 variant: non-sync TSTAMPs are the XOR with the last reported
+ *    time, ResourceFull messages carry none (its timestamp control lists
+ *    sync, branch, exception, PTCM, Error and Ownership messages), and a
+ *    co-routine swap is traced as an indirect call.
  *  - repeat_branch: a branch message whose fields (I-CNT, U-ADDR field,
  *    HIST, B-TYPE) equal the previous branch message's is counted and sent
  *    as RepeatBranch (B-CNT = repeats) before the next other message.

@@ -82,7 +82,36 @@ enum ntrace_rcode {
 	NTRACE_RCODE_ICNT = 0,		/* RDATA[0] = I-CNT      -> msg.icnt */
 	NTRACE_RCODE_HIST = 1,		/* RDATA[0] = HIST       -> msg.hist */
 	NTRACE_RCODE_HREPEAT = 2,	/* RDATA[0] = HIST, RDATA[1] = HREPEAT -> msg.hist, msg.count */
+	/* vendor RCODEs of the SiFive pre-ratified variant (NTRACE_VARIANT_SIFIVE_V0):
+	 * RDATA[0] = a count of conditional branches with one outcome -> msg.count */
+	NTRACE_RCODE_V0_NOT_TAKEN = 8,	/* that many branches not taken */
+	NTRACE_RCODE_V0_TAKEN = 9,	/* that many branches taken */
 };
+
+/*
+ * Protocol variant (ntrace_codec_cfg.variant). N-Trace 1.0 is the default;
+ * the other is an encoder built before ratification whose messages have the
+ * 1.0 layout but differ in a few rules (Documentation/trace/
+ * ntrace-spec-notes.rst, "Pre-ratified encoders", names the public source
+ * of each):
+ *   SIFIVE_V0  SiFive's trace encoder version 0 (trTeImpl version field 0),
+ *              as in the HiFive Premier P550: the TSTAMP of a message that
+ *              is not a sync is the XOR of its time with the last reported
+ *              time (1.0: the difference); ResourceFull RCODE 8 and 9 carry
+ *              a count of not-taken and taken branches (its repeated
+ *              history; RCODE 2 is not used); implicit return is simple
+ *              call counting only, up to 1023 calls; a co-routine swap
+ *              (JALR with two different link registers) only pushes, as a
+ *              call.
+ */
+enum ntrace_variant {
+	NTRACE_VARIANT_1_0 = 0,
+	NTRACE_VARIANT_SIFIVE_V0 = 1,
+	NTRACE_VARIANT__COUNT
+};
+
+/* Deepest call counter of the SiFive v0 encoder (1.0: NTRACE_IRET_MAX_DEPTH). */
+#define NTRACE_V0_RETURN_DEPTH	1023
 
 /* ProgTraceCorrelation EVCODE (4 bits). */
 enum ntrace_evcode {
@@ -138,6 +167,8 @@ struct ntrace_codec_cfg {
 				 * otherwise and the meaning is clear (enum
 				 * ntrace_quirk) is decoded through, counted and
 				 * reported once per source */
+	uint8_t variant;	/* enum ntrace_variant: parser (RCODE 8/9), encoder
+				 * and decoder */
 };
 
 /* ntrace_msg.flags */
@@ -186,7 +217,8 @@ enum ntrace_msg_err {
  *   DirectBranchSync       sync, icnt, addr (F-ADDR)
  *   IndirectBranchSync     sync, btype, icnt, addr (F-ADDR)
  *   ResourceFull           code = RCODE; RCODE 0: icnt; 1: hist; 2: hist, count = HREPEAT;
- *                          other RCODEs: raw[] (LAYOUT_RAW)
+ *                          RCODE 8/9 of the SiFive v0 variant: count; other RCODEs:
+ *                          raw[] (LAYOUT_RAW)
  *   IndirectBranchHist     btype, icnt, addr (U-ADDR), hist
  *   IndirectBranchHistSync sync, btype, icnt, addr (F-ADDR), hist
  *   RepeatBranch           count = B-CNT
@@ -373,16 +405,39 @@ static inline uint64_t ntrace_addr_from_uaddr(uint64_t field, uint64_t prev, uns
 
 /*
  * Timestamp reconstruction ("Timestamp Reporting"): sync messages carry the
- * absolute value, other messages an offset from the last reported one.
- * Returns the absolute time of msg and updates *last; messages without a
- * TSTAMP get *last unchanged.
+ * absolute value, other messages an offset from the last reported one: the
+ * difference in N-Trace 1.0, the XOR in the SiFive v0 variant. Returns the
+ * absolute time of msg and updates *last; messages without a TSTAMP get
+ * *last unchanged.
  */
-static inline uint64_t ntrace_tstamp_update(uint64_t *last, const struct ntrace_msg *msg)
+static inline uint64_t ntrace_tstamp_update_variant(uint64_t *last, const struct ntrace_msg *msg,
+						    unsigned int variant)
 {
-	if (msg->flags & NTRACE_MSGF_TSTAMP)
-		*last = ntrace_tcode_is_sync(msg->tcode) ? msg->tstamp : *last + msg->tstamp;
+	if (!(msg->flags & NTRACE_MSGF_TSTAMP))
+		return *last;
+	if (ntrace_tcode_is_sync(msg->tcode))
+		*last = msg->tstamp;
+	else if (variant == NTRACE_VARIANT_SIFIVE_V0)
+		*last ^= msg->tstamp;
+	else
+		*last += msg->tstamp;
 	return *last;
 }
+
+/* The same for N-Trace 1.0. */
+static inline uint64_t ntrace_tstamp_update(uint64_t *last, const struct ntrace_msg *msg)
+{
+	return ntrace_tstamp_update_variant(last, msg, NTRACE_VARIANT_1_0);
+}
+
+/* The TSTAMP field of a message that is not a sync, at time ts after last. */
+static inline uint64_t ntrace_tstamp_field(uint64_t ts, uint64_t last, unsigned int variant)
+{
+	return variant == NTRACE_VARIANT_SIFIVE_V0 ? ts ^ last : ts - last;
+}
+
+/* Name of a variant ("1.0", "sifive-v0"; "?" when out of range). */
+const char *ntrace_variant_name(unsigned int variant);
 
 /*
  * Ownership PROCESS = {CONTEXT, V, PRV[1:0], FORMAT[1:0]}.

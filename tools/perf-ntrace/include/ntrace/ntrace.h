@@ -14,7 +14,7 @@
 
 /* Version of these headers; ntrace_version() gives the library's. */
 #define NTRACE_VERSION_MAJOR	0
-#define NTRACE_VERSION_MINOR	7
+#define NTRACE_VERSION_MINOR	8
 #define NTRACE_VERSION_NUM	(NTRACE_VERSION_MAJOR << 16 | NTRACE_VERSION_MINOR << 8)
 
 #include <ntrace/auxinfo.h>

@@ -140,6 +140,38 @@ static void rt_htm_btype1_msb(struct ntrace_enc_cfg *c)
 	c->htm_ib_no_hist = true;
 }
 
+/*
+ * SiFive's pre-ratified encoder as the HiFive Premier P550 runs it
+ * (teInstruction 7, rvtrace's p550.cfg): HTM, the call counter of 1023,
+ * branch counts (RCODE 8/9), XOR timestamps, a 2-bit SRC, periodic sync.
+ */
+static void rt_htm_v0(struct ntrace_enc_cfg *c)
+{
+	rt_htm(c);
+	c->codec.variant = NTRACE_VARIANT_SIFIVE_V0;
+	c->implicit_return = NTRACE_IRET_COUNT;
+	c->return_depth = NTRACE_V0_RETURN_DEPTH;
+	c->repeated_history = true;
+	c->codec.tstamp = true;
+	c->codec.src_bits = 2;
+	c->src_id = 1;
+	c->sync_mode = NTRACE_SYNCMODE_MSGS;
+	c->sync_max = 6;
+}
+/* The same with small counters: runs of 3 start often and end at 7 branches,
+ * the call counter saturates at 40 (deeper than 1.0's 32). */
+static void rt_htm_v0_small(struct ntrace_enc_cfg *c)
+{
+	rt_htm(c);
+	c->codec.variant = NTRACE_VARIANT_SIFIVE_V0;
+	c->implicit_return = NTRACE_IRET_COUNT;
+	c->return_depth = 40;
+	c->repeated_history = true;
+	c->icnt_bits = 5;
+	c->hist_bits = 4;
+	c->hrepeat_bits = 3;
+}
+
 static const struct rt_config rt_configs[] = {
 	{ "btm", rt_btm, 1 },
 	{ "htm", rt_htm, 0 },
@@ -167,6 +199,8 @@ static const struct rt_config rt_configs[] = {
 	{ "htm-3bit", rt_htm_3bit, 0 },
 	{ "htm-3bit-alljumps", rt_htm_3bit_alljumps, 0 },
 	{ "htm-btype1-msb", rt_htm_btype1_msb, 0 },
+	{ "htm-v0-tstamp-src", rt_htm_v0, 1 },
+	{ "htm-v0-small", rt_htm_v0_small, 0 },
 };
 
 #define RT_NCONFIGS (sizeof(rt_configs) / sizeof(rt_configs[0]))

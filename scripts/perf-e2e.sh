@@ -37,7 +37,9 @@
 # while QEMU reuses the first run's translations of the same physical pages
 # (the model must report where code runs, not where it was translated).
 # "callsys 200 signals": the handlers return through the vDSO's
-# __vdso_rt_sigreturn, decoded with the guest kernel's vdso.so (--vdso).
+# __vdso_rt_sigreturn, decoded with the guest kernel's vdso.so (--vdso);
+# its call views (timeline, folded stacks, perf's SQLite call tree) are
+# checked against the executed calls by scripts/perf-e2e-views.sh.
 # Also: the guest's own (patched, static) perf report -D and the patched
 # host perf read the file, the host perf lists the same records as our
 # reader, and the host perf decodes every recording itself (--itrace),
@@ -361,6 +363,14 @@ if have trig && [ "$gt_nseg" = "${#recs[@]}" ]; then
 	else
 		not_ok "trig: timeline trigger marker and last slice end: '$mark' (want '$n $ta trigger_point end $n')"
 	fi
+fi
+
+# The call views (timeline, folded stacks, perf's SQLite call tree) of the
+# recording with recursion, longjmp and signal handlers.
+if have cs-sig && [ "$gt_nseg" = "${#recs[@]}" ]; then
+	si=$(printf '%s\n' "${recs[@]}" | grep -n '^cs-sig;' | cut -d: -f1)
+	bash "$NTRACE_TOP/scripts/perf-e2e-views.sh" "$tmp/perf-ntrace" "${hostperf:-}" "$tmp/root" \
+		"$vdso" "$tmp/out/cs-sig.data" callsys "$tmp/gtseg/$si.pc" "$tmp"
 fi
 
 # perf itself decodes the recordings (tools/perf-patches/0005), checked

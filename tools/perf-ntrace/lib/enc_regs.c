@@ -42,12 +42,30 @@ _Static_assert(NTRACE_MAX_SRC_BITS == TCI_TE_SRC_BITS_MAX, "trTeSrcBits");
 #define V0_MODE_HTM		6	/* HTM and sync, no optimization */
 #define V0_MODE_HTM_OPT		7	/* HTM and sync, full optimization */
 
+/* TSTAMP fields: tsEnable, with the unit out of reset and a timestamp source */
+static bool regs_tstamp(uint32_t ts)
+{
+	return (ts & TCI_TS_ACTIVE) && (ts & TCI_TS_ENABLE) &&
+	       TCI_GET(ts, TS_MODE) != TCI_TS_MODE_NONE;
+}
+
+/* What the registers say, checked: into cfg, or why it cannot be. */
+static const char *regs_take(struct ntrace_enc_cfg *c, struct ntrace_enc_cfg *cfg)
+{
+	const char *why;
+
+	ntrace_enc_cfg_effective(c);
+	if (ntrace_enc_cfg_check(c, &why))
+		return why;
+	*cfg = *c;
+	return NULL;
+}
+
 static const char *regs_problem_v0(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg)
 {
 	struct ntrace_enc_cfg c = *cfg;
 	uint32_t ctl = r->te_control, ts = r->ts_control;
 	unsigned int mode = V0_CTL_INST_MODE(ctl), bits;
-	const char *why;
 
 	/* teSliceFormat [26:24], where trTeFormat is: 1 = 6 MDO + 2 MSEO bits */
 	if (TCI_GET(ctl, TE_FORMAT) != 1)
@@ -78,13 +96,8 @@ static const char *regs_problem_v0(const struct ntrace_tci_regs *r, struct ntrac
 		c.sync_max = (uint8_t)V0_CTL_SYNC_INST(ctl);
 	}
 	/* tsControl: tsActive, tsType and tsEnable where trTsControl has them */
-	c.codec.tstamp = (ts & TCI_TS_ACTIVE) && (ts & TCI_TS_ENABLE) &&
-			 TCI_GET(ts, TS_MODE) != TCI_TS_MODE_NONE;
-	ntrace_enc_cfg_effective(&c);
-	if (ntrace_enc_cfg_check(&c, &why))
-		return why;
-	*cfg = c;
-	return NULL;
+	c.codec.tstamp = regs_tstamp(ts);
+	return regs_take(&c, cfg);
 }
 
 /* The first field that makes the registers unusable, or NULL. */
@@ -93,7 +106,6 @@ static const char *regs_problem(const struct ntrace_tci_regs *r, struct ntrace_e
 	struct ntrace_enc_cfg c = *cfg;
 	uint32_t ctl = r->te_control, f = r->te_features, ts = r->ts_control;
 	unsigned int bits, iret;
-	const char *why;
 
 	/* the implementation register's version field: 0 is pre-ratified */
 	if (r->te_impl && !V0_IMPL_VERSION(r->te_impl))
@@ -130,15 +142,8 @@ static const char *regs_problem(const struct ntrace_tci_regs *r, struct ntrace_e
 	iret = TCI_GET(f, TE_F_IRET_MODE);
 	c.implicit_return = (uint8_t)((f & TCI_TE_F_IMPLICIT_RETURN) ? iret : NTRACE_IRET_OFF);
 
-	/* TSTAMP fields: trTsEnable, with the unit out of reset and a timestamp source */
-	c.codec.tstamp = (ts & TCI_TS_ACTIVE) && (ts & TCI_TS_ENABLE) &&
-			 TCI_GET(ts, TS_MODE) != TCI_TS_MODE_NONE;
-
-	ntrace_enc_cfg_effective(&c);
-	if (ntrace_enc_cfg_check(&c, &why))
-		return why;
-	*cfg = c;
-	return NULL;
+	c.codec.tstamp = regs_tstamp(ts);
+	return regs_take(&c, cfg);
 }
 
 int ntrace_enc_cfg_from_regs(const struct ntrace_tci_regs *r, struct ntrace_enc_cfg *cfg,

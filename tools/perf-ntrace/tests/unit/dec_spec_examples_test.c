@@ -12,40 +12,12 @@
 #include <string.h>
 
 #include "ntrace/decoder.h"
+#include "rv_asm.h"
 #include "tap.h"
 
 /* ---- the spec's example code, assembled by hand ---- */
 
 static uint8_t mem[0x800];
-
-static void put16(uint64_t a, uint16_t v)
-{
-	mem[a] = (uint8_t)v;
-	mem[a + 1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint64_t a, uint32_t v)
-{
-	put16(a, (uint16_t)v);
-	put16(a + 2, (uint16_t)(v >> 16));
-}
-
-/* B-type: beq/bne rs1, rs2, off */
-static uint32_t btype(unsigned int f3, unsigned int rs1, unsigned int rs2, int32_t off)
-{
-	uint32_t o = (uint32_t)off;
-
-	return ((o >> 12) & 1) << 31 | ((o >> 5) & 0x3f) << 25 | rs2 << 20 | rs1 << 15 |
-	       f3 << 12 | ((o >> 1) & 0xf) << 8 | ((o >> 11) & 1) << 7 | 0x63;
-}
-
-static uint32_t jal(unsigned int rd, int32_t off)
-{
-	uint32_t o = (uint32_t)off;
-
-	return ((o >> 20) & 1) << 31 | ((o >> 1) & 0x3ff) << 21 | ((o >> 11) & 1) << 20 |
-	       ((o >> 12) & 0xff) << 12 | rd << 7 | 0x6f;
-}
 
 #define C_ADD	0x952e		/* c.add a0, a1 */
 #define ADD	0x00b50533u	/* add a0, a0, a1 */
@@ -59,43 +31,43 @@ static void build(void)
 
 	memset(mem, 0, sizeof(mem));
 	/* "Example of I-CNT Handling" */
-	put16(0x100, C_ADD);
-	put32(0x102, btype(0, 10, 11, 0x200 - 0x102));
-	put32(0x106, ADD);
-	put32(0x10a, btype(1, 10, 11, 0x300 - 0x10a));
-	put16(0x10e, C_ADD);
-	put32(0x110, ADD);
-	put16(0x114, C_EBREAK);
-	put16(0x200, C_ADD);
-	put16(0x202, C_EBREAK);
-	put32(0x300, ADD);
-	put16(0x304, C_EBREAK);
+	rv_put16(mem, 0x100, C_ADD);
+	rv_put32(mem, 0x102, rv_btype(0, 10, 11, 0x200 - 0x102));
+	rv_put32(mem, 0x106, ADD);
+	rv_put32(mem, 0x10a, rv_btype(1, 10, 11, 0x300 - 0x10a));
+	rv_put16(mem, 0x10e, C_ADD);
+	rv_put32(mem, 0x110, ADD);
+	rv_put16(mem, 0x114, C_EBREAK);
+	rv_put16(mem, 0x200, C_ADD);
+	rv_put16(mem, 0x202, C_EBREAK);
+	rv_put32(mem, 0x300, ADD);
+	rv_put16(mem, 0x304, C_EBREAK);
 	/* "Examples of I-CNT Field Full Generation" */
-	put16(0x500, C_ADD);
-	put32(0x502, btype(0, 10, 11, 0x600 - 0x502));
+	rv_put16(mem, 0x500, C_ADD);
+	rv_put32(mem, 0x502, rv_btype(0, 10, 11, 0x600 - 0x502));
 	for (a = 0x506; a < 0x51a; a += 4)
-		put32(a, ADD);
-	put16(0x51a, C_ADD);
-	put16(0x51c, C_EBREAK);
+		rv_put32(mem, a, ADD);
+	rv_put16(mem, 0x51a, C_ADD);
+	rv_put16(mem, 0x51c, C_EBREAK);
 	/* a loop: 0x400 c.add; 0x402 bne a0, a1, 0x400; 0x406 c.ebreak */
-	put16(0x400, C_ADD);
-	put32(0x402, btype(1, 10, 11, -2));
-	put16(0x406, C_EBREAK);
+	rv_put16(mem, 0x400, C_ADD);
+	rv_put32(mem, 0x402, rv_btype(1, 10, 11, -2));
+	rv_put16(mem, 0x406, C_EBREAK);
 	/* call and return: 0x700 jal ra, 0x780; 0x704 c.add; 0x706 c.ebreak;
 	 * 0x780 c.add; 0x782 c.jr ra */
-	put32(0x700, jal(1, 0x80));
-	put16(0x704, C_ADD);
-	put16(0x706, C_EBREAK);
-	put16(0x780, C_ADD);
-	put16(0x782, C_RET);
+	rv_put32(mem, 0x700, rv_jal(1, 0x80));
+	rv_put16(mem, 0x704, C_ADD);
+	rv_put16(mem, 0x706, C_EBREAK);
+	rv_put16(mem, 0x780, C_ADD);
+	rv_put16(mem, 0x782, C_RET);
 	/* a system call: 0x740 c.add; 0x742 ecall; 0x746 c.add; 0x748 ecall;
 	 * 0x74c c.add; 0x74e c.ebreak */
-	put16(0x740, C_ADD);
-	put32(0x742, ECALL);
-	put16(0x746, C_ADD);
-	put32(0x748, ECALL);
-	put16(0x74c, C_ADD);
-	put16(0x74e, C_EBREAK);
+	rv_put16(mem, 0x740, C_ADD);
+	rv_put32(mem, 0x742, ECALL);
+	rv_put16(mem, 0x746, C_ADD);
+	rv_put32(mem, 0x748, ECALL);
+	rv_put16(mem, 0x74c, C_ADD);
+	rv_put16(mem, 0x74e, C_EBREAK);
 }
 
 /* ---- decoding harness ---- */

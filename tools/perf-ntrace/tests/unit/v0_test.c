@@ -31,6 +31,7 @@
 
 #include "../../../../include/uapi/linux/ntrace.h"
 #include "ntrace/ntrace.h"
+#include "rv_asm.h"
 #include "tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
@@ -38,34 +39,6 @@
 /* ---- code, assembled by hand ---- */
 
 static uint8_t mem[0x1000];
-
-static void put16(uint64_t a, uint16_t v)
-{
-	mem[a] = (uint8_t)v;
-	mem[a + 1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint64_t a, uint32_t v)
-{
-	put16(a, (uint16_t)v);
-	put16(a + 2, (uint16_t)(v >> 16));
-}
-
-static uint32_t btype(unsigned int f3, unsigned int rs1, unsigned int rs2, int32_t off)
-{
-	uint32_t o = (uint32_t)off;
-
-	return ((o >> 12) & 1) << 31 | ((o >> 5) & 0x3f) << 25 | rs2 << 20 | rs1 << 15 |
-	       f3 << 12 | ((o >> 1) & 0xf) << 8 | ((o >> 11) & 1) << 7 | 0x63;
-}
-
-static uint32_t jal(unsigned int rd, int32_t off)
-{
-	uint32_t o = (uint32_t)off;
-
-	return ((o >> 20) & 1) << 31 | ((o >> 1) & 0x3ff) << 21 | ((o >> 11) & 1) << 20 |
-	       ((o >> 12) & 0xff) << 12 | rd << 7 | 0x6f;
-}
 
 #define C_ADD		0x952e		/* c.add a0, a1 */
 #define C_EBREAK	0x9002
@@ -78,30 +51,30 @@ static void build(void)
 {
 	memset(mem, 0, sizeof(mem));
 	/* a loop: 0x400 c.add; 0x402 bne a0, a1, 0x400; 0x406 c.ebreak */
-	put16(0x400, C_ADD);
-	put32(0x402, btype(1, 10, 11, -2));
-	put16(0x406, C_EBREAK);
+	rv_put16(mem, 0x400, C_ADD);
+	rv_put32(mem, 0x402, rv_btype(1, 10, 11, -2));
+	rv_put16(mem, 0x406, C_EBREAK);
 	/* a loop left by a taken branch: 0x480 c.add; 0x482 beq a0, a1, 0x48a;
 	 * 0x486 j 0x480; 0x48a c.ebreak */
-	put16(0x480, C_ADD);
-	put32(0x482, btype(0, 10, 11, 8));
-	put32(0x486, jal(0, -6));
-	put16(0x48a, C_EBREAK);
+	rv_put16(mem, 0x480, C_ADD);
+	rv_put32(mem, 0x482, rv_btype(0, 10, 11, 8));
+	rv_put32(mem, 0x486, rv_jal(0, -6));
+	rv_put16(mem, 0x48a, C_EBREAK);
 	/* recursion: 0x100 jal ra, 0x200; 0x104 c.add; 0x106 c.ebreak;
 	 * 0x200 bne a0, a1, 0x208; 0x204 jal ra, 0x200; 0x208 c.jr ra */
-	put32(0x100, jal(1, 0x100));
-	put16(0x104, C_ADD);
-	put16(0x106, C_EBREAK);
-	put32(0x200, btype(1, 10, 11, 8));
-	put32(0x204, jal(1, -4));
-	put16(0x208, C_RET);
+	rv_put32(mem, 0x100, rv_jal(1, 0x100));
+	rv_put16(mem, 0x104, C_ADD);
+	rv_put16(mem, 0x106, C_EBREAK);
+	rv_put32(mem, 0x200, rv_btype(1, 10, 11, 8));
+	rv_put32(mem, 0x204, rv_jal(1, -4));
+	rv_put16(mem, 0x208, C_RET);
 	/* co-routine swap: 0x300 jal ra, 0x340; 0x304 c.jr t0;
 	 * 0x340 jalr t0, 0(ra); 0x344 c.add; 0x346 c.ebreak */
-	put32(0x300, jal(1, 0x40));
-	put16(0x304, C_JR_T0);
-	put32(0x340, JALR_T0_RA);
-	put16(0x344, C_ADD);
-	put16(0x346, C_EBREAK);
+	rv_put32(mem, 0x300, rv_jal(1, 0x40));
+	rv_put16(mem, 0x304, C_JR_T0);
+	rv_put32(mem, 0x340, JALR_T0_RA);
+	rv_put16(mem, 0x344, C_ADD);
+	rv_put16(mem, 0x346, C_EBREAK);
 }
 
 /* ---- records, encoder, decoder ---- */

@@ -162,7 +162,7 @@ def mutate(data, lay, rng, aux):
 # a function of the old one)
 REGRESS = [
     ("index-offset-4g", "index", 1, lambda v: v + (1 << 32)),     # patch 0017
-    ("auxtrace-size-misaligned", "auxtrace", 0, lambda v: v + 2),  # 0017
+    ("auxtrace-size-misaligned", "auxtrace", 0, lambda v: v + 2),  # 0017, 0024
     ("auxtrace-idx-max", "auxtrace", 3, lambda v: 0xffffffff),     # 0019
     ("auxtrace-cpu-large", "auxtrace", 5, lambda v: 0x7fffffff),   # 0020
 ]

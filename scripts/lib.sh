@@ -188,3 +188,14 @@ perf_vdso_cache() {
 		cp "$2" "$1/.debug/[vdso]/$id/vdso" &&
 		ln -sfn "../../[vdso]/$id" "$1/.debug/.build-id/${id:0:2}/${id:2}"
 }
+
+# elf_code_syms ELF [BASE]: the symbols a decoder names code by, as
+# "ADDR NAME" lines (ADDR hex, 16 digits, moved by BASE): functions and
+# labels, without mapping symbols, local labels or symbol versions (a
+# vDSO's "@@LINUX_4.15").
+elf_code_syms() {
+	"${CROSS_COMPILE}readelf" -sW "$1" |
+		awk '($4 == "FUNC" || $4 == "NOTYPE") && $7 != "UND" && NF >= 8 &&
+		     $8 !~ /^[$]/ && $8 !~ /^[.]L/ { sub(/@.*/, "", $8); print $2, $8 }' |
+		while read -r a n; do printf '%016x %s\n' $((0x$a + ${2:-0})) "$n"; done
+}

@@ -36,15 +36,9 @@ vbase=$("$perf" report -D -i "$data" 2>/dev/null |
 	sed -n 's/.*PERF_RECORD_MMAP2* .*\[\(0x[0-9a-f]*\)(0x[0-9a-f]*) .*\[vdso\]$/\1/p' | head -1)
 [ -n "$vbase" ] || { not_ok "the recording maps a [vdso] (perf report -D)"; exit 0; }
 
-# The functions a decoder names code by (no mapping symbols or local
-# labels; the vDSO's without their symbol versions), the disassembly, and the retired PCs as gt-tool dump gives them.
-syms() {	# ELF BASE
-	"${CROSS_COMPILE}readelf" -sW "$1" |
-		awk '($4 == "FUNC" || $4 == "NOTYPE") && $7 != "UND" && NF >= 8 &&
-		     $8 !~ /^[$]/ && $8 !~ /^[.]L/ { sub(/@.*/, "", $8); print $2, $8 }' |
-		while read -r a n; do printf '%016x %s\n' $((0x$a + $2)) "$n"; done
-}
-{ syms "$elf" 0; syms "$vdso" "$vbase"; } | sort >"$w/syms"
+# The symbols, the disassembly and the retired PCs as gt-tool dump gives
+# them.
+{ elf_code_syms "$elf"; elf_code_syms "$vdso" "$vbase"; } | sort >"$w/syms"
 { "${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$elf"
   "${CROSS_COMPILE}objdump" -d --no-show-raw-insn --adjust-vma="$vbase" "$vdso"; } >"$w/dis"
 awk '{ print "pc", $1 }' "$gtpc" >"$w/pcl"

@@ -36,15 +36,6 @@ command -v python3 >/dev/null || { skip all "no python3 to read the JSON"; exit 
 
 flow() { awk -f "$NTRACE_TOP/tools/autofdo/hex.awk" -f "$E2E/flow.awk" -f "$E2E/gt-callviews.awk" "$@"; }
 ev() { python3 "$E2E/trace-events.py" "$@"; }
-# the symbols a decoder names code by: functions and labels, no mapping
-# symbols or local labels; "ADDR NAME", ADDR moved by BASE
-syms() {	# ELF [BASE]
-	"${CROSS_COMPILE}readelf" -sW "$1" |
-		awk '($4 == "FUNC" || $4 == "NOTYPE") && $7 != "UND" && NF >= 8 &&
-		     $8 !~ /^[$]/ && $8 !~ /^[.]L/ { print $2, $8 }' |
-		while read -r a n; do printf '%016x %s\n' $((0x$a + ${2:-0})) "$n"; done
-}
-
 # QEMU user mode returns from signal handlers through its own vDSO: take
 # it out of the QEMU binary (an ELF inside it) to decode those runs.
 vdso=$WORK/vdso.so
@@ -209,7 +200,7 @@ check_times() {
 for n in $progs $sigprogs; do
 	[ -f "$WORK/$n.pcs" ] || continue
 	vb=$(cat "$WORK/$n.vbase")
-	{ syms "$WORK/$n"; [ -n "$vb" ] && syms "$vdso" "$vb"; } | sort >"$WORK/$n.syms"
+	{ elf_code_syms "$WORK/$n"; [ -n "$vb" ] && elf_code_syms "$vdso" "$vb"; } | sort >"$WORK/$n.syms"
 	"${CROSS_COMPILE}objdump" -d --no-show-raw-insn "$WORK/$n" >"$WORK/$n.dis"
 	[ -n "$vb" ] && "${CROSS_COMPILE}objdump" -d --no-show-raw-insn \
 		--adjust-vma="$vb" "$vdso" >>"$WORK/$n.dis"

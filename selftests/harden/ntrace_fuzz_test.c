@@ -805,10 +805,25 @@ static bool any_event(bool (*want)(const struct fz_event *e))
 	return false;
 }
 
-static bool is_open(const struct fz_event *e) { return e->fd >= 0; }
-static bool has_no_ring(const struct fz_event *e) { return !e->ring; }
-static bool has_ring(const struct fz_event *e) { return e->ring; }
-static bool wants_aux(const struct fz_event *e) { return e->ring && !e->aux; }
+static bool is_open(const struct fz_event *e)
+{
+	return e->fd >= 0;
+}
+
+static bool has_no_ring(const struct fz_event *e)
+{
+	return !e->ring;
+}
+
+static bool has_ring(const struct fz_event *e)
+{
+	return e->ring;
+}
+
+static bool wants_aux(const struct fz_event *e)
+{
+	return e->ring && !e->aux;
+}
 
 /*
  * Whether an operation has something to work on now. Drawing only among

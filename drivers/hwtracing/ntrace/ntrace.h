@@ -16,10 +16,62 @@
 
 #include "ntrace_config.h"
 
+struct ntrace_encoder;
+struct ntrace_funnel;
+struct ntrace_sink;
+struct ntrace_drain;
+
+/*
+ * A personality: how one generation of trace components is driven, one
+ * table of operations per role, chosen at probe from the compatible and
+ * the implementation register (ntrace_personality.c). The ratified Trace
+ * Control Interface 1.0 is one; SiFive's pre-ratified (version 0) blocks
+ * are another. Path, PMU and shared-sink code call only these.
+ */
+struct ntrace_encoder_ops {
+	/* fill te->caps, in N-Trace 1.0 terms (trTe* field values) */
+	int (*discover)(struct ntrace_encoder *te);
+	void (*program)(struct ntrace_encoder *te,
+			const struct ntrace_prog *prog,
+			const struct ntrace_range *ranges);
+	void (*enable)(struct ntrace_encoder *te,
+		       const struct ntrace_prog *prog);
+	/* flush into the sink; *overflow: messages were dropped */
+	int (*disable)(struct ntrace_encoder *te,
+		       const struct ntrace_prog *prog, bool *overflow);
+};
+
+struct ntrace_funnel_ops {
+	int (*discover)(struct ntrace_funnel *f);
+	int (*attach)(struct ntrace_funnel *f, unsigned int input);
+	int (*flush)(struct ntrace_funnel *f);
+	int (*detach)(struct ntrace_funnel *f, unsigned int input);
+};
+
+/*
+ * The registers of a RAM sink in system-memory mode (SRAM mode is 1.0's
+ * only: sram_ops in ntrace_sink.c). Addresses are full 64-bit ones;
+ * set_window may refuse a window the hardware cannot hold (-ERANGE).
+ */
+struct ntrace_sink_ops {
+	int (*discover)(struct ntrace_sink *sink);
+	int (*set_window)(struct ntrace_sink *sink, u64 start, u64 limit);
+	void (*get_window)(struct ntrace_sink *sink, u64 *start, u64 *limit);
+	void (*set_wp)(struct ntrace_sink *sink, u64 wp);
+	u64 (*get_wp)(struct ntrace_sink *sink);	/* with the wrap bit */
+	/* capture (enable) or stop and flush (then wait for empty) */
+	void (*control)(struct ntrace_sink *sink, bool enable);
+	int (*wait_empty)(struct ntrace_sink *sink);
+};
+
 struct ntrace_encoder {
 	struct device *dev;
 	void __iomem *base;
+	const struct ntrace_encoder_ops *ops;
+	/* a sink in the encoder's own register block (SiFive v0), or NULL */
+	struct ntrace_sink *sink;
 	int cpu;			/* logical CPU of the encoder's hart */
+	u64 hartid;			/* that hart's ID (its DT node's reg) */
 	struct ntrace_caps caps;
 	bool failed;			/* see ntrace_tci_failed() */
 	struct list_head node;
@@ -31,6 +83,9 @@ struct ntrace_encoder {
 struct ntrace_funnel {
 	struct device *dev;
 	void __iomem *base;
+	const struct ntrace_funnel_ops *ops;
+	/* a sink in the funnel's own register block (SiFive v0), or NULL */
+	struct ntrace_sink *sink;
 	u32 impl;			/* trFunnelImpl */
 	u32 inputs;			/* bits of trFunnelDisInput that exist */
 	/* under the sink's lock: */
@@ -45,7 +100,15 @@ struct ntrace_funnel {
 struct ntrace_sink {
 	struct device *dev;
 	void __iomem *base;
+	const struct ntrace_sink_ops *ops;
 	u32 impl;			/* trRamImpl */
+	unsigned int word;		/* bytes the sink writes at a time */
+	bool in_encoder;		/* embedded in an encoder's block */
+	/*
+	 * Off, it drops its sources' messages with no Error message in
+	 * their streams (a SiFive v0 funnel): ntrace_shared.c resyncs them.
+	 */
+	bool drops_when_off;
 	/*
 	 * A sink behind funnels is shared by several encoders: lock orders
 	 * every access to its hardware, the hardware of the encoders and
@@ -103,9 +166,15 @@ struct ntrace_sink_reader {
 	unsigned int have;
 };
 
-/* ntrace_component.c: which driver a node is for */
+/* ntrace_component.c: which driver a node is for, in which personality */
+enum ntrace_personality {
+	NTRACE_TCI_1_0,		/* ratified Trace Control Interface 1.0 */
+	NTRACE_SIFIVE_V0,	/* SiFive pre-ratified, version 0 (P550) */
+};
+
 struct platform_device;
 extern const struct of_device_id ntrace_component_ids[];
+/* the node's personality if it has role, else -ENODEV */
 int ntrace_component_claim(struct platform_device *pdev, enum ntrace_role role);
 void ntrace_component_forget(void);
 
@@ -126,9 +195,13 @@ void ntrace_encoder_enable(struct ntrace_encoder *te,
 			   const struct ntrace_prog *prog);
 int ntrace_encoder_disable(struct ntrace_encoder *te,
 			   const struct ntrace_prog *prog, bool *overflow);
+void ntrace_encoder_probe_timestamp(struct ntrace_encoder *te);
 
 /* ntrace_sink.c */
 extern struct platform_driver ntrace_sink_driver;
+struct ntrace_sink *ntrace_sink_embed(struct device *dev, void __iomem *base,
+				      bool in_encoder);
+void ntrace_sink_unembed(struct ntrace_sink *sink);
 int ntrace_sink_enable(struct ntrace_sink *sink);
 int ntrace_sink_enable_at(struct ntrace_sink *sink,
 			  const struct ntrace_window *w, bool stop);
@@ -138,6 +211,11 @@ void ntrace_sink_read_start(struct ntrace_sink_reader *r,
 void ntrace_sink_read(struct ntrace_sink_reader *r, u8 *dst, size_t len);
 void ntrace_sink_fetch(struct ntrace_sink *sink, const struct ntrace_drain *d);
 const char *ntrace_sink_mode_name(const struct ntrace_sink *sink);
+
+/* ntrace_sifive.c: the SiFive v0 personality */
+extern const struct ntrace_encoder_ops ntrace_sifive_te_ops;
+extern const struct ntrace_funnel_ops ntrace_sifive_funnel_ops;
+extern const struct ntrace_sink_ops ntrace_sifive_sink_ops;
 
 /* ntrace_funnel.c */
 extern struct platform_driver ntrace_funnel_driver;
@@ -164,6 +242,8 @@ const struct ntrace_caps *ntrace_path_caps(void);
 size_t ntrace_path_buf_size(void);
 const char *ntrace_path_sink_mode(void);
 bool ntrace_path_src_required(void);
+int ntrace_path_src_id(int cpu);
+s64 ntrace_path_hartid(int cpu);
 
 /* ntrace_shared.c: sinks shared through funnels */
 int ntrace_shared_prepare(int cpu, size_t sink_size);
@@ -186,5 +266,8 @@ ssize_t ntrace_pmu_drains_show(char *page);
 extern const struct attribute_group ntrace_caps_group;
 extern const struct attribute_group ntrace_format_group;
 extern const struct attribute_group ntrace_pmu_group;
+extern struct attribute_group ntrace_cpu_caps_group;
+int ntrace_cpu_caps_init(void);
+void ntrace_cpu_caps_free(void);
 
 #endif /* NTRACE_H */

@@ -3,7 +3,8 @@
  * ntrace: sysfs of the PMU device (/sys/bus/event_source/devices/ntrace):
  * format/ (the config bit layout of include/uapi/linux/ntrace.h), caps/
  * (what discovery found, one value per file, common to every traced CPU;
- * sink_mode is a word, not a number)
+ * sink_mode is a word, not a number; hartid_cpu<N> and src_id_cpu<N> per
+ * CPU)
  * cpumask (the CPUs with an encoder -> sink path) and topology (each
  * CPU's path through funnels to its sink; the sinks and funnels).
  */
@@ -11,6 +12,7 @@
 #include <linux/device.h>
 #include <linux/ntrace_tci.h>
 #include <linux/perf_event.h>
+#include <linux/slab.h>
 #include <linux/sysfs.h>
 
 #include "ntrace.h"
@@ -57,6 +59,7 @@ enum ntrace_cap {
 	CAP_TS_PRESCALE_MAX, CAP_TS_RATE_HZ, CAP_ICNT_BITS, CAP_HIST_BITS, CAP_HREPEAT_BITS,
 	CAP_BCNT_BITS, CAP_RETURN_DEPTH, CAP_RETURN_ADDR_BITS, CAP_ITYPE_BITS,
 	CAP_VA_BITS, CAP_BUFFER_SIZE, CAP_SRC_REQUIRED, CAP_SINK_MODE, CAP_XLEN,
+	CAP_VARIANT,
 };
 
 struct ntrace_cap_attr {
@@ -153,6 +156,8 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 		return sysfs_emit(page, "%d\n", ntrace_path_src_required());
 	case CAP_SINK_MODE:
 		return sysfs_emit(page, "%s\n", ntrace_path_sink_mode());
+	case CAP_VARIANT:
+		return sysfs_emit(page, "%u\n", c->variant);
 	}
 	return -EINVAL;
 }
@@ -198,6 +203,7 @@ NTRACE_CAP(xlen, CAP_XLEN);
 NTRACE_CAP(buffer_size, CAP_BUFFER_SIZE);
 NTRACE_CAP(src_required, CAP_SRC_REQUIRED);
 NTRACE_CAP(sink_mode, CAP_SINK_MODE);
+NTRACE_CAP(variant, CAP_VARIANT);
 
 static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_te_impl.attr.attr, &cap_attr_version.attr.attr,
@@ -218,8 +224,79 @@ static struct attribute *ntrace_caps_attrs[] = {
 	&cap_attr_return_addr_bits.attr.attr, &cap_attr_itype_bits.attr.attr,
 	&cap_attr_va_bits.attr.attr, &cap_attr_buffer_size.attr.attr,
 	&cap_attr_src_required.attr.attr, &cap_attr_sink_mode.attr.attr,
-	&cap_attr_xlen.attr.attr, NULL,
+	&cap_attr_xlen.attr.attr, &cap_attr_variant.attr.attr, NULL,
 };
+
+/*
+ * caps/hartid_cpu<N> and caps/src_id_cpu<N>: the hart ID of CPU N and the
+ * SRC of its messages behind a funnel (its CPU number, or a fixed ID).
+ * Made for every possible CPU at load; a CPU with no path has neither.
+ */
+struct ntrace_cpu_cap_attr {
+	struct device_attribute attr;
+	int cpu;
+	bool src_id;			/* else hartid */
+	char name[24];
+};
+
+static struct ntrace_cpu_cap_attr *cpu_cap_attrs;
+static struct attribute **cpu_caps_attrs;
+
+static ssize_t cpu_cap_show(struct device *dev, struct device_attribute *attr,
+			    char *page)
+{
+	struct ntrace_cpu_cap_attr *a =
+		container_of(attr, struct ntrace_cpu_cap_attr, attr);
+	s64 id = a->src_id ? ntrace_path_src_id(a->cpu) :
+			     ntrace_path_hartid(a->cpu);
+
+	return id < 0 ? -ENODATA : sysfs_emit(page, "%lld\n", id);
+}
+
+struct attribute_group ntrace_cpu_caps_group = {
+	.name = "caps",
+};
+
+int ntrace_cpu_caps_init(void)
+{
+	unsigned int n = 2 * num_possible_cpus(), i = 0;
+	int cpu;
+
+	cpu_cap_attrs = kcalloc(n, sizeof(*cpu_cap_attrs), GFP_KERNEL);
+	cpu_caps_attrs = kcalloc(n + 1, sizeof(*cpu_caps_attrs), GFP_KERNEL);
+	if (!cpu_cap_attrs || !cpu_caps_attrs) {
+		ntrace_cpu_caps_free();
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu) {
+		unsigned int k;
+
+		for (k = 0; k < 2; k++, i++) {
+			struct ntrace_cpu_cap_attr *a = &cpu_cap_attrs[i];
+
+			a->cpu = cpu;
+			a->src_id = k;
+			snprintf(a->name, sizeof(a->name), "%s_cpu%d",
+				 k ? "src_id" : "hartid", cpu);
+			sysfs_attr_init(&a->attr.attr);
+			a->attr.attr.name = a->name;
+			a->attr.attr.mode = 0444;
+			a->attr.show = cpu_cap_show;
+			cpu_caps_attrs[i] = &a->attr.attr;
+		}
+	}
+	ntrace_cpu_caps_group.attrs = cpu_caps_attrs;
+	return 0;
+}
+
+void ntrace_cpu_caps_free(void)
+{
+	kfree(cpu_caps_attrs);
+	kfree(cpu_cap_attrs);
+	cpu_caps_attrs = NULL;
+	cpu_cap_attrs = NULL;
+	ntrace_cpu_caps_group.attrs = NULL;
+}
 
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr,
 			    char *page)

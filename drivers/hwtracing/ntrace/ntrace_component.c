@@ -5,6 +5,10 @@
  * (riscv,trace-component.yaml):
  *  - a per-type compatible (ours, qemu,ntrace-*, or the riscv,trace-*
  *    ones) names the role;
+ *  - SiFive's pre-ratified blocks (sifive,trace-encoder0,
+ *    sifive,trace-funnel0, with no generic fallback: their implementation
+ *    register has no component type) name the role and the personality,
+ *    SiFive v0 (ntrace_sifive.c);
  *  - a node with only the generic "riscv,trace-component" (the upstream
  *    binding, whose "qemu,trace-component" first entry names no type) is
  *    identified by its implementation register: tr??CompType and
@@ -41,6 +45,10 @@
 
 #define GENERIC_COMPATIBLE	"riscv,trace-component"
 
+#define KIND(role, pers)	((void *)(uintptr_t)((role) | (pers) << 8))
+#define KIND_ROLE(data)		((enum ntrace_role)((uintptr_t)(data) & 0xff))
+#define KIND_PERS(data)		((enum ntrace_personality)((uintptr_t)(data) >> 8))
+
 /* Per-type compatibles: the role is in the name. */
 static const struct of_device_id typed_ids[] = {
 	{ .compatible = "qemu,ntrace-encoder", .data = (void *)NTRACE_ROLE_ENCODER },
@@ -49,6 +57,10 @@ static const struct of_device_id typed_ids[] = {
 	{ .compatible = "riscv,trace-encoder", .data = (void *)NTRACE_ROLE_ENCODER },
 	{ .compatible = "riscv,trace-ramsink", .data = (void *)NTRACE_ROLE_SINK },
 	{ .compatible = "riscv,trace-funnel", .data = (void *)NTRACE_ROLE_FUNNEL },
+	{ .compatible = "sifive,trace-encoder0",
+	  .data = KIND(NTRACE_ROLE_ENCODER, NTRACE_SIFIVE_V0) },
+	{ .compatible = "sifive,trace-funnel0",
+	  .data = KIND(NTRACE_ROLE_FUNNEL, NTRACE_SIFIVE_V0) },
 	{ }
 };
 
@@ -60,6 +72,8 @@ const struct of_device_id ntrace_component_ids[] = {
 	{ .compatible = "riscv,trace-encoder" },
 	{ .compatible = "riscv,trace-ramsink" },
 	{ .compatible = "riscv,trace-funnel" },
+	{ .compatible = "sifive,trace-encoder0" },
+	{ .compatible = "sifive,trace-funnel0" },
 	{ .compatible = GENERIC_COMPATIBLE },
 	{ }
 };
@@ -122,17 +136,24 @@ static enum ntrace_role role_from_impl(struct platform_device *pdev)
 	return NTRACE_ROLE_NONE;
 }
 
-/* The role of pdev's node, decided at the first call for that node. */
-static enum ntrace_role component_role(struct platform_device *pdev)
+/*
+ * The role of pdev's node, decided at the first call for that node, and
+ * its personality (*pers).
+ */
+static enum ntrace_role component_role(struct platform_device *pdev,
+				       enum ntrace_personality *pers)
 {
 	struct device_node *np = pdev->dev.of_node;
 	const struct of_device_id *id;
 	struct role_entry *e;
 	enum ntrace_role role;
 
+	*pers = NTRACE_TCI_1_0;
 	id = of_match_node(typed_ids, np);
-	if (id)
-		return (enum ntrace_role)(uintptr_t)id->data;
+	if (id) {
+		*pers = KIND_PERS(id->data);
+		return KIND_ROLE(id->data);
+	}
 
 	mutex_lock(&roles_lock);
 	list_for_each_entry(e, &roles, node) {
@@ -155,7 +176,9 @@ out:
 
 int ntrace_component_claim(struct platform_device *pdev, enum ntrace_role role)
 {
-	return component_role(pdev) == role ? 0 : -ENODEV;
+	enum ntrace_personality pers;
+
+	return component_role(pdev, &pers) == role ? (int)pers : -ENODEV;
 }
 
 /* Module exit: forget the decisions (the next load reports again). */

@@ -10,6 +10,7 @@
 #include <linux/errno.h>
 #include <linux/minmax.h>
 #include <linux/ntrace_tci.h>
+#include <linux/ntrace_tci_v0.h>
 #include <linux/string.h>
 
 #include "ntrace_config.h"
@@ -86,6 +87,10 @@ static int resolve_options(const struct ntrace_caps *caps, u64 config,
 				      -EOPNOTSUPP);
 		prog->features |= TCI_TE_F_ALL_JUMPS;
 	}
+	if ((prog->features & caps->tied_features) &&
+	    (prog->features & caps->tied_features) != caps->tied_features)
+		return reject(why, "encoder has iret only with rephist",
+			      -EOPNOTSUPP);
 	if (config & NTRACE_CFG_CTX_MASK) {
 		if (!caps->ctx)
 			return reject(why, "encoder has no context messages",
@@ -93,8 +98,8 @@ static int resolve_options(const struct ntrace_caps *caps, u64 config,
 		prog->te_control |= TCI_TE_CONTEXT;
 	}
 	if (config & NTRACE_CFG_SRC_MASK) {
-		if (!caps->src_bits || !caps->src_id_writable)
-			return reject(why, "encoder cannot set a source ID",
+		if (!caps->src_bits)
+			return reject(why, "encoder has no source ID",
 				      -EOPNOTSUPP);
 		prog->src = true;
 	}
@@ -151,7 +156,7 @@ int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
 			  struct ntrace_prog *prog, const char **why)
 {
 	bool htm = config & NTRACE_CFG_HTM_MASK;
-	unsigned int mode = htm ? TCI_TE_INST_MODE_HTM : TCI_TE_INST_MODE_BTM;
+	unsigned int mode;
 	int err;
 
 	memset(prog, 0, sizeof(*prog));
@@ -164,6 +169,10 @@ int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
 		return reject(why, "reserved bits set in config2", -EINVAL);
 	if (exclude_user && exclude_kernel)
 		return reject(why, "user and kernel both excluded", -EINVAL);
+	/* htm=0 is BTM, or HTM on an encoder that has no BTM (SiFive v0) */
+	if (!(caps->modes & BIT(TCI_TE_INST_MODE_BTM)))
+		htm = true;
+	mode = htm ? TCI_TE_INST_MODE_HTM : TCI_TE_INST_MODE_BTM;
 	if (!(caps->modes & BIT(mode)))
 		return reject(why, htm ? "encoder has no HTM" : "encoder has no BTM",
 			      -EOPNOTSUPP);
@@ -205,8 +214,30 @@ u32 ntrace_prog_features(const struct ntrace_prog *prog,
 
 	if (prog->src)
 		f |= FIELD_PREP(TCI_TE_F_SRC_BITS_MASK, caps->src_bits) |
-		     FIELD_PREP(TCI_TE_F_SRC_ID_MASK, cpu);
+		     FIELD_PREP(TCI_TE_F_SRC_ID_MASK,
+				caps->src_id_writable ? cpu : caps->src_id);
 	return f;
+}
+
+u32 ntrace_sifive_te_control(const struct ntrace_prog *prog, bool own_sink)
+{
+	u32 sync = FIELD_GET(TCI_TE_SYNC_MODE_MASK, prog->te_control);
+	u32 max = FIELD_GET(TCI_TE_SYNC_MAX_MASK, prog->te_control);
+	bool opt = prog->features & TCI_TE_F_IMPLICIT_RETURN;
+	u32 v = TCI_V0_ACTIVE;
+
+	v |= FIELD_PREP(TCI_V0_TE_INST_MODE_MASK,
+			opt ? TCI_V0_TE_INST_MODE_HTM_OPT : TCI_V0_TE_INST_MODE_HTM);
+	/* 1.0: a sync per 2^(max + 4) messages; v0: 2^(n + 5), 32 at least */
+	v |= FIELD_PREP(TCI_V0_TE_SYNC_BTM_MASK,
+			sync == TCI_TE_SYNC_MODE_MSGS ? (max ? max - 1 : 0) :
+			TCI_V0_TE_SYNC_OFF);
+	v |= FIELD_PREP(TCI_V0_TE_SYNC_INST_MASK, TCI_V0_TE_SYNC_OFF);
+	if (!prog->src)
+		v |= TCI_V0_TE_INHIBIT_SRC;
+	v |= FIELD_PREP(TCI_V0_SINK_MASK, own_sink ? TCI_V0_SINK_SBA :
+					    TCI_V0_SINK_FUNNEL);
+	return v;
 }
 
 unsigned int ntrace_src_bits(unsigned int hw_bits, unsigned int nr_cpus)
@@ -238,6 +269,7 @@ void ntrace_caps_intersect(struct ntrace_caps *all,
 	all->ctx &= one->ctx;
 	all->priv_filter &= one->priv_filter;
 	all->features &= one->features;
+	all->tied_features |= one->tied_features;
 	all->nr_filters = min(all->nr_filters, one->nr_filters);
 	all->nr_comparators = min(all->nr_comparators, one->nr_comparators);
 	if (all->ts_mode != one->ts_mode || all->ts_width != one->ts_width)
@@ -270,6 +302,7 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 				     caps->te_impl);
 	out->te_ver_major = FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, caps->te_impl);
 	out->te_ver_minor = FIELD_GET(TCI_IMPL_VER_MINOR_MASK, caps->te_impl);
+	out->variant = caps->variant;
 	out->mode = FIELD_GET(TCI_TE_INST_MODE_MASK, te_control);
 	if (features & TCI_TE_F_IMPLICIT_RETURN) {
 		opt |= NTRACE_OPT_IRET;

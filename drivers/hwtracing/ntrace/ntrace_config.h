@@ -15,6 +15,7 @@
 /* What an encoder can do, found by WARL probing (ntrace_encoder.c). */
 struct ntrace_caps {
 	u32 te_impl;		/* trTeImpl */
+	u8 variant;		/* NTRACE_PROTO_VARIANT_*: the messages it sends */
 	u8 modes;		/* BIT(3) BTM, BIT(6) HTM: trTeInstMode values */
 	u8 iret_modes;		/* BIT(m): trTeInstImplicitReturnMode m (1..3) */
 	u8 sync_modes;		/* BIT(m): trTeInstSyncMode m (1..3) */
@@ -23,9 +24,15 @@ struct ntrace_caps {
 	u8 sync_max_reset;
 	u8 src_bits;		/* trTeSrcBits used: ntrace_src_bits() */
 	bool src_id_writable;	/* trTeSrcID takes any 12-bit value */
+	u16 src_id;		/* else the fixed source ID its messages carry */
 	bool ctx;		/* trTeContext */
 	bool priv_filter;	/* filters can match privilege */
 	u32 features;		/* trTeInstFeatures option bits that stick */
+	/*
+	 * Of those, the ones only on or off together (SiFive v0:
+	 * teInstruction 7 is implicit return and repeated history at once).
+	 */
+	u32 tied_features;
 	u8 nr_filters;
 	u8 nr_comparators;
 	u8 ts_mode;		/* NTRACE_TS_MODE_*, 0: no timestamp unit */
@@ -76,10 +83,23 @@ int ntrace_config_resolve(const struct ntrace_caps *caps, u64 config,
 			  bool exclude_kernel, unsigned int nr_ranges,
 			  struct ntrace_prog *prog, const char **why);
 
-/* trTeControl / trTeInstFeatures / trTsControl values for prog */
+/*
+ * trTeControl / trTeInstFeatures values for prog; the source ID is the
+ * logical CPU where the encoder takes one, else its fixed one.
+ */
 u32 ntrace_prog_te_control(const struct ntrace_prog *prog);
 u32 ntrace_prog_features(const struct ntrace_prog *prog,
 			 const struct ntrace_caps *caps, unsigned int cpu);
+
+/*
+ * teControl of a SiFive v0 encoder for prog (whose values are TCI 1.0's,
+ * as ntrace_config_resolve() makes them from caps that describe the v0
+ * encoder in 1.0 terms): teInstruction 7 (implicit return by a call
+ * counter, repeated history) with implicit return, else 6 (HTM); message
+ * count sync as teSyncMaxBTM; teInhibitSrc without SRC; teSink its own
+ * system memory sink (own_sink) or the funnel.
+ */
+u32 ntrace_sifive_te_control(const struct ntrace_prog *prog, bool own_sink);
 
 /*
  * The SRC width to program when trTeSrcID is the logical CPU number: the

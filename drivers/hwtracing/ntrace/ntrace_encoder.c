@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * ntrace: the trace encoder component. Probe does the TCI reset and
- * discovery handshake, checks trTeImpl and the N-Trace format, and finds
- * the optional features by writing WARL fields and reading them back.
- * The program/enable/disable calls run on the encoder's own CPU.
+ * ntrace: the trace encoder component. Probe does the TCI reset handshake
+ * and hands discovery to the personality's operations: for a TCI 1.0
+ * encoder (here) it checks trTeImpl and the N-Trace format, and finds the
+ * optional features by writing WARL fields and reading them back; SiFive
+ * v0 encoders are in ntrace_sifive.c. The program/enable/disable calls
+ * run on the encoder's own CPU.
  */
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
@@ -151,9 +153,10 @@ static u32 te_timebase_hz(void)
 
 /*
  * The timestamp unit has its own Active bit and handshake. Its input rate
- * comes from the device tree (riscv,trace-component.yaml).
+ * comes from the device tree (riscv,trace-component.yaml). SiFive v0
+ * encoders have the same tsControl fields at the same offset.
  */
-static void te_probe_timestamp(struct ntrace_encoder *te)
+void ntrace_encoder_probe_timestamp(struct ntrace_encoder *te)
 {
 	static const u8 modes[] = {
 		TCI_TS_MODE_INTERNAL_SYSTEM, TCI_TS_MODE_INTERNAL_CORE,
@@ -188,7 +191,7 @@ static void te_probe_timestamp(struct ntrace_encoder *te)
 			 c->ts_mode);
 }
 
-static int te_discover(struct ntrace_encoder *te)
+static int te_v1_discover(struct ntrace_encoder *te)
 {
 	struct ntrace_caps *c = &te->caps;
 	struct device *dev = te->dev;
@@ -217,7 +220,7 @@ static int te_discover(struct ntrace_encoder *te)
 	te_probe_control(te, reset);
 	te_probe_features(te);
 	te_probe_filters(te);
-	te_probe_timestamp(te);
+	ntrace_encoder_probe_timestamp(te);
 	if (!c->modes) {
 		dev_err(dev, "encoder has neither BTM nor HTM\n");
 		return -ENODEV;
@@ -233,9 +236,9 @@ static int te_discover(struct ntrace_encoder *te)
 	return 0;
 }
 
-void ntrace_encoder_program(struct ntrace_encoder *te,
-			    const struct ntrace_prog *prog,
-			    const struct ntrace_range *ranges)
+static void te_v1_program(struct ntrace_encoder *te,
+			  const struct ntrace_prog *prog,
+			  const struct ntrace_range *ranges)
 {
 	void __iomem *b = te->base;
 	u32 priv = prog->priv_mask ? TCI_FLT_MATCH_PRIV : 0;
@@ -285,8 +288,8 @@ void ntrace_encoder_program(struct ntrace_encoder *te,
 }
 
 /* trTeEnable first, then trTeInstTracing, as the TCI asks. */
-void ntrace_encoder_enable(struct ntrace_encoder *te,
-			   const struct ntrace_prog *prog)
+static void te_v1_enable(struct ntrace_encoder *te,
+			 const struct ntrace_prog *prog)
 {
 	u32 ctl = TCI_ACTIVE | prog->te_control | TCI_ENABLE;
 
@@ -298,8 +301,8 @@ void ntrace_encoder_enable(struct ntrace_encoder *te,
  * trTeEnable 1 -> 0 flushes the encoder into the sink; wait for
  * trTeEmpty. *overflow: the encoder dropped messages (sink full).
  */
-int ntrace_encoder_disable(struct ntrace_encoder *te,
-			   const struct ntrace_prog *prog, bool *overflow)
+static int te_v1_disable(struct ntrace_encoder *te,
+			 const struct ntrace_prog *prog, bool *overflow)
 {
 	void __iomem *ctl = te->base + TCI_CONTROL;
 	int err;
@@ -316,21 +319,49 @@ int ntrace_encoder_disable(struct ntrace_encoder *te,
 	return err;
 }
 
+static const struct ntrace_encoder_ops te_v1_ops = {
+	.discover = te_v1_discover,
+	.program = te_v1_program,
+	.enable = te_v1_enable,
+	.disable = te_v1_disable,
+};
+
+void ntrace_encoder_program(struct ntrace_encoder *te,
+			    const struct ntrace_prog *prog,
+			    const struct ntrace_range *ranges)
+{
+	te->ops->program(te, prog, ranges);
+}
+
+void ntrace_encoder_enable(struct ntrace_encoder *te,
+			   const struct ntrace_prog *prog)
+{
+	te->ops->enable(te, prog);
+}
+
+int ntrace_encoder_disable(struct ntrace_encoder *te,
+			   const struct ntrace_prog *prog, bool *overflow)
+{
+	return te->ops->disable(te, prog, overflow);
+}
+
 static int te_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct ntrace_encoder *te;
 	struct device_node *cpu_np;
 	struct resource *res;
-	int err;
+	const __be32 *prop;
+	int err, pers, len;
 
-	err = ntrace_component_claim(pdev, NTRACE_ROLE_ENCODER);
-	if (err)
-		return err;
+	pers = ntrace_component_claim(pdev, NTRACE_ROLE_ENCODER);
+	if (pers < 0)
+		return pers;
 	te = devm_kzalloc(dev, sizeof(*te), GFP_KERNEL);
 	if (!te)
 		return -ENOMEM;
 	te->dev = dev;
+	te->ops = pers == NTRACE_SIFIVE_V0 ? &ntrace_sifive_te_ops : &te_v1_ops;
 	cpu_np = of_parse_phandle(dev->of_node, "cpus", 0);
 	/* early versions of the upstream binding said "cpu" */
 	if (!cpu_np)
@@ -345,6 +376,9 @@ static int te_probe(struct platform_device *pdev)
 	 * two differ on boards that boot from another hart.
 	 */
 	te->cpu = of_cpu_node_to_id(cpu_np);
+	prop = of_get_property(cpu_np, "reg", &len);
+	if (prop && len >= of_n_addr_cells(cpu_np) * (int)sizeof(*prop))
+		te->hartid = of_read_number(prop, of_n_addr_cells(cpu_np));
 	of_node_put(cpu_np);
 	if (te->cpu < 0) {
 		dev_info(dev, "its hart is not a CPU of this kernel, ignored\n");
@@ -364,7 +398,7 @@ static int te_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	err = ntrace_tci_activate(dev, te->base);
 	if (!err)
-		err = te_discover(te);
+		err = te->ops->discover(te);
 	if (err) {
 		ntrace_tci_deactivate(te->base);
 		return err;
@@ -380,6 +414,8 @@ static void te_remove(struct platform_device *pdev)
 	struct ntrace_encoder *te = platform_get_drvdata(pdev);
 
 	ntrace_unregister_encoder(te);
+	if (te->sink)
+		ntrace_sink_unembed(te->sink);
 	writel(0, te->base + TCI_TS_CONTROL);
 	ntrace_tci_deactivate(te->base);
 }
@@ -387,6 +423,7 @@ static void te_remove(struct platform_device *pdev)
 static const struct of_device_id te_of_match[] = {
 	{ .compatible = "qemu,ntrace-encoder" },
 	{ .compatible = "riscv,trace-encoder" },
+	{ .compatible = "sifive,trace-encoder0" },
 	/* which of them is an encoder: ntrace_component_claim() */
 	{ .compatible = "riscv,trace-component" },
 	{ }

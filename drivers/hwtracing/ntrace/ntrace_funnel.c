@@ -3,9 +3,11 @@
  * ntrace: the trace funnel component. A funnel merges the messages of its
  * inputs (graph in-ports port@N: input N, bit N of trFunnelDisInput) into
  * its output, a RAM sink or another funnel. Probe does the TCI reset
- * handshake and checks trFunnelImpl; attaching and detaching sources
- * (which enables and disables inputs and the funnel) is done by the
- * shared sink code with the sink's lock held (ntrace_shared.c).
+ * handshake and hands discovery to the personality (TCI 1.0 here, which
+ * checks trFunnelImpl; SiFive v0, whose funnel has its sink in its own
+ * block, in ntrace_sifive.c); attaching and detaching sources (which
+ * enables and disables inputs and the funnel) is done by the shared sink
+ * code with the sink's lock held (ntrace_shared.c).
  */
 #include <linux/iopoll.h>
 #include <linux/mod_devicetable.h>
@@ -30,7 +32,7 @@ static int funnel_enable(struct ntrace_funnel *f)
  * of a session cannot fill the sink), and the funnel if it was off.
  * trFunnelDisInput may change while the funnel is enabled.
  */
-int ntrace_funnel_attach(struct ntrace_funnel *f, unsigned int input)
+static int v1_attach(struct ntrace_funnel *f, unsigned int input)
 {
 	u32 dis;
 
@@ -51,7 +53,7 @@ int ntrace_funnel_attach(struct ntrace_funnel *f, unsigned int input)
 }
 
 /* Wait until the funnel holds no message (trFunnelEmpty). */
-int ntrace_funnel_flush(struct ntrace_funnel *f)
+static int v1_flush(struct ntrace_funnel *f)
 {
 	return ntrace_tci_wait(f->base + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
 }
@@ -61,7 +63,7 @@ int ntrace_funnel_flush(struct ntrace_funnel *f)
  * and flushed): disable the input once no source uses it, and the funnel
  * (trFunnelEnable 1 -> 0, then trFunnelEmpty) after its last source.
  */
-int ntrace_funnel_detach(struct ntrace_funnel *f, unsigned int input)
+static int v1_detach(struct ntrace_funnel *f, unsigned int input)
 {
 	if (WARN_ON_ONCE(!f->users || !f->input_users[input]))
 		return -EINVAL;
@@ -71,10 +73,10 @@ int ntrace_funnel_detach(struct ntrace_funnel *f, unsigned int input)
 	if (--f->users)
 		return 0;
 	writel(TCI_ACTIVE, f->base + TCI_CONTROL);
-	return ntrace_funnel_flush(f);
+	return v1_flush(f);
 }
 
-static int funnel_discover(struct ntrace_funnel *f)
+static int v1_discover(struct ntrace_funnel *f)
 {
 	void __iomem *dis = f->base + TCI_FUNNEL_DIS_INPUT;
 	int err;
@@ -96,20 +98,43 @@ static int funnel_discover(struct ntrace_funnel *f)
 	return 0;
 }
 
+static const struct ntrace_funnel_ops v1_ops = {
+	.discover = v1_discover,
+	.attach = v1_attach,
+	.flush = v1_flush,
+	.detach = v1_detach,
+};
+
+int ntrace_funnel_attach(struct ntrace_funnel *f, unsigned int input)
+{
+	return f->ops->attach(f, input);
+}
+
+int ntrace_funnel_flush(struct ntrace_funnel *f)
+{
+	return f->ops->flush(f);
+}
+
+int ntrace_funnel_detach(struct ntrace_funnel *f, unsigned int input)
+{
+	return f->ops->detach(f, input);
+}
+
 static int funnel_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
 	struct ntrace_funnel *f;
 	struct resource *res;
-	int err;
+	int err, pers;
 
-	err = ntrace_component_claim(pdev, NTRACE_ROLE_FUNNEL);
-	if (err)
-		return err;
+	pers = ntrace_component_claim(pdev, NTRACE_ROLE_FUNNEL);
+	if (pers < 0)
+		return pers;
 	f = devm_kzalloc(dev, sizeof(*f), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
 	f->dev = dev;
+	f->ops = pers == NTRACE_SIFIVE_V0 ? &ntrace_sifive_funnel_ops : &v1_ops;
 	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
 	if (!res || resource_size(res) < TCI_BLOCK_SIZE) {
 		dev_err(dev, "needs one 4 KiB register block\n");
@@ -120,7 +145,7 @@ static int funnel_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	err = ntrace_tci_activate(dev, f->base);
 	if (!err)
-		err = funnel_discover(f);
+		err = f->ops->discover(f);
 	if (err) {
 		ntrace_tci_deactivate(f->base);
 		return err;
@@ -136,12 +161,15 @@ static void funnel_remove(struct platform_device *pdev)
 	struct ntrace_funnel *f = platform_get_drvdata(pdev);
 
 	ntrace_unregister_funnel(f);
+	if (f->sink)
+		ntrace_sink_unembed(f->sink);
 	ntrace_tci_deactivate(f->base);
 }
 
 static const struct of_device_id funnel_of_match[] = {
 	{ .compatible = "qemu,ntrace-funnel" },
 	{ .compatible = "riscv,trace-funnel" },
+	{ .compatible = "sifive,trace-funnel0" },
 	/* which of them is a funnel: ntrace_component_claim() */
 	{ .compatible = "riscv,trace-component" },
 	{ }

@@ -50,6 +50,31 @@ static const struct ntrace_caps model_caps = {
 	.va_bits = 39,
 };
 
+/*
+ * What discovery finds on a SiFive v0 encoder of the P550 (hart 2 of 4,
+ * through the system funnel), in TCI 1.0 terms (ntrace_sifive.c).
+ */
+static const struct ntrace_caps sifive_v0_caps = {
+	.te_impl = 0x22200100,	/* hartid 2, nSrcBits 2, srcID 2, funnel sink */
+	.variant = NTRACE_PROTO_VARIANT_SIFIVE_V0,
+	.modes = BIT(TCI_TE_INST_MODE_HTM),
+	.iret_modes = BIT(TCI_TE_IRET_MODE_COUNT),
+	.features = TCI_TE_F_IMPLICIT_RETURN | TCI_TE_F_REPEATED_HISTORY,
+	.tied_features = TCI_TE_F_IMPLICIT_RETURN | TCI_TE_F_REPEATED_HISTORY,
+	.sync_modes = BIT(TCI_TE_SYNC_MODE_MSGS),
+	.sync_max = 12,
+	.sync_mode_reset = TCI_TE_SYNC_MODE_MSGS,
+	.sync_max_reset = 4,	/* teSyncMaxBTM reset 3: 256 messages */
+	.src_bits = 2,
+	.src_id = 2,
+	.ts_mode = NTRACE_TS_MODE_SHARED,
+	.ts_width = 40,
+	.icnt_bits = 16,
+	.hist_bits = 32,
+	.bcnt_bits = 18,
+	.itype_bits = 4,
+};
+
 /* A minimal encoder: BTM only, no options, no filters, no timestamps. */
 static const struct ntrace_caps bare_caps = {
 	.te_impl = 0x00010101,
@@ -397,6 +422,59 @@ static void ntrace_info_pack_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, ci.options & NTRACE_OPT_TS);
 	KUNIT_EXPECT_EQ(test, ci.ts_width, 0);
 	KUNIT_EXPECT_EQ(test, ci.ts_rate_hz, 0);
+}
+
+/*
+ * A SiFive v0 encoder: HTM whatever htm says, implicit return only with
+ * repeated history, its fixed source ID, no privilege filter, and the
+ * teControl values the P550's register table gives (bit numbers written
+ * out here, not taken from linux/ntrace_tci_v0.h).
+ */
+static void ntrace_sifive_v0_test(struct kunit *test)
+{
+	u64 opt = NTRACE_CFG_SET(IRET, 1) | NTRACE_CFG_SET(REPHIST, 1);
+	struct ntrace_cpu_info ci;
+	struct ntrace_prog p;
+
+	KUNIT_ASSERT_EQ(test, resolve(&sifive_v0_caps, 0, false, false, &p), 0);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(TCI_TE_INST_MODE_MASK, p.te_control),
+			TCI_TE_INST_MODE_HTM);
+	/* active, teInstruction 6, teInhibitSrc, teSyncMaxBTM 3, teSyncMaxInst
+	 * off, teSink 7 (its own system memory sink)
+	 */
+	KUNIT_EXPECT_EQ(test, ntrace_sifive_te_control(&p, true),
+			0x1 | 6 << 4 | 1 << 15 | 3 << 16 | 0xf << 20 | 7u << 28);
+
+	KUNIT_EXPECT_EQ(test, resolve(&sifive_v0_caps, NTRACE_CFG_SET(IRET, 1),
+				      false, false, &p), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, resolve(&sifive_v0_caps, NTRACE_CFG_SET(HTM, 1) |
+				      NTRACE_CFG_SET(REPHIST, 1), false, false, &p),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, resolve(&sifive_v0_caps, 0, false, true, &p),
+			-EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, resolve(&sifive_v0_caps, NTRACE_CFG_SET(IRET_MODE, 2) |
+				      opt, false, false, &p), -EOPNOTSUPP);
+
+	/* as riscv-trace-umd's p550.cfg: teInstruction 7, teSyncMaxBTM 11 */
+	KUNIT_ASSERT_EQ(test, resolve(&sifive_v0_caps, opt | NTRACE_CFG_SET(SRC, 1) |
+				      NTRACE_CFG_SET(SYNC_PERIOD, 13), false, false,
+				      &p), 0);
+	KUNIT_EXPECT_EQ(test, p.iret_mode, TCI_TE_IRET_MODE_COUNT);
+	KUNIT_EXPECT_EQ(test, ntrace_sifive_te_control(&p, false),
+			0x1 | 7 << 4 | 0xb << 16 | 0xf << 20 | 8u << 28);
+	KUNIT_EXPECT_EQ(test, resolve(&sifive_v0_caps, opt | NTRACE_CFG_SET(SYNC_PERIOD, 14),
+				      false, false, &p), -EOPNOTSUPP);
+
+	/* the SRC its messages carry is the fixed one, whatever the CPU */
+	KUNIT_ASSERT_EQ(test, resolve(&sifive_v0_caps, opt | NTRACE_CFG_SET(SRC, 1),
+				      false, false, &p), 0);
+	ntrace_cpu_info_pack(&ci, &sifive_v0_caps, 0, 2, p.te_control,
+			     ntrace_prog_features(&p, &sifive_v0_caps, 0), 0);
+	KUNIT_EXPECT_EQ(test, ci.variant, NTRACE_PROTO_VARIANT_SIFIVE_V0);
+	KUNIT_EXPECT_EQ(test, ci.src_id, 2);
+	KUNIT_EXPECT_EQ(test, ci.src_bits, 2);
+	KUNIT_EXPECT_EQ(test, ci.te_ver_major, 0);
+	KUNIT_EXPECT_EQ(test, ci.options, NTRACE_OPT_IRET | NTRACE_OPT_REPHIST);
 }
 
 /*
@@ -841,6 +919,7 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_intersect_test),
 	KUNIT_CASE(ntrace_info_layout_test),
 	KUNIT_CASE(ntrace_info_pack_test),
+	KUNIT_CASE(ntrace_sifive_v0_test),
 	KUNIT_CASE(ntrace_split_spec_example_test),
 	KUNIT_CASE(ntrace_split_sources_test),
 	KUNIT_CASE(ntrace_split_src_bits_test),

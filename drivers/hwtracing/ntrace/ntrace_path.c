@@ -121,14 +121,15 @@ static void component_of_node(struct device_node *np,
 	*sinkp = NULL;
 	*funnelp = NULL;
 	for (depth = 0; n && depth < 4; depth++) {
-		list_for_each_entry(sink, &sinks, node)
-			if (sink->dev->of_node == n) {
-				*sinkp = sink;
-				goto out;
-			}
+		/* first: a SiFive v0 funnel's node is its sink's too */
 		list_for_each_entry(f, &funnels, node)
 			if (f->dev->of_node == n) {
 				*funnelp = f;
+				goto out;
+			}
+		list_for_each_entry(sink, &sinks, node)
+			if (sink->dev->of_node == n) {
+				*sinkp = sink;
 				goto out;
 			}
 		n = of_get_next_parent(n);
@@ -155,7 +156,8 @@ static struct device_node *out_remote(struct device_node *np)
 }
 
 /*
- * Follow te's output through funnels to a sink. False (p undefined) when
+ * Follow te's output through funnels to a sink (one in the encoder's or a
+ * funnel's own register block ends it there). False (p undefined) when
  * the chain is incomplete: a component not bound, an input the funnel
  * does not have, or more than NTRACE_MAX_FUNNELS funnels (a loop).
  * Caller holds registry_lock.
@@ -169,6 +171,9 @@ static bool path_of_encoder(struct ntrace_encoder *te, struct ntrace_path *p)
 
 	memset(p, 0, sizeof(*p));
 	p->te = te;
+	p->sink = te->sink;
+	if (p->sink)
+		return true;
 	for (;;) {
 		remote = out_remote(np);
 		if (!remote)
@@ -191,6 +196,9 @@ static bool path_of_encoder(struct ntrace_encoder *te, struct ntrace_path *p)
 		}
 		p->funnel[p->nr_funnels] = f;
 		p->input[p->nr_funnels++] = ep.port;
+		p->sink = f->sink;
+		if (p->sink)
+			return true;
 		np = f->dev->of_node;
 	}
 }
@@ -211,9 +219,30 @@ static void path_set_local(void *info)
 }
 
 /*
+ * The messages of te, whose source ID is fixed, could not be told from
+ * those of a CPU already sharing sink (same SRC). Under registry_lock.
+ */
+static bool src_id_taken(const struct ntrace_encoder *te,
+			 const struct ntrace_sink *sink)
+{
+	const struct ntrace_path *p;
+	int cpu;
+
+	for_each_cpu(cpu, &next_cpus) {
+		p = per_cpu_ptr(&next_paths, cpu);
+		if (p->sink == sink &&
+		    (p->te->caps.src_id_writable ? cpu : p->te->caps.src_id) ==
+		    te->caps.src_id)
+			return true;
+	}
+	return false;
+}
+
+/*
  * Find every encoder's path in next_paths. A sink reached straight from
  * an encoder serves that encoder only; encoders share a sink through
- * funnels. Returns the number of CPUs with a path.
+ * funnels, each with its own source ID. Returns the number of CPUs with a
+ * path.
  */
 static int paths_pair(void)
 {
@@ -242,9 +271,20 @@ static int paths_pair(void)
 				 dev_name(path.sink->dev), te->cpu);
 			continue;
 		}
-		if (path.nr_funnels &&
-		    (!te->caps.src_bits || !te->caps.src_id_writable)) {
-			dev_warn(te->dev, "behind a funnel but without a writable trTeSrcID: CPU %d not traced\n",
+		if (path.nr_funnels && !te->caps.src_bits) {
+			dev_warn(te->dev, "behind a funnel but without a source ID: CPU %d not traced\n",
+				 te->cpu);
+			continue;
+		}
+		if (path.nr_funnels && !te->caps.src_id_writable &&
+		    src_id_taken(te, path.sink)) {
+			dev_warn(te->dev, "source ID %u already used on sink %s: CPU %d not traced\n",
+				 te->caps.src_id, dev_name(path.sink->dev),
+				 te->cpu);
+			continue;
+		}
+		if (n && te->caps.variant != next_caps.variant) {
+			dev_warn(te->dev, "speaks another N-Trace variant than the other encoders: CPU %d not traced\n",
 				 te->cpu);
 			continue;
 		}
@@ -342,6 +382,16 @@ const struct ntrace_path *ntrace_path(int cpu)
 	return per_cpu_ptr(&paths, cpu);
 }
 
+/* See ntrace_path_src_id(). Under registry_lock. */
+static int path_src_id(int cpu)
+{
+	const struct ntrace_path *p = per_cpu_ptr(&paths, cpu);
+
+	if (!p->te || !p->nr_funnels)
+		return -1;
+	return p->te->caps.src_id_writable ? cpu : p->te->caps.src_id;
+}
+
 /*
  * sysfs "topology": a line per traced CPU with its path, then a line per
  * sink and per funnel in use (Documentation/admin-guide/perf/ntrace.rst).
@@ -367,7 +417,7 @@ ssize_t ntrace_paths_show(char *page)
 					     p->input[i]);
 		len += sysfs_emit_at(page, len, " sink=%s src_id=%d\n",
 				     dev_name(p->sink->dev),
-				     p->nr_funnels ? cpu : -1);
+				     path_src_id(cpu));
 	}
 	list_for_each_entry(sink, &sinks, node) {
 		bool shared = false;
@@ -449,6 +499,34 @@ size_t ntrace_path_buf_size(void)
 const char *ntrace_path_sink_mode(void)
 {
 	return path_sink_mode;
+}
+
+/*
+ * The SRC field value of cpu's messages where its path goes through
+ * funnels (the CPU number, or a fixed ID), else -1.
+ */
+int ntrace_path_src_id(int cpu)
+{
+	int id;
+
+	mutex_lock(&registry_lock);
+	id = path_src_id(cpu);
+	mutex_unlock(&registry_lock);
+	return id;
+}
+
+/* The hart ID of cpu's encoder, -1 without a path. */
+s64 ntrace_path_hartid(int cpu)
+{
+	const struct ntrace_path *p;
+	s64 id = -1;
+
+	mutex_lock(&registry_lock);
+	p = per_cpu_ptr(&paths, cpu);
+	if (p->te)
+		id = p->te->hartid;
+	mutex_unlock(&registry_lock);
+	return id;
 }
 
 bool ntrace_path_src_required(void)

@@ -562,7 +562,14 @@ static void ntrace_switch_out(struct perf_event *sw,
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
 	struct perf_event *event = nc->event;
 
-	if (!READ_ONCE(switch_drain) || !nc->active || !event ||
+	/*
+	 * Implicit return by call counting (a SiFive v0 encoder's only kind)
+	 * cannot see that the next task returns elsewhere: its encoder
+	 * starts afresh, with an empty counter, at every switch.
+	 */
+	bool counting = nc->prog.iret_mode == TCI_TE_IRET_MODE_COUNT;
+
+	if ((!READ_ONCE(switch_drain) && !counting) || !nc->active || !event ||
 	    (event->attach_state & PERF_ATTACH_TASK))
 		return;
 	ntrace_cut(nc, event);
@@ -830,6 +837,12 @@ static const struct attribute_group *ntrace_attr_groups[] = {
 	NULL,
 };
 
+/* per-CPU caps/ files, added to caps/ */
+static const struct attribute_group *ntrace_attr_update[] = {
+	&ntrace_cpu_caps_group,
+	NULL,
+};
+
 static void ntrace_cpus_init(void)
 {
 	int cpu;
@@ -848,10 +861,14 @@ int ntrace_pmu_register(void)
 	int err;
 
 	ntrace_cpus_init();
+	err = ntrace_cpu_caps_init();
+	if (err)
+		return err;
 	ntrace_pmu = (struct pmu) {
 		.module = THIS_MODULE,
 		.capabilities = PERF_PMU_CAP_EXCLUSIVE | PERF_PMU_CAP_ITRACE,
 		.attr_groups = ntrace_attr_groups,
+		.attr_update = ntrace_attr_update,
 		.task_ctx_nr = perf_sw_context,
 		.nr_addr_filters = ntrace_caps_nr_ranges(ntrace_path_caps()),
 		.event_init = ntrace_pmu_event_init,
@@ -869,6 +886,8 @@ int ntrace_pmu_register(void)
 	};
 	err = perf_pmu_register(&ntrace_pmu, NTRACE_PMU_NAME, -1);
 	pmu_registered = !err;
+	if (err)
+		ntrace_cpu_caps_free();
 	return err;
 }
 
@@ -880,6 +899,7 @@ void ntrace_pmu_unregister(void)
 		return;
 	perf_pmu_unregister(&ntrace_pmu);
 	pmu_registered = false;
+	ntrace_cpu_caps_free();
 	for_each_possible_cpu(cpu)
 		hrtimer_cancel(&per_cpu_ptr(&ntrace_cpus, cpu)->timer);
 }

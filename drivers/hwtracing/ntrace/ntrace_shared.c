@@ -68,6 +68,7 @@ struct ntrace_src {
 	size_t len;
 	u8 *snap;			/* the sink's bytes, as this CPU drains */
 	size_t snap_size;
+	unsigned int src_id;		/* the SRC of its messages */
 	bool lost;
 	bool full;			/* stage nothing until emitted */
 	bool resync;			/* stage nothing before a sync message */
@@ -116,16 +117,32 @@ void ntrace_shared_free(void)
 
 struct split_ctx {
 	const struct cpumask *cpus;
+	bool fixed_ids;			/* some source's SRC is not its CPU */
 };
+
+/* The CPU whose messages carry src, or -1: not a source of the session. */
+static int src_cpu(const struct split_ctx *c, unsigned int src)
+{
+	int cpu;
+
+	if (!c->fixed_ids)
+		return src < nr_cpu_ids && cpumask_test_cpu(src, c->cpus) ?
+		       src : -1;
+	for_each_cpu(cpu, c->cpus)
+		if (per_cpu_ptr(&srcs, cpu)->src_id == src)
+			return cpu;
+	return -1;
+}
 
 static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 {
 	struct split_ctx *c = ctx;
 	struct ntrace_src *s;
+	int cpu = src_cpu(c, src);
 
-	if (src >= nr_cpu_ids || !cpumask_test_cpu(src, c->cpus))
-		return;		/* not a source of this sink's session */
-	s = per_cpu_ptr(&srcs, src);
+	if (cpu < 0)
+		return;
+	s = per_cpu_ptr(&srcs, cpu);
 	if (s->full)
 		return;
 	if (s->resync) {
@@ -213,6 +230,9 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	size_t len;
 	int c, err;
 
+	for_each_cpu(c, &sink->active)
+		if (per_cpu_ptr(&srcs, c)->src_id != c)
+			ctx.fixed_ids = true;
 	err = ntrace_encoder_disable(s->path.te, &s->prog, &ovf);
 	if (ovf)
 		s->lost = true;
@@ -254,6 +274,14 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	if (len && src_bits)
 		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
 				  stage_msg, &ctx);
+	/* the others' messages sent while the sink was off are gone */
+	if (sink->drops_when_off)
+		for_each_cpu(c, &sink->active) {
+			if (c == cpu)
+				continue;
+			per_cpu_ptr(&srcs, c)->lost = true;
+			per_cpu_ptr(&srcs, c)->resync = true;
+		}
 	/*
 	 * A sink that filled up again (or did not flush) may have left this
 	 * CPU's last messages upstream, to come after this copy: its next
@@ -326,6 +354,8 @@ int ntrace_shared_start(int cpu, const struct ntrace_path *path,
 	}
 	s->path = *path;
 	s->prog = *prog;
+	s->src_id = path->te->caps.src_id_writable ? cpu :
+		    path->te->caps.src_id;
 	if (cpumask_empty(&sink->active)) {
 		err = shared_sink_start(sink, path);
 		if (err)

@@ -87,46 +87,47 @@ static int sink_alloc_buf(struct ntrace_sink *sink)
 }
 
 /*
- * SMEM mode: a bounce buffer the sink may write, between the lowest and
- * highest address it takes (min_addr, max_addr).
+ * System-memory mode: a bounce buffer the sink may write, between the
+ * lowest and highest address it takes (min_addr, max_addr).
  */
 static int smem_setup(struct ntrace_sink *sink)
 {
+	const struct ntrace_sink_ops *ops = sink->ops;
 	struct device *dev = sink->dev;
-	void __iomem *b = sink->base;
-	u64 limit;
+	u64 limit, start, got_limit;
+	unsigned int w = sink->word;
 	int err;
 
 	err = sink_alloc_buf(sink);
 	if (err)
 		return err;
-	limit = sink->buf_phys + sink->buf_size - 4;
+	limit = sink->buf_phys + sink->buf_size - w;
 	if (sink->buf_phys < sink->min_addr || limit > sink->max_addr) {
 		dev_err(dev, "buffer %pa+%zu outside the sink's range %#llx..%#llx\n",
 			&sink->buf_phys, sink->buf_size, sink->min_addr,
 			sink->max_addr);
 		return -ENODEV;
 	}
-	write64(b + TCI_RAM_START_LOW, sink->buf_phys);
-	write64(b + TCI_RAM_LIMIT_LOW, limit);
-	write64(b + TCI_RAM_WP_LOW, sink->buf_phys);
-	if (read64(b + TCI_RAM_START_LOW) != sink->buf_phys ||
-	    read64(b + TCI_RAM_LIMIT_LOW) != limit) {
+	err = ops->set_window(sink, sink->buf_phys, limit);
+	ops->set_wp(sink, sink->buf_phys);
+	ops->get_window(sink, &start, &got_limit);
+	if (err || start != sink->buf_phys || got_limit != limit) {
 		dev_err(dev, "sink does not take the buffer address %pa\n",
 			&sink->buf_phys);
 		return -ENODEV;
 	}
 	/*
 	 * Direct mode needs any word-aligned window (the spec's "SMEM
-	 * Generic" sink may trim it to a power of two) and stop-on-wrap.
+	 * Generic" sink may trim it to a power of two) of 4-byte words,
+	 * and stop-on-wrap.
 	 */
-	write64(b + TCI_RAM_START_LOW, sink->buf_phys + 4);
-	write64(b + TCI_RAM_LIMIT_LOW, limit - 8);
-	sink->any_window = sink->stop_on_wrap &&
-			   read64(b + TCI_RAM_START_LOW) == sink->buf_phys + 4 &&
-			   read64(b + TCI_RAM_LIMIT_LOW) == limit - 8;
-	write64(b + TCI_RAM_START_LOW, sink->buf_phys);
-	write64(b + TCI_RAM_LIMIT_LOW, limit);
+	if (w == 4 && sink->stop_on_wrap &&
+	    !ops->set_window(sink, sink->buf_phys + 4, limit - 8)) {
+		ops->get_window(sink, &start, &got_limit);
+		sink->any_window = start == sink->buf_phys + 4 &&
+				   got_limit == limit - 8;
+	}
+	ops->set_window(sink, sink->buf_phys, limit);
 	return 0;
 }
 
@@ -165,7 +166,8 @@ static int sram_setup(struct ntrace_sink *sink)
 	return devm_add_action_or_reset(dev, sink_free_copy, sink->buf);
 }
 
-static int sink_discover(struct ntrace_sink *sink)
+/* TCI 1.0: which mode, stop-on-wrap, the address range (WARL). */
+static int v1_discover(struct ntrace_sink *sink)
 {
 	struct device *dev = sink->dev;
 	void __iomem *b = sink->base;
@@ -201,13 +203,61 @@ static int sink_discover(struct ntrace_sink *sink)
 	sink->min_addr = read64(b + TCI_RAM_START_LOW);
 	write64(b + TCI_RAM_LIMIT_LOW, ~0ull);
 	sink->max_addr = read64(b + TCI_RAM_LIMIT_LOW);
-
-	return sink->sram ? sram_setup(sink) : smem_setup(sink);
+	sink->word = 4;
+	return 0;
 }
 
-static u32 sink_ctl(struct ntrace_sink *sink)
+static int v1_set_window(struct ntrace_sink *sink, u64 start, u64 limit)
 {
-	return ram_ctl(sink) | (sink->win_stop ? TCI_RAM_STOP_ON_WRAP : 0);
+	write64(sink->base + TCI_RAM_START_LOW, start);
+	write64(sink->base + TCI_RAM_LIMIT_LOW, limit);
+	return 0;
+}
+
+static void v1_get_window(struct ntrace_sink *sink, u64 *start, u64 *limit)
+{
+	*start = read64(sink->base + TCI_RAM_START_LOW);
+	*limit = read64(sink->base + TCI_RAM_LIMIT_LOW);
+}
+
+static void v1_set_wp(struct ntrace_sink *sink, u64 wp)
+{
+	write64(sink->base + TCI_RAM_WP_LOW, wp);
+}
+
+static u64 v1_get_wp(struct ntrace_sink *sink)
+{
+	return read64(sink->base + TCI_RAM_WP_LOW);
+}
+
+static void v1_control(struct ntrace_sink *sink, bool enable)
+{
+	writel(ram_ctl(sink) | (sink->win_stop ? TCI_RAM_STOP_ON_WRAP : 0) |
+	       (enable ? TCI_ENABLE : 0), sink->base + TCI_CONTROL);
+}
+
+static int v1_wait_empty(struct ntrace_sink *sink)
+{
+	return ntrace_tci_wait(sink->base + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
+}
+
+static const struct ntrace_sink_ops v1_ops = {
+	.discover = v1_discover,
+	.set_window = v1_set_window,
+	.get_window = v1_get_window,
+	.set_wp = v1_set_wp,
+	.get_wp = v1_get_wp,
+	.control = v1_control,
+	.wait_empty = v1_wait_empty,
+};
+
+static int sink_discover(struct ntrace_sink *sink)
+{
+	int err = sink->ops->discover(sink);
+
+	if (err)
+		return err;
+	return sink->sram ? sram_setup(sink) : smem_setup(sink);
 }
 
 /*
@@ -219,22 +269,23 @@ static u32 sink_ctl(struct ntrace_sink *sink)
 static int sink_start(struct ntrace_sink *sink, u64 start, size_t len,
 		      u64 wp, bool stop, bool check)
 {
-	void __iomem *b = sink->base;
+	const struct ntrace_sink_ops *ops = sink->ops;
+	u64 limit = start + len - sink->word, got_start, got_limit;
 
-	if (!sink->sram) {
-		write64(b + TCI_RAM_START_LOW, start);
-		write64(b + TCI_RAM_LIMIT_LOW, start + len - 4);
-	}
-	write64(b + TCI_RAM_WP_LOW, wp);
-	if (read64(b + TCI_RAM_WP_LOW) != wp)
-		return -EBUSY;
-	if (check && (read64(b + TCI_RAM_START_LOW) != start ||
-		      read64(b + TCI_RAM_LIMIT_LOW) != start + len - 4))
+	if (!sink->sram && ops->set_window(sink, start, limit))
 		return -ERANGE;
+	ops->set_wp(sink, wp);
+	if (ops->get_wp(sink) != wp)
+		return -EBUSY;
+	if (check) {
+		ops->get_window(sink, &got_start, &got_limit);
+		if (got_start != start || got_limit != limit)
+			return -ERANGE;
+	}
 	sink->win_start = start;
 	sink->win_size = len;
 	sink->win_stop = stop;
-	writel(sink_ctl(sink) | TCI_ENABLE, b + TCI_CONTROL);
+	ops->control(sink, true);
 	return 0;
 }
 
@@ -265,16 +316,16 @@ int ntrace_sink_enable_at(struct ntrace_sink *sink,
  */
 int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 {
-	void __iomem *b = sink->base;
 	u64 wp;
 	int err;
 
-	writel(sink_ctl(sink), b + TCI_CONTROL);
-	err = ntrace_tci_wait(b + TCI_CONTROL, TCI_EMPTY, TCI_EMPTY);
+	sink->ops->control(sink, false);
+	err = sink->ops->wait_empty(sink);
 	if (err)
 		ntrace_tci_failed(sink->dev, &sink->failed,
 				  "trRamEmpty stays 0 after disabling: trace does not flush");
-	wp = read64(b + TCI_RAM_WP_LOW);
+	wp = sink->ops->get_wp(sink);
+	/* trRamWrap and the v0 teSinkWrapped are both bit 0 */
 	d->wrapped = wp & TCI_RAM_WRAP;
 	wp &= ~3ull;
 	d->head = 0;
@@ -381,12 +432,13 @@ static int sink_probe(struct platform_device *pdev)
 	int err;
 
 	err = ntrace_component_claim(pdev, NTRACE_ROLE_SINK);
-	if (err)
+	if (err < 0)
 		return err;
 	sink = devm_kzalloc(dev, sizeof(*sink), GFP_KERNEL);
 	if (!sink)
 		return -ENOMEM;
 	sink->dev = dev;
+	sink->ops = &v1_ops;
 	raw_spin_lock_init(&sink->lock);
 	res = platform_get_resource(pdev, IORESOURCE_MEM, 0);
 	if (!res || resource_size(res) < TCI_BLOCK_SIZE) {
@@ -408,6 +460,37 @@ static int sink_probe(struct platform_device *pdev)
 	dev_dbg(dev, "trRamImpl %#010x, buffer %zu KiB\n", sink->impl,
 		sink->buf_size / SZ_1K);
 	return 0;
+}
+
+/*
+ * A sink in the register block of the encoder or funnel dev (SiFive v0):
+ * set up and registered with it, its memory devres-managed by dev.
+ */
+struct ntrace_sink *ntrace_sink_embed(struct device *dev, void __iomem *base,
+				      bool in_encoder)
+{
+	struct ntrace_sink *sink;
+	int err;
+
+	sink = devm_kzalloc(dev, sizeof(*sink), GFP_KERNEL);
+	if (!sink)
+		return ERR_PTR(-ENOMEM);
+	sink->dev = dev;
+	sink->base = base;
+	sink->ops = &ntrace_sifive_sink_ops;
+	sink->in_encoder = in_encoder;
+	raw_spin_lock_init(&sink->lock);
+	err = sink_discover(sink);
+	if (err)
+		return ERR_PTR(err);
+	ntrace_register_sink(sink);
+	dev_dbg(dev, "embedded sink, buffer %zu KiB\n", sink->buf_size / SZ_1K);
+	return sink;
+}
+
+void ntrace_sink_unembed(struct ntrace_sink *sink)
+{
+	ntrace_unregister_sink(sink);
 }
 
 static void sink_remove(struct platform_device *pdev)

@@ -71,19 +71,15 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 			char *page)
 {
 	const struct ntrace_caps *c = ntrace_path_caps();
-	u32 impl = c->te_impl;
 
 	switch (container_of(attr, struct ntrace_cap_attr, attr)->id) {
 	case CAP_TE_IMPL:
-		return sysfs_emit(page, "%#010x\n", impl);
+		return sysfs_emit(page, "%#010x\n", c->te_impl);
 	case CAP_VERSION:
-		return sysfs_emit(page, "%u.%u\n",
-				  FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, impl),
-				  FIELD_GET(TCI_IMPL_VER_MINOR_MASK, impl));
+		return sysfs_emit(page, "%u.%u\n", c->ver_major, c->ver_minor);
 	case CAP_PROTOCOL:
-		return sysfs_emit(page, "%u.%u\n",
-				  FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK, impl),
-				  FIELD_GET(TCI_TE_IMPL_PROTO_MINOR_MASK, impl));
+		return sysfs_emit(page, "%u.%u\n", c->proto_major,
+				  c->proto_minor);
 	case CAP_BTM:
 		return sysfs_emit(page, "%d\n",
 				  !!(c->modes & BIT(TCI_TE_INST_MODE_BTM)));

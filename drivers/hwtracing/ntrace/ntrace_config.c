@@ -296,12 +296,10 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 	out->src_id = out->src_bits ?
 		      FIELD_GET(TCI_TE_F_SRC_ID_MASK, features) : 0;
 	out->format = FIELD_GET(TCI_TE_FORMAT_MASK, te_control);
-	out->proto_major = FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK,
-				     caps->te_impl);
-	out->proto_minor = FIELD_GET(TCI_TE_IMPL_PROTO_MINOR_MASK,
-				     caps->te_impl);
-	out->te_ver_major = FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, caps->te_impl);
-	out->te_ver_minor = FIELD_GET(TCI_IMPL_VER_MINOR_MASK, caps->te_impl);
+	out->proto_major = caps->proto_major;
+	out->proto_minor = caps->proto_minor;
+	out->te_ver_major = caps->ver_major;
+	out->te_ver_minor = caps->ver_minor;
 	out->variant = caps->variant;
 	out->mode = FIELD_GET(TCI_TE_INST_MODE_MASK, te_control);
 	if (features & TCI_TE_F_IMPLICIT_RETURN) {

@@ -16,6 +16,10 @@
 struct ntrace_caps {
 	u32 te_impl;		/* trTeImpl */
 	u8 variant;		/* NTRACE_PROTO_VARIANT_*: the messages it sends */
+	u8 ver_major;		/* trTeVerMajor/Minor (v0: the version field) */
+	u8 ver_minor;
+	u8 proto_major;		/* trTeProtocolMajor/Minor (v0: 0.0) */
+	u8 proto_minor;
 	u8 modes;		/* BIT(3) BTM, BIT(6) HTM: trTeInstMode values */
 	u8 iret_modes;		/* BIT(m): trTeInstImplicitReturnMode m (1..3) */
 	u8 sync_modes;		/* BIT(m): trTeInstSyncMode m (1..3) */

@@ -217,6 +217,10 @@ static int te_v1_discover(struct ntrace_encoder *te)
 			c->te_impl);
 		return -ENODEV;
 	}
+	c->ver_major = FIELD_GET(TCI_IMPL_VER_MAJOR_MASK, c->te_impl);
+	c->ver_minor = FIELD_GET(TCI_IMPL_VER_MINOR_MASK, c->te_impl);
+	c->proto_major = FIELD_GET(TCI_TE_IMPL_PROTO_MAJOR_MASK, c->te_impl);
+	c->proto_minor = FIELD_GET(TCI_TE_IMPL_PROTO_MINOR_MASK, c->te_impl);
 	te_probe_control(te, reset);
 	te_probe_features(te);
 	te_probe_filters(te);

@@ -21,6 +21,8 @@
 /* What discovery finds on the QEMU model with 4 harts (ntrace-qemu-model.rst). */
 static const struct ntrace_caps model_caps = {
 	.te_impl = 0x00010101,
+	.ver_major = 1,
+	.proto_major = 1,
 	.modes = BIT(TCI_TE_INST_MODE_BTM) | BIT(TCI_TE_INST_MODE_HTM),
 	.iret_modes = BIT(1) | BIT(2) | BIT(3),
 	.sync_modes = BIT(1) | BIT(2) | BIT(3),

@@ -22,7 +22,11 @@
 #                         ntrace-upstream-dt-funnel-smp2 (2 harts through
 #                         a funnel, generic compatible, "cpu" phandle),
 #                         ntrace-upstream-dt-pertype (1 hart, SpacemiT's
-#                         per-type compatibles)
+#                         per-type compatibles), ntrace-p550 (SiFive
+#                         pre-ratified blocks as on the P550: 4 harts
+#                         through the system funnel), ntrace-p550-smp1,
+#                         ntrace-sifive-hart-smp2 (v0 encoders with their
+#                         own sinks)
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
 #                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
@@ -114,7 +118,13 @@ ntrace-ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,ssco
 ntrace-upstream-dt) cpu=rv64,sscofpmf=true smp=1 dtform=upstream foreign=0xe01 ;;
 ntrace-upstream-dt-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel dtform=upstream-v1 ;;
 ntrace-upstream-dt-pertype) cpu=rv64,sscofpmf=true smp=1 dtform=pertype ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2 or ntrace-upstream-dt-pertype)" ;;
+# SiFive's pre-ratified blocks at the HiFive Premier P550's offsets: 4 harts
+# (or 1) through the system funnel's own sink; sifive-hart: an encoder per
+# hart writing a sink in its own block
+ntrace-p550) cpu=rv64,sscofpmf=true smp=4 topo=p550 ;;
+ntrace-p550-smp1) cpu=rv64,sscofpmf=true smp=1 topo=p550 ;;
+ntrace-sifive-hart-smp2) cpu=rv64,sscofpmf=true smp=2 topo=sifive-hart ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2, ntrace-upstream-dt-pertype, ntrace-p550, ntrace-p550-smp1 or ntrace-sifive-hart-smp2)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G

@@ -39,6 +39,17 @@ int nt_pmu_type(void)
 	return atoi(buf);
 }
 
+bool nt_priv_filter(void)
+{
+	static int have = -1;
+	char buf[16];
+
+	if (have < 0)
+		have = nt_read_sysfs("caps/priv_filter", buf, sizeof(buf)) ||
+		       atoi(buf);
+	return have;
+}
+
 void nt_attr(struct perf_event_attr *attr, int type, uint64_t config)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -46,7 +57,8 @@ void nt_attr(struct perf_event_attr *attr, int type, uint64_t config)
 	attr->type = type;
 	attr->config = config;
 	attr->disabled = 1;
-	attr->exclude_kernel = 1;
+	/* user only, where the encoder can filter (SiFive v0 cannot) */
+	attr->exclude_kernel = nt_priv_filter();
 	attr->exclude_hv = 1;
 }
 

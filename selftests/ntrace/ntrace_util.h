@@ -24,6 +24,11 @@ int nt_pmu_type(void);
 /* First line of NTRACE_SYSFS/<rel> into buf (newline cut); -1 if absent. */
 int nt_read_sysfs(const char *rel, char *buf, size_t size);
 
+/*
+ * perf_event_attr for the ntrace PMU: disabled, user only where the
+ * encoder has a privilege filter (nt_priv_filter()), else user and kernel.
+ */
+bool nt_priv_filter(void);
 void nt_attr(struct perf_event_attr *attr, int type, uint64_t config);
 /* perf_event_open(); returns the fd or -errno. */
 int nt_open(struct perf_event_attr *attr, int pid, int cpu);

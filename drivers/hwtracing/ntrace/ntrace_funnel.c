@@ -163,6 +163,7 @@ static void funnel_remove(struct platform_device *pdev)
 	ntrace_unregister_funnel(f);
 	if (f->sink)
 		ntrace_sink_unembed(f->sink);
+	writel(0, f->base + TCI_TS_CONTROL);
 	ntrace_tci_deactivate(f->base);
 }
 

@@ -24,6 +24,7 @@
 #include <linux/bitfield.h>
 #include <linux/device.h>
 #include <linux/io.h>
+#include <linux/iopoll.h>
 #include <linux/ntrace_tci.h>
 #include <linux/ntrace_tci_v0.h>
 #include <linux/of.h>
@@ -193,11 +194,30 @@ const struct ntrace_encoder_ops ntrace_sifive_te_ops = {
 
 /* ---- Funnel ------------------------------------------------------------- */
 
+/*
+ * The funnel's timestamp unit is the one its encoders' slave units follow
+ * (the P550's is the system's, on the bus clock): it runs while the
+ * funnel is bound.
+ */
+static void sifive_funnel_ts_start(struct ntrace_funnel *f)
+{
+	void __iomem *reg = f->base + TCI_V0_TS_CONTROL;
+	u32 v;
+
+	writel(TCI_TS_ACTIVE, reg);
+	if (readl_poll_timeout(reg, v, v & TCI_TS_ACTIVE, 10, 100000)) {
+		dev_info(f->dev, "no timestamp unit: its encoders' timestamps stand still\n");
+		return;
+	}
+	writel(TCI_TS_ACTIVE | TCI_TS_COUNT, reg);
+}
+
 static int sifive_funnel_discover(struct ntrace_funnel *f)
 {
 	f->impl = readl(f->base + TCI_V0_IMPL);
 	if (!v0_version_ok(f->dev, f->impl, "funnel"))
 		return -ENODEV;
+	sifive_funnel_ts_start(f);
 	/* no register to disable an input: all of them always take trace */
 	f->inputs = TCI_FUNNEL_DIS_INPUT_MASK;
 	f->disabled = 0;

@@ -4,7 +4,9 @@
 # Every reStructuredText document of the project parses without a warning
 # (malformed tables, short title lines, broken references), one TAP line
 # per file. Uses Debian's python3-docutils through /usr/bin/python3, so a
-# Python environment of the user's own does not change the result.
+# Python environment of the user's own does not change the result. Then
+# the device-tree binding and the model's device trees through dt-schema
+# (check-dt-binding.sh).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 cd "$NTRACE_TOP"
@@ -31,3 +33,4 @@ PY
 		printf '%s\n' "$out" | head -4 | sed 's/^/# /'
 	fi
 done
+bash "$NTRACE_TOP/scripts/check-dt-binding.sh"

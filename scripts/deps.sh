@@ -17,14 +17,16 @@ die() { echo "deps: error: $*" >&2; exit 1; }
 # (scripts/check-perf.sh): tmux drives the TUI, PySide2's QtSql with Qt's
 # SQLite driver is what perf's export-to-sqlite.py writes with, sqlite3
 # reads the result. cmake also builds libnexus-rv for the P550 interop
-# test (scripts/libnexus-rv.sh).
+# test (scripts/libnexus-rv.sh). dt-schema (dt-doc-validate, dt-mk-schema,
+# dt-validate) checks the device-tree binding and the model's device trees
+# (scripts/check-dt-binding.sh).
 BASE_PKGS=(
 	make gcc libc6-dev bc flex bison libssl-dev libelf-dev cpio xz-utils
 	gcc-riscv64-linux-gnu libc6-dev-riscv64-cross binutils-riscv64-linux-gnu
 	device-tree-compiler sparse libtraceevent-dev libdw-dev libzstd-dev
 	clang libclang-rt-14-dev llvm-19 autofdo python3 rsync kmod
 	patch perl file git binutils pkg-config python3-docutils time dpkg-dev
-	lua5.4 zstd cmake
+	lua5.4 zstd cmake dt-schema
 	python3-dev python3-setuptools libslang2-dev g++ tmux sqlite3
 	python3-pyside2.qtsql libqt5sql5-sqlite
 )

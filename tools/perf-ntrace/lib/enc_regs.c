@@ -39,6 +39,7 @@ _Static_assert(NTRACE_MAX_SRC_BITS == TCI_TE_SRC_BITS_MAX, "trTeSrcBits");
 #define V0_CTL_INHIBIT_SRC	(1u << 15)		/* teControl teInhibitSrc */
 #define V0_CTL_SYNC_BTM(c)	(((c) >> 16) & 0xfu)	/* teSyncMaxBTM: 2^(n+5) BTMs */
 #define V0_CTL_SYNC_INST(c)	(((c) >> 20) & 0xfu)	/* teSyncMaxInst: 2^(n+5) bytes */
+#define V0_TS_BRANCH(t)		(((t) >> 16) & 0x3u)	/* tsControl tsBranch [17:16] */
 #define V0_MODE_HTM		6	/* HTM and sync, no optimization */
 #define V0_MODE_HTM_OPT		7	/* HTM and sync, full optimization */
 
@@ -97,6 +98,9 @@ static const char *regs_problem_v0(const struct ntrace_tci_regs *r, struct ntrac
 	}
 	/* tsControl: tsActive, tsType and tsEnable where trTsControl has them */
 	c.codec.tstamp = regs_tstamp(ts);
+	/* tsBranch [17:16]: 0 sync only, 1 and indirect branches, 3 (2 reserved) all */
+	c.v0_ts_branch = V0_TS_BRANCH(ts) == 0 ? NTRACE_V0_TSB_NONE :
+			 V0_TS_BRANCH(ts) == 1 ? NTRACE_V0_TSB_INDIRECT : NTRACE_V0_TSB_ALL;
 	return regs_take(&c, cfg);
 }
 

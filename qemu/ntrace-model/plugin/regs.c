@@ -244,6 +244,12 @@ void regs_service(unsigned int vcpu)
 			h->pending &= ~PEND_TE_ACTIVE;
 			te_reset(h);
 			h->te.active = true;
+			/* sifive-hart: the sink in its block comes out of reset with it */
+			if (M.topo == TOPO_SIFIVE_HART) {
+				spin_lock(&h->root->lock);
+				h->root->active = true;
+				spin_unlock(&h->root->lock);
+			}
 			te_publish(h);
 		}
 		/* a register write under -icount could not read the timer */

@@ -179,9 +179,8 @@ static void trace_run(void)
 		puthex(ts_ctl[h]);
 		putch('\n');
 		check(done[h], "hart traced its workload");
-		check_eq(te_ctl[h] & ~TCI_V0_EMPTY, te_control() & ~(emb && CFG->stop_on_wrap ? 0 :
-								   TCI_V0_STOP_ON_WRAP),
-			 "teControl reads back as written (encoder disabled)");
+		check_eq(te_ctl[h] & ~TCI_V0_EMPTY, te_control() | TCI_SET(V0_TE_SLICE_FORMAT, 1),
+			 "teControl reads back as written, teSliceFormat 1 (encoder disabled)");
 		check(te_ctl[h] & TCI_V0_EMPTY, "teEmpty=1 after teEnable=0");
 	}
 	if (!emb) {

@@ -230,3 +230,68 @@ for v in "${p550_selected[@]}"; do
 	# shellcheck disable=SC2086
 	p550_check ${v%%:*} ${v#*:}
 done
+
+# Device tree of the v0 topologies (as SiFive's RFC writes them): a node
+# per component at its address, "sifive,trace-encoder0" with the hart's
+# cpus phandle and the timer rate, for p550 its out-port linked both ways
+# to the funnel's in-ports port@N ("sifive,trace-funnel0", no out-ports);
+# the no-map region is the topology's 0x110000 bytes; QEMU boots with it
+# and the register tests pass.
+p550_dt() {	# p550_dt TOPO HARTS
+	local topo=$1 n=$2 d=$work/dt-$1
+	if ! "$here/dt/gen-dt.sh" -o "$d.dtb" -s "$n" -t "$topo" 2>"$d.err" ||
+		! dtc -q -I dtb -O dts -o "$d.dts" "$d.dtb"; then
+		cat "$d.err"
+		not_ok "p550-dt: $topo: generated ($n harts)"
+		return
+	fi
+	t "python3 - '$d.dts' '$topo' $n <<'PY'
+import re, sys
+t, topo, n = open(sys.argv[1]).read(), sys.argv[2], int(sys.argv[3])
+base = 0x80000000 + (512 << 20) - 0x110000
+def node(name):
+    m = re.search(r'\n(\t+)' + re.escape(name) + r' \{\n(.*?)\n\1\};', t, re.S)
+    return m.group(2) if m else None
+def ph(body):
+    m = re.search(r'phandle = <(0x[0-9a-f]+)>;', body)
+    return m and int(m.group(1), 16)
+ok = True
+rsv = node('ntrace-regs@%x' % base)
+ok &= bool(rsv) and 'no-map' in rsv and ('0x%x 0x00 0x110000' % base) in rsv
+tb = re.search(r'timebase-frequency = <(0x[0-9a-f]+)>;', t).group(1)
+fun = node('trace-funnel@%x' % (base + 0x18000))
+ok &= (fun is not None) == (topo == 'p550')
+if fun:
+    ok &= '\"sifive,trace-funnel0\"' in fun and 'out-ports' not in fun
+for h in range(n):
+    te, cpu = node('trace-encoder@%x' % (base + 0x100000 + 0x1000 * h)), node('cpu@%d' % h)
+    if not te or not cpu:
+        ok = False
+        continue
+    ok &= 'compatible = \"sifive,trace-encoder0\";' in te and ('cpus = <0x%02x>;' % ph(cpu)) in te
+    ok &= ('riscv,timestamp-frequency = <%s>;' % tb) in te
+    if topo == 'p550':
+        ep = re.search(r'endpoint \{\s*remote-endpoint = <(0x[0-9a-f]+)>;\s*phandle = <(0x[0-9a-f]+)>', te)
+        port = re.search(r'port@%d \{\s*reg = <0x%02x>;\s*endpoint \{\s*remote-endpoint = <(0x[0-9a-f]+)>;\s*phandle = <(0x[0-9a-f]+)>' % (h, h), fun or '')
+        ok &= bool(ep and port) and ep.group(1) == port.group(2) and port.group(1) == ep.group(2)
+    else:
+        ok &= 'out-ports' not in te
+print('# dt %s: %d encoders, ok=%s' % (topo, n, ok))
+sys.exit(0 if ok else 1)
+PY" "p550-dt: $topo ($n harts): sifive nodes at the P550 offsets, cpus, timestamp rate, encoder n -> funnel port@n, 0x110000-byte no-map region"
+	qextra=(-dtb "$d.dtb" -device "loader,addr=0x80300100,data=$n,data-len=4"
+		-device "loader,addr=$P550_CFG,data=1,data-len=4")
+	if run_bm "p550-dt-$topo" "$BM/p550.elf" -s "$n" -p "topo=$topo" >/dev/null; then
+		ok "p550-dt: $topo: QEMU accepts the generated DT (-dtb) and the register tests pass with it"
+	else
+		not_ok "p550-dt: $topo: QEMU accepts the generated DT (-dtb) and the register tests pass with it"
+	fi
+	qextra=()
+}
+if [ -z "${NTRACE_MODEL_VARIANTS:-}" ] || [[ " $NTRACE_MODEL_VARIANTS " == *" p550 "* ]] ||
+	[[ " $NTRACE_MODEL_VARIANTS " == *" p550-dt "* ]]; then
+	p550_dt p550 4
+	p550_dt sifive-hart 2
+	t "! '$here/dt/gen-dt.sh' -o '$work/dt-x.dtb' -t p550 -f upstream 2>/dev/null" \
+		"p550-dt: -f is refused for the v0 topologies (one form)"
+fi

@@ -27,8 +27,8 @@
 #define TCI_V0_CONTROL			0x000 /* teControl / tfControl */
 #define TCI_V0_IMPL			0x004 /* teImpl / tfImpl */
 #define TCI_V0_SINK_BASE		0x010 /* teSinkBase: buffer start, bits 31:0 */
-#define TCI_V0_SINK_BASE_HIGH		0x014 /* teSinkBaseHigh: bits 63:32 of base,
-					       * limit and write pointer */
+/* teSinkBaseHigh: bits 63:32 of base, limit and write pointer */
+#define TCI_V0_SINK_BASE_HIGH		0x014
 #define TCI_V0_SINK_LIMIT		0x018 /* teSinkLimit: address of the LAST word */
 #define TCI_V0_SINK_WP			0x01c /* teSinkWP: next word, wrapped flag */
 #define TCI_V0_TS_CONTROL		0x040 /* tsControl */

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2154,SC2046,SC2086
+# (run.sh defines $work, $ram, $here; option strings are split on purpose)
 #
 # The SiFive pre-ratified (v0) topologies, p550 and sifive-hart (sourced by
 # tests/run.sh on RV64: its helpers exec_bm, show_bm, t, dec_match and
@@ -64,7 +65,7 @@ p550_enc() {
 	if [ $btm -le 11 ]; then
 		out+=(--sync-mode msgs --sync-max $((btm + 1)))
 	elif [ $inst -le 5 ]; then
-		out+=(--sync-mode hwords --sync-max $inst)
+		out+=(--sync-mode hwords --sync-max "$inst")
 	fi
 	[ "$topo" = p550 ] && [ "$(p550_opt inhibit 0 "$@")" != 1 ] && out+=(--src-bits 2 --src-id "$h")
 	echo "${out[@]}"
@@ -77,7 +78,7 @@ p550_ablations() {
 		echo "${e/ --implicit-return count --return-depth 1023 --repeated-history / }"
 	[[ $e != *" --repeated-history "* ]] && echo "$e --implicit-return count --return-depth 1023 --repeated-history"
 	[[ $e == *" --ts-branch 3 "* ]] && echo "${e/--ts-branch 3/--ts-branch 1}"
-	[[ $e == *" --ts-branch "[01]" "* ]] && echo "$(sed -E 's/--ts-branch [01]/--ts-branch 3/' <<<"$e")"
+	[[ $e == *" --ts-branch "[01]" "* ]] && sed -E 's/--ts-branch [01]/--ts-branch 3/' <<<"$e"
 	[[ $e == *" --sync-mode "* ]] && sed -E 's/--sync-(mode|max) [a-z0-9]+//g' <<<"$e"
 	[[ $e == *" --src-bits "* ]] && sed -E 's/--src-(bits|id) [0-9]+//g' <<<"$e"
 	[[ $e != *" --src-bits "* ]] && [[ $e != *" --sync-mode "* ]] && echo "$e --sync-mode msgs --sync-max 4"
@@ -128,7 +129,7 @@ p550_check() {
 			not_ok "$p: the program reported its sink, the hart traced"
 			continue
 		fi
-		cat "$work/$name.sink$s.info" | sed 's/^/# /'
+		sed 's/^/# /' "$work/$name.sink$s.info"
 		if [ "$harts" = 1 ] || [ "$topo" != p550 ]; then
 			src=$bin
 		else

@@ -312,14 +312,15 @@ static void write_control(struct hart *h, uint32_t val, uint32_t mask,
 	h->fault_armed |= te->enable;
 	te->inst_tracing = val & TCI_V0_TE_TRACING;
 	ts_update_needed(h);
-	/* an embedded sink captures before trace starts and flushes after it stops */
+	/* an embedded sink captures before trace starts ... */
 	if (!was_enabled && te->enable)
 		sink_follow(h, was_enabled);
 	if (!was_tracing && v0_tracing(te))
 		ingress_start(h, vcpu, at);
 	else if (was_tracing && !v0_tracing(te))
 		ingress_stop(h, vcpu, at);
-	if (!(!was_enabled && te->enable))
+	/* ... and is flushed after the encoder's last message */
+	if (was_enabled || !te->enable)
 		sink_follow(h, was_enabled);
 }
 

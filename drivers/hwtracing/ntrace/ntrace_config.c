@@ -229,10 +229,10 @@ u32 ntrace_sifive_te_control(const struct ntrace_prog *prog, bool own_sink)
 	v |= FIELD_PREP(TCI_V0_TE_INST_MODE_MASK,
 			opt ? TCI_V0_TE_INST_MODE_HTM_OPT : TCI_V0_TE_INST_MODE_HTM);
 	/* 1.0: a sync per 2^(max + 4) messages; v0: 2^(n + 5), 32 at least */
-	v |= FIELD_PREP(TCI_V0_TE_SYNC_BTM_MASK,
+	v |= FIELD_PREP(TCI_V0_TE_SYNC_MAX_BTM_MASK,
 			sync == TCI_TE_SYNC_MODE_MSGS ? (max ? max - 1 : 0) :
 			TCI_V0_TE_SYNC_OFF);
-	v |= FIELD_PREP(TCI_V0_TE_SYNC_INST_MASK, TCI_V0_TE_SYNC_OFF);
+	v |= FIELD_PREP(TCI_V0_TE_SYNC_MAX_INST_MASK, TCI_V0_TE_SYNC_OFF);
 	if (!prog->src)
 		v |= TCI_V0_TE_INHIBIT_SRC;
 	v |= FIELD_PREP(TCI_V0_SINK_MASK, own_sink ? TCI_V0_SINK_SBA :

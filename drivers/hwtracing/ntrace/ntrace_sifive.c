@@ -103,13 +103,13 @@ static int sifive_te_discover(struct ntrace_encoder *te)
 	}
 	/* sync by message count: 1.0's trTeInstSyncMax is teSyncMaxBTM + 1 */
 	v = v0_warl(ctl, TCI_V0_ACTIVE |
-		    FIELD_PREP(TCI_V0_TE_SYNC_BTM_MASK, TCI_V0_TE_SYNC_BTM_MAX));
-	if (FIELD_GET(TCI_V0_TE_SYNC_BTM_MASK, v) == TCI_V0_TE_SYNC_BTM_MAX) {
+		    FIELD_PREP(TCI_V0_TE_SYNC_MAX_BTM_MASK, TCI_V0_TE_SYNC_MAX_BTM_MAX));
+	if (FIELD_GET(TCI_V0_TE_SYNC_MAX_BTM_MASK, v) == TCI_V0_TE_SYNC_MAX_BTM_MAX) {
 		c->sync_modes = BIT(TCI_TE_SYNC_MODE_MSGS);
-		c->sync_max = TCI_V0_TE_SYNC_BTM_MAX + 1;
+		c->sync_max = TCI_V0_TE_SYNC_MAX_BTM_MAX + 1;
 	}
-	btm = FIELD_GET(TCI_V0_TE_SYNC_BTM_MASK, reset);
-	if (btm <= TCI_V0_TE_SYNC_BTM_MAX) {
+	btm = FIELD_GET(TCI_V0_TE_SYNC_MAX_BTM_MASK, reset);
+	if (btm <= TCI_V0_TE_SYNC_MAX_BTM_MAX) {
 		c->sync_mode_reset = TCI_TE_SYNC_MODE_MSGS;
 		c->sync_max_reset = btm + 1;
 	}

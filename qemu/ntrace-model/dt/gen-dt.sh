@@ -7,8 +7,14 @@
 # "riscv,trace-component" binding (Documentation/devicetree/bindings/
 # riscv/riscv,trace-component.yaml), linked by graph ports (a funnel's
 # input port@N is its input N, bit N of trFunnelDisInput), and a no-map
-# reserved-memory node over the register region so Linux keeps that RAM
-# to itself and the driver can ioremap the components. Each encoder node
+# reserved-memory node over the register region (its size is the
+# topology's, from the layout file) so Linux keeps that RAM to itself and
+# the driver can ioremap the components. The SiFive pre-ratified
+# topologies (p550, sifive-hart) are written as SiFive's RFC "rvtrace: Add
+# SiFive pre-ratified trace device support" writes them:
+# "sifive,trace-encoder0" (cpus, timestamp rate, and for p550 an out-port
+# to the funnel's in-ports port@N) and "sifive,trace-funnel0" (in-ports
+# only: its sink is in its own block); -f does not apply. Each encoder node
 # states its timestamp rate (riscv,timestamp-frequency): the model's
 # timestamp unit is fed by the platform timer, so it is /cpus'
 # timebase-frequency.
@@ -20,8 +26,9 @@
 # usage: gen-dt.sh -o OUT.dtb [-m MiB] [-s SMP] [-t TOPO] [-r REGBASE] [-f FORM]
 #                   [-x IMPL] [-- QEMU-ARGS...]
 #   -m, -s must match the QEMU run (defaults 512, 1); -t is the plugin's
-#   topo= (hart, funnel, funnel2; default hart); REGBASE defaults to the
-#   plugin's default, the last 64 KiB of RAM. QEMU-ARGS (e.g. -cpu ...) are
+#   topo= (hart, funnel, funnel2, p550, sifive-hart; default hart); REGBASE
+#   defaults to the plugin's default, the register region at the end of RAM
+#   (64 KiB; 0x110000 bytes for p550 and sifive-hart). QEMU-ARGS (e.g. -cpu ...) are
 #   passed to the dump so the DT describes the same CPUs.
 #   -f: how the nodes are written (every form the binding accepts):
 #     ntrace      "qemu,ntrace-encoder", "riscv,trace-component" etc. (default)
@@ -38,7 +45,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 so=${NTRACE_MODEL_SO:-$here/../../build/ntrace-model/ntrace-model.so}
-mem=512 smp=1 out= regbase= topo=hart form=ntrace foreign=
+mem=512 smp=1 out= regbase= topo=hart form=ntrace foreign= form_given=
 while getopts "o:m:s:r:t:f:x:" o; do
 	case $o in
 	o) out=$OPTARG ;;
@@ -46,7 +53,7 @@ while getopts "o:m:s:r:t:f:x:" o; do
 	s) smp=$OPTARG ;;
 	r) regbase=$OPTARG ;;
 	t) topo=$OPTARG ;;
-	f) form=$OPTARG ;;
+	f) form=$OPTARG form_given=1 ;;
 	x) foreign=$OPTARG ;;
 	*) exit 2 ;;
 	esac
@@ -60,20 +67,29 @@ esac
 command -v dtc >/dev/null || { echo "gen-dt.sh: dtc not found (device-tree-compiler)" >&2; exit 1; }
 [ -f "$so" ] || { echo "gen-dt.sh: no plugin at $so (make -C qemu/ntrace-model)" >&2; exit 1; }
 [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || { echo "gen-dt.sh: -s must be 1..8 (model limit)" >&2; exit 2; }
+case $topo in
+p550 | sifive-hart)
+	[ -z "$form_given" ] || { echo "gen-dt.sh: -f does not apply to topology $topo (one form: SiFive's)" >&2; exit 2; }
+	form=sifive ;;
+esac
 ram_base=$((0x80000000))
 ram_size=$((mem * 1024 * 1024))
-[ -n "$regbase" ] || regbase=$((ram_base + ram_size - 0x10000))
-regbase=$((regbase))
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 truncate -s "${mem}M" "$tmp/ram"
 qemu-system-riscv64 -machine "virt,memory-backend=ram,dumpdtb=$tmp/virt.dtb" \
 	-object "memory-backend-file,id=ram,size=${mem}M,mem-path=$tmp/ram,share=on" \
-	-plugin "$so,ram=$tmp/ram,regs=$regbase,topo=$topo,layout=$tmp/layout${foreign:+,foreign=$foreign}" \
+	-plugin "$so,ram=$tmp/ram${regbase:+,regs=$regbase},topo=$topo,layout=$tmp/layout${foreign:+,foreign=$foreign}" \
 	-m "${mem}M" -smp "$smp" -nographic "$@" >"$tmp/log" 2>&1 ||
 	{ cat "$tmp/log" >&2; exit 1; }
 [ -s "$tmp/layout" ] || { echo "gen-dt.sh: the plugin wrote no layout" >&2; exit 1; }
+# the register region's size is the topology's: the layout states it
+region=$(sed -nE '1s/.*region=(0x[0-9a-f]+).*/\1/p' "$tmp/layout")
+[ -n "$region" ] || { echo "gen-dt.sh: the layout states no region size" >&2; exit 1; }
+region=$((region))
+[ -n "$regbase" ] || regbase=$((ram_base + ram_size - region))
+regbase=$((regbase))
 dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb"
 grep -q 'reserved-memory' "$tmp/virt.dts" && rsv_exists=1 || rsv_exists=0
 timebase=$(sed -nE 's/^[[:space:]]*timebase-frequency = <(0x[0-9a-f]+)>;/\1/p' "$tmp/virt.dts" | head -1)
@@ -95,7 +111,7 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	echo "};"
 	echo "&{/reserved-memory} {"
 	echo "	ntrace-regs@$(printf %x $regbase) {"
-	echo "		reg = <$(cells $regbase) 0x0 0x10000>;"
+	echo "		reg = <$(cells $regbase) $(cells $region)>;"
 	echo "		no-map;"
 	echo "	};"
 	echo "};"
@@ -114,6 +130,11 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	function srclabel(k, i) { return k == "encoder" ? "te" i "_out" : "fun" i "_out" }
 	# the node name and compatible of a component of kind k in this form
 	function head(k, o,   t) {
+		if (form == "sifive") {
+			print "\ttrace-" k "@" addr(o) " {"
+			print "\t\tcompatible = \"sifive,trace-" k "0\";"
+			return
+		}
 		if (form ~ /^upstream/ || k == "foreign") {
 			print "\ttrace-component@" addr(o) " {"
 			print "\t\tcompatible = \"qemu,trace-component\", \"riscv,trace-component\";"
@@ -160,7 +181,9 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 				print "\t\treg = <" cells(off[j]) " 0x0 0x1000>;"
 				print "\t\t" (form == "upstream-v1" ? "cpu" : "cpus") " = <&{/cpus/cpu@" hart[j] "}>;"
 				print "\t\triscv,timestamp-frequency = <" tb ">;"
-				outport(k, i, out[j])
+				# sifive-hart: the sink is in the encoder block
+				if (out[j] != "")
+					outport(k, i, out[j])
 				print "\t};"
 			} else if (k == "sink") {
 				head(k, off[j])
@@ -193,7 +216,9 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 					print "\t\t\t};"
 				}
 				print "\t\t};"
-				outport(k, i, out[j])
+				# a SiFive v0 funnel has its sink in its own block
+				if (form != "sifive")
+					outport(k, i, out[j])
 				print "\t};"
 			} else if (k == "foreign") {
 				head(k, off[j])
@@ -205,4 +230,4 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	echo "};"
 } >"$tmp/ntrace.dts"
 dtc -q -I dts -O dtb -o "$out" "$tmp/ntrace.dts"
-echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $smp hart(s), topology $topo, form $form${foreign:+, foreign $foreign}, ${mem} MiB)" >&2
+echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $(hex $region) bytes, $smp hart(s), topology $topo, form $form${foreign:+, foreign $foreign}, ${mem} MiB)" >&2

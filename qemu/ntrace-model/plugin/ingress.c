@@ -655,7 +655,7 @@ void ingress_store_exec(unsigned int vcpu, qemu_plugin_meminfo_t info,
 	if (!hw || qemu_plugin_hwaddr_is_io(hw))
 		return;
 	pa = qemu_plugin_hwaddr_phys_addr(hw);
-	if (pa + size <= M.reg_base || pa >= M.reg_base + MODEL_REGION_SIZE)
+	if (pa + size <= M.reg_base || pa >= M.reg_base + M.region_size)
 		return;
 	if (qemu_plugin_mem_is_store(info))
 		regs_store(vcpu, pa, size, store_value(info), udata);
@@ -676,7 +676,7 @@ void ingress_start(struct hart *h, unsigned int vcpu, const struct tb_insn *at)
 	if (err)
 		fprintf(stderr, "ntrace-model: hart %u: trace encoder: %s\n", h->idx, err);
 	h->tracing = true;
-	h->clock_tstamp = TCI_GET(h->te.control, TE_SYNC_MODE) == TCI_TE_SYNC_MODE_CYCLES;
+	h->clock_tstamp = te_sync_by_time(&h->te);
 	if (h->ts_needed)
 		h->ts_now = ts_value(h);
 	h->te.empty = false;

@@ -10,11 +10,16 @@
  *   ram=PATH        mem-path of the guest RAM memory-backend-file (share=on)
  *   ram_base=ADDR   guest-physical base of that RAM (default 0x80000000)
  *   ram_size=BYTES  its size (default: the file's size)
- *   regs=ADDR       base of the register region (default: last 64 KiB of RAM)
+ *   regs=ADDR       base of the register region (default: its size at the
+ *                   end of RAM: 64 KiB, or 0x110000 for p550, sifive-hart)
  *   harts=N         encoders to model (default: all vCPUs, max 8)
  *   topo=NAME       hart (default: a sink per hart), funnel (every encoder
  *                   through one funnel into one sink), funnel2 (two funnels
- *                   of half the encoders each into a funnel into one sink)
+ *                   of half the encoders each into a funnel into one sink);
+ *                   SiFive pre-ratified (v0) components: p550 (the HiFive
+ *                   Premier P550: 1..4 encoders into the system funnel
+ *                   with its own memory sink), sifive-hart (each encoder
+ *                   with its own memory sink)
  *   sram=BYTES      SRAM of every sink (trRamHasSRAM=1, trRamMode 0 legal;
  *                   default 0: SMEM only); a multiple of 4, at most 16 MiB
  *   layout=PATH     write the components' placement and links there
@@ -50,13 +55,14 @@ static void vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
 		if (guest_ram_map() < 0)
 			exit(1);
 		if (!regs_given)
-			M.reg_base = M.ram_base + M.ram_size - MODEL_REGION_SIZE;
+			M.reg_base = M.ram_base + M.ram_size - M.region_size;
 		if (M.reg_base < M.ram_base ||
-		    M.reg_base + MODEL_REGION_SIZE > M.ram_base + M.ram_size ||
+		    M.reg_base + M.region_size > M.ram_base + M.ram_size ||
 		    (M.reg_base & 0xfff)) {
-			fprintf(stderr, "ntrace-model: regs=0x%llx: the 64 KiB register "
-				"region must be 4 KiB aligned and inside guest RAM\n",
-				(unsigned long long)M.reg_base);
+			fprintf(stderr, "ntrace-model: regs=0x%llx: the register region "
+				"(0x%llx bytes, topology %s) must be 4 KiB aligned and inside "
+				"guest RAM\n", (unsigned long long)M.reg_base,
+				(unsigned long long)M.region_size, topology_name());
 			exit(1);
 		}
 		regs_init();
@@ -146,7 +152,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 		} else {
 			fprintf(stderr, "ntrace-model: bad argument '%s' (known: ram=PATH, "
 				"ram_base=, ram_size=, regs=, harts=1..%d, "
-				"topo=hart|funnel|funnel2, sram=BYTES, layout=PATH, foreign=IMPL, "
+				"topo=hart|funnel|funnel2|p550|sifive-hart, sram=BYTES, layout=PATH, foreign=IMPL, "
 				"fault=%s, gt=PREFIX, stats=on)\n", a, MODEL_MAX_HARTS,
 				fault_names());
 			return -1;
@@ -161,6 +167,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_
 	if (M.nharts > MODEL_MAX_HARTS) {
 		fprintf(stderr, "ntrace-model: %u harts; the model has at most %d "
 			"(use harts=N)\n", M.nharts, MODEL_MAX_HARTS);
+		return -1;
+	}
+	if (M.topo == TOPO_P550 && M.nharts > 4) {
+		fprintf(stderr, "ntrace-model: topo=p550 has 1..4 harts (%u asked; use harts=N)\n",
+			M.nharts);
+		return -1;
+	}
+	if ((M.topo == TOPO_P550 || M.topo == TOPO_SIFIVE_HART) && M.sram_size) {
+		fprintf(stderr, "ntrace-model: topo=%s has no SRAM sinks (sram=)\n",
+			M.topo == TOPO_P550 ? "p550" : "sifive-hart");
 		return -1;
 	}
 	clock_init();

@@ -21,13 +21,21 @@
 #include <ntrace/isa.h>
 
 #include "qemu_plugin_api.h"
+#include "../../../include/uapi/linux/ntrace_tci.h"
 
 #define MODEL_MAX_HARTS		8
 #define MODEL_NFILTERS		2
 #define MODEL_NCOMPS		2
 #define MODEL_TS_WIDTH		48
-#define MODEL_REGION_SIZE	0x10000	/* 16 blocks of 4 KiB (topology.c places them) */
-#define MODEL_NBLOCKS		16
+/*
+ * The register region: blocks of 4 KiB that topology.c places; its size is
+ * the topology's (M.region_size: 64 KiB for the 1.0 topologies, 1 MiB +
+ * 64 KiB for the P550's, whose encoders start at 1 MiB).
+ */
+#define MODEL_REGION_SIZE_1_0	0x10000
+#define MODEL_REGION_SIZE_P550	0x110000
+#define MODEL_MAX_BLOCKS	(MODEL_REGION_SIZE_P550 / 0x1000)
+#define MODEL_V0_TS_WIDTH	40	/* SiFive v0 tsWidth */
 #define MODEL_MAX_FUNNELS	3
 #define MODEL_MAX_SRAM		(16u << 20)
 #define MODEL_BATCH		1024	/* records per encoder call (> a block) */
@@ -87,6 +95,18 @@ struct filter {
 	uint32_t match_inst;
 };
 
+/*
+ * A SiFive v0 timestamp counter that the guest can stop, reset and
+ * prescale (tsType internal): the platform timer, counted from base,
+ * divided by 4^tsPrescale; while stopped it holds held.
+ */
+struct v0_tsunit {
+	bool active;		/* tsActive */
+	uint32_t control;	/* WARL fields of its tsControl */
+	uint64_t base;		/* timer value at which a running counter read 0 */
+	uint64_t held;		/* the value while tsCount=0 */
+};
+
 /* Trace encoder registers and the state behind them. */
 struct encoder {
 	bool active;		/* trTeActive as the hardware sees it */
@@ -107,6 +127,11 @@ struct encoder {
 	bool ts_active;
 	uint32_t ts_control;	/* WARL fields of trTsControl */
 	bool ts_running;	/* Active and mode External: it has a value */
+
+	/* SiFive v0 only (regs_encoder_v0.c) */
+	bool sink_error;	/* teSinkError */
+	struct v0_tsunit *ts0;	/* the unit its timestamps come from */
+	struct v0_tsunit ts_own;	/* sifive-hart: its own (internal) unit */
 };
 
 /* Where a trace output goes: a sink, or input port of a funnel. */
@@ -136,6 +161,10 @@ struct ramsink {
 	uint64_t start, limit, wp, rp;
 	bool wrap;
 	uint8_t staged;		/* bytes written into the word at wp, not yet counted */
+	uint8_t wbytes;		/* bytes of a trace word: 4, or 8 (v0 sinkBytes 1) */
+	bool v0;		/* a SiFive v0 sink embedded in a TE or TF block */
+	bool unmapped;		/* v0: the buffer is not all RAM below the region */
+	bool sink_error;	/* v0: a word could not be written (teSinkError) */
 	uint8_t *sram;		/* model-internal SRAM (M.sram_size bytes) or NULL */
 	volatile uint32_t *regs;	/* register page in guest RAM */
 	uint64_t phys;
@@ -163,6 +192,7 @@ struct funnel {
 	struct ramsink *root;	/* the sink its output leads to (its lock) */
 	volatile uint32_t *regs;
 	uint64_t phys;
+	struct v0_tsunit ts;	/* SiFive v0: the system timestamp unit */
 };
 
 /* Pending reset transitions: complete at the writer's next block. */
@@ -240,7 +270,7 @@ struct block {
 	uint8_t idx;
 };
 
-enum topology { TOPO_HART, TOPO_FUNNEL, TOPO_FUNNEL2 };
+enum topology { TOPO_HART, TOPO_FUNNEL, TOPO_FUNNEL2, TOPO_P550, TOPO_SIFIVE_HART };
 
 /* fault.c: the injected hardware fault of this boot (fault=NAME) */
 enum model_fault {
@@ -259,6 +289,9 @@ struct model {
 	uint64_t xmask;		/* XLEN-wide address mask: RV32 addresses wrap */
 	unsigned int nharts;
 	enum topology topo;
+	bool v0;		/* SiFive pre-ratified components (p550, sifive-hart) */
+	uint64_t region_size;	/* bytes of the register region (topology) */
+	unsigned int nblocks;	/* its 4 KiB blocks */
 	unsigned int nsinks, nfunnels;
 	uint64_t sram_size;	/* bytes of SRAM per sink (0: SMEM-only sinks) */
 	const char *layout_path;
@@ -277,7 +310,7 @@ struct model {
 	struct hart harts[MODEL_MAX_HARTS];
 	struct ramsink sinks[MODEL_MAX_HARTS];
 	struct funnel funnels[MODEL_MAX_FUNNELS];
-	struct block blocks[MODEL_NBLOCKS];
+	struct block blocks[MODEL_MAX_BLOCKS];
 	struct qemu_plugin_scoreboard *sb;
 	qemu_plugin_u64 sb_active;	/* per vCPU: block callback needed */
 	qemu_plugin_u64 sb_reached;	/* per vCPU: last insn of block started */
@@ -426,22 +459,43 @@ static inline bool ram_push_fast(struct ramsink *r, const uint8_t *buf, size_t n
 	uint64_t at = r->wp + r->staged;
 	uint8_t *p;
 
-	if (!r->active || !r->enable || r->sram || r->wp > r->limit || n >= r->limit + 4 - at ||
-	    M.fault == FAULT_RAM_WP_STUCK)
+	if (!r->active || !r->enable || r->sram || r->wp > r->limit ||
+	    n >= r->limit + r->wbytes - at || r->unmapped || M.fault == FAULT_RAM_WP_STUCK)
 		return false;
 	p = guest_ram_ptr(at, n);
 	if (!p)
 		return false;
 	copy_msg(p, buf, n);
 	r->bytes += n;
-	r->wp += (r->staged + n) & ~3ull;
-	r->staged = (r->staged + n) & 3;
+	r->wp += (r->staged + n) & -(uint64_t)r->wbytes;
+	r->staged = (r->staged + n) & (r->wbytes - 1);
 	return true;
 }
 int ram_hold(struct ramsink *r, unsigned int hart, const uint8_t *buf, size_t n);
 void ram_release(struct ramsink *r);
 void ram_flush(struct ramsink *r);
 uint32_t ram_sram_word(const struct ramsink *r, uint64_t addr);
+
+/* regs_encoder_v0.c: the SiFive v0 TE (te_* call these when M.v0) */
+void te_v0_reset(struct hart *h);
+void te_v0_write(struct hart *h, unsigned int off, uint32_t val, uint32_t bytemask,
+		 unsigned int vcpu, const struct tb_insn *at);
+void te_v0_publish(struct hart *h);
+uint32_t te_v0_control(const struct hart *h);
+uint64_t te_v0_ts_value(struct hart *h);
+void te_v0_ts_update(struct hart *h);
+uint64_t v0_ts_read(const struct v0_tsunit *u);
+void v0_ts_reset(struct v0_tsunit *u, uint32_t type);
+void v0_ts_write(struct v0_tsunit *u, uint32_t val, uint32_t writable);
+uint32_t v0_ts_control(const struct v0_tsunit *u);
+
+/* regs_funnel_v0.c: the SiFive v0 TF and the sinks embedded in v0 blocks */
+void funnel_v0_reset(struct funnel *f);
+void funnel_v0_write(struct funnel *f, unsigned int off, uint32_t val, unsigned int vcpu);
+void funnel_v0_publish(struct funnel *f);
+void sink_v0_reset(struct ramsink *r);
+bool sink_v0_write(struct ramsink *r, unsigned int off, uint32_t val);
+void sink_v0_publish(struct ramsink *r);
 
 /* regs_funnel.c (lock of the funnel's root sink held) */
 void funnel_reset(struct funnel *f);
@@ -515,6 +569,15 @@ const char *trace_out_start(struct hart *h);
 void trace_out_records(struct hart *h, const struct ntrace_insn *r, size_t n);
 void trace_out_run(struct hart *h, const struct ntrace_insn *r, size_t n, unsigned int hw,
 		   const struct ntrace_run_attr *a);
+
+/*
+ * Does periodic sync count the timestamp (trTeInstSyncMode 2)? Only a 1.0
+ * encoder has that mode: the v0 teControl holds teSyncMaxBTM there.
+ */
+static inline bool te_sync_by_time(const struct encoder *te)
+{
+	return !M.v0 && TCI_GET(te->control, TE_SYNC_MODE) == TCI_TE_SYNC_MODE_CYCLES;
+}
 
 /* A hart's encoder instance: only trace_out.c and the inline calls below use it. */
 struct trace_out {

@@ -41,6 +41,19 @@ uint64_t vcpu_icount(unsigned int vcpu)
 	return __atomic_load_n(&vcpu_sb(vcpu)->icount, __ATOMIC_RELAXED);
 }
 
+/* Every encoder's timestamp state after the system unit changed (M.lock held). */
+static void v0_follow_system_ts(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < M.nharts; i++) {
+		hart_lock(&M.harts[i]);
+		te_v0_ts_update(&M.harts[i]);
+		te_publish(&M.harts[i]);
+		hart_unlock(&M.harts[i]);
+	}
+}
+
 static void *block_ptr(unsigned int b, uint64_t *phys)
 {
 	*phys = M.reg_base + (uint64_t)b * TCI_BLOCK_SIZE;
@@ -53,8 +66,8 @@ void regs_init(void)
 
 	topology_init();
 	/* Power-up: every block reads 0 except what reset defines. */
-	memset(guest_ram_ptr(M.reg_base, MODEL_REGION_SIZE), 0, MODEL_REGION_SIZE);
-	for (b = 0; b < MODEL_NBLOCKS; b++) {
+	memset(guest_ram_ptr(M.reg_base, M.region_size), 0, M.region_size);
+	for (b = 0; b < M.nblocks; b++) {
 		const struct block *k = &M.blocks[b];
 
 		if (k->kind == COMP_ENCODER) {
@@ -62,6 +75,11 @@ void regs_init(void)
 
 			h->idx = k->idx;
 			h->te_regs = block_ptr(b, &h->te_phys);
+			/* sifive-hart: the sink's registers are in the encoder's block */
+			if (M.topo == TOPO_SIFIVE_HART) {
+				h->root->regs = h->te_regs;
+				h->root->phys = h->te_phys;
+			}
 			te_reset(h);
 			te_publish(h);
 		} else if (k->kind == COMP_SINK) {
@@ -81,6 +99,11 @@ void regs_init(void)
 			struct funnel *f = &M.funnels[k->idx];
 
 			f->regs = block_ptr(b, &f->phys);
+			/* v0: the funnel's sink is in its block */
+			if (M.v0) {
+				f->root->regs = f->regs;
+				f->root->phys = f->phys;
+			}
 			funnel_reset(f);
 			funnel_publish(f);
 		} else if (k->kind == COMP_FOREIGN) {
@@ -140,7 +163,7 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 		const struct block *k;
 		uint32_t val, mask;
 
-		if (rel >= MODEL_REGION_SIZE)
+		if (rel >= M.region_size)
 			break;
 		k = &M.blocks[rel / TCI_BLOCK_SIZE];
 		val = stored_word(w, phys, size, value);
@@ -163,6 +186,9 @@ void regs_store(unsigned int vcpu, uint64_t phys, unsigned int size,
 			spin_lock(&f->root->lock);
 			funnel_write(f, off, val, vcpu);
 			spin_unlock(&f->root->lock);
+			/* v0: the encoders' slave units follow the system unit */
+			if (M.v0 && off == TCI_TS_CONTROL)
+				v0_follow_system_ts();
 		} else if (k->kind == COMP_FOREIGN) {
 			/* only tr??Active (the handshake) and tr??Impl */
 			*(volatile uint32_t *)guest_ram_ptr(w, 4) =
@@ -189,7 +215,7 @@ void regs_load(unsigned int vcpu, uint64_t phys, unsigned int size)
 	struct ramsink *r;
 
 	(void)vcpu;
-	if (rel >= MODEL_REGION_SIZE || data < rel || data >= rel + size)
+	if (rel >= M.region_size || data < rel || data >= rel + size)
 		return;	/* the access does not cover trRamData */
 	k = &M.blocks[rel / TCI_BLOCK_SIZE];
 	if (k->kind != COMP_SINK)
@@ -218,6 +244,12 @@ void regs_service(unsigned int vcpu)
 			h->pending &= ~PEND_TE_ACTIVE;
 			te_reset(h);
 			h->te.active = true;
+			/* sifive-hart: the sink in its block comes out of reset with it */
+			if (M.topo == TOPO_SIFIVE_HART) {
+				spin_lock(&h->root->lock);
+				h->root->active = true;
+				spin_unlock(&h->root->lock);
+			}
 			te_publish(h);
 		}
 		/* a register write under -icount could not read the timer */
@@ -245,6 +277,11 @@ void regs_service(unsigned int vcpu)
 			f->pending_active = false;
 			funnel_reset(f);
 			f->active = true;
+			if (M.v0) {
+				/* its sink and input stage come out of reset with it */
+				f->root->active = true;
+				f->enable = true;
+			}
 			funnel_publish(f);
 		}
 		spin_unlock(&f->root->lock);

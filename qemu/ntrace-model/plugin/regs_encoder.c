@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "model.h"
+#include "../../../include/uapi/linux/ntrace_tci_v0.h"
 #include "../../../include/uapi/linux/ntrace_tci.h"
 
 #define TE_CONTROL_WARL (TCI_TE_INST_MODE_MASK | TCI_TE_CONTEXT | TCI_TE_INHIBIT_SRC | \
@@ -106,6 +107,10 @@ void te_reset(struct hart *h)
 {
 	struct encoder *te = &h->te;
 
+	if (M.v0) {
+		te_v0_reset(h);
+		return;
+	}
 	memset(te, 0, sizeof(*te));
 	te->empty = true;
 	h->fault_armed = false;
@@ -128,6 +133,8 @@ uint64_t ts_value(struct hart *h)
 	struct encoder *te = &h->te;
 	unsigned int ps = TCI_GET(te->ts_control, TS_PRESCALE);
 
+	if (M.v0)
+		return te_v0_ts_value(h);
 	if (!te->ts_running)
 		return 0;
 	return (clock_read() >> (2 * ps)) & ((1ull << MODEL_TS_WIDTH) - 1);
@@ -135,8 +142,19 @@ uint64_t ts_value(struct hart *h)
 
 void ts_publish_value(struct hart *h, uint64_t v)
 {
-	h->te_regs[TCI_TS_COUNTER_LOW / 4] = (uint32_t)v;
-	h->te_regs[TCI_TS_COUNTER_HIGH / 4] = (uint32_t)(v >> 32);
+	/* v0: tsLower/tsUpper at 0x44/0x48, and the system unit's in the TF */
+	unsigned int lo = M.v0 ? TCI_V0_TS_LOWER : TCI_TS_COUNTER_LOW;
+	unsigned int hi = M.v0 ? TCI_V0_TS_UPPER : TCI_TS_COUNTER_HIGH;
+
+	h->te_regs[lo / 4] = (uint32_t)v;
+	h->te_regs[hi / 4] = (uint32_t)(v >> 32);
+	if (M.v0 && M.nfunnels) {
+		struct funnel *f = &M.funnels[0];
+		uint64_t s = v0_ts_read(&f->ts);
+
+		f->regs[TCI_V0_TS_LOWER / 4] = (uint32_t)s;
+		f->regs[TCI_V0_TS_UPPER / 4] = (uint32_t)(s >> 32);
+	}
 	h->ts_idle = 0;
 }
 
@@ -155,8 +173,9 @@ void ts_update_needed(struct hart *h)
 	struct encoder *te = &h->te;
 	bool was = h->ts_needed;
 
+	/* v0: tsEnable is bit 15 as trTsEnable, and there is no sync by time */
 	h->ts_needed = te->ts_running && ((te->ts_control & TCI_TS_ENABLE) ||
-		       TCI_GET(te->control, TE_SYNC_MODE) == TCI_TE_SYNC_MODE_CYCLES);
+					  te_sync_by_time(te));
 	if (h->ts_needed && !was)
 		h->ts_now = ts_value(h);
 }
@@ -182,6 +201,10 @@ void te_publish(struct hart *h)
 	unsigned int i;
 	uint32_t c = TCI_EMPTY;
 
+	if (M.v0) {
+		te_v0_publish(h);
+		return;
+	}
 	if (te->active) {
 		c = TCI_ACTIVE | te->control;
 		c |= te->enable ? TCI_ENABLE : 0;
@@ -365,6 +388,10 @@ void te_write(struct hart *h, unsigned int off, uint32_t val, uint32_t mask,
 {
 	struct encoder *te = &h->te;
 
+	if (M.v0) {
+		te_v0_write(h, off, val, mask, vcpu, at);
+		return;
+	}
 	if (off == TCI_CONTROL)
 		write_control(h, val, mask, vcpu, at);
 	else if (!te->active)

@@ -36,6 +36,10 @@ static uint32_t stuck_inputs(const struct funnel *f)
 
 void funnel_reset(struct funnel *f)
 {
+	if (M.v0) {
+		funnel_v0_reset(f);
+		return;
+	}
 	f->active = false;
 	f->enable = false;
 	f->dis_input = stuck_inputs(f);
@@ -45,6 +49,10 @@ void funnel_publish(struct funnel *f)
 {
 	volatile uint32_t *p = f->regs;
 
+	if (M.v0) {
+		funnel_v0_publish(f);
+		return;
+	}
 	p[TCI_CONTROL / 4] = f->active ? TCI_ACTIVE | TCI_EMPTY | (f->enable ? TCI_ENABLE : 0) :
 					 TCI_EMPTY;
 	p[TCI_IMPL / 4] = TCI_SET(IMPL_VER_MAJOR, 1) | TCI_SET(IMPL_VER_MINOR, 0) |
@@ -54,6 +62,10 @@ void funnel_publish(struct funnel *f)
 
 void funnel_write(struct funnel *f, unsigned int off, uint32_t val, unsigned int vcpu)
 {
+	if (M.v0) {
+		funnel_v0_write(f, off, val, vcpu);
+		return;
+	}
 	if (off == TCI_CONTROL) {
 		if (!f->active) {
 			if (val & TCI_ACTIVE) {

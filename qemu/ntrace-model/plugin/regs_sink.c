@@ -135,6 +135,10 @@ void ram_publish(struct ramsink *r)
 	uint32_t c = TCI_EMPTY;
 	bool sram = ram_sram_mode(r);
 
+	if (r->v0) {
+		sink_v0_publish(r);
+		return;
+	}
 	if (r->active) {
 		c = TCI_ACTIVE | r->control;
 		c |= r->enable ? TCI_ENABLE : 0;
@@ -160,6 +164,10 @@ void ram_publish_wp(struct ramsink *r)
 {
 	volatile uint32_t *p = r->regs;
 
+	if (r->v0) {
+		sink_v0_publish(r);
+		return;
+	}
 	p[TCI_CONTROL / 4] = r->active ? TCI_ACTIVE | r->control | (r->enable ? TCI_ENABLE : 0) |
 					 (ram_reads_empty(r) ? TCI_EMPTY : 0) : TCI_EMPTY;
 	p[TCI_RAM_WP_LOW / 4] = (uint32_t)ram_reads_wp(r) | (r->wrap ? TCI_RAM_WRAP : 0);

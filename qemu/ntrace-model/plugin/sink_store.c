@@ -2,7 +2,8 @@
 /*
  * The RAM sink's data path: trace bytes into the circular buffer
  * [trRamStart, trRamLimit] of guest RAM (SMEM mode) or of the sink's
- * model-internal SRAM (SRAM mode), LSB first in 32-bit words, with
+ * model-internal SRAM (SRAM mode), LSB first in 32-bit words (64-bit in a
+ * SiFive v0 funnel's sink, whose registers are regs_funnel_v0.c's), with
  * trRamWP, trRamWrap and stop-on-wrap as the Trace Control Interface
  * describes them. Callers hold the sink's lock.
  */
@@ -16,6 +17,9 @@ static uint8_t *sink_mem(const struct ramsink *r, uint64_t addr, size_t len)
 {
 	if (ram_sram_mode(r))
 		return addr + len <= M.sram_size ? r->sram + addr : NULL;
+	/* a v0 sink takes any address: never over the register region */
+	if (r->v0 && (addr + len > M.reg_base || addr + len < addr))
+		return NULL;
 	return guest_ram_ptr(addr, len);
 }
 
@@ -29,10 +33,10 @@ uint32_t ram_sram_word(const struct ramsink *r, uint64_t addr)
 
 void ram_flush(struct ramsink *r)
 {
-	uint8_t idle[4] = { 0xff, 0xff, 0xff, 0xff };
+	static const uint8_t idle[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 	if (r->staged && r->enable)
-		ram_push(r, idle, 4 - r->staged);
+		ram_push(r, idle, r->wbytes - r->staged);
 	r->staged = 0;
 }
 
@@ -85,7 +89,8 @@ int ram_push(struct ramsink *r, const uint8_t *buf, size_t n)
 		return -1;	/* not written: the encoder overflows */
 	while (n) {
 		/* bytes up to the end of the word at trRamLimit */
-		uint64_t room = r->wp <= r->limit ? r->limit + 4 - r->wp - r->staged : 4u - r->staged;
+		uint64_t room = r->wp <= r->limit ? r->limit + r->wbytes - r->wp - r->staged :
+						    (uint64_t)r->wbytes - r->staged;
 		size_t chunk = n < room ? n : (size_t)room;
 		uint64_t adv;
 
@@ -94,11 +99,13 @@ int ram_push(struct ramsink *r, const uint8_t *buf, size_t n)
 		p = sink_mem(r, r->wp + r->staged, chunk);
 		if (p)
 			memcpy(p, buf, chunk);
+		else if (r->v0)
+			r->sink_error = true;	/* the bus write failed */
 		r->bytes += chunk;
 		buf += chunk;
 		n -= chunk;
-		adv = (r->staged + chunk) & ~3ull;
-		r->staged = (r->staged + chunk) & 3;
+		adv = (r->staged + chunk) & -(uint64_t)r->wbytes;
+		r->staged = (r->staged + chunk) & (r->wbytes - 1);
 		if (!adv)
 			continue;
 		if (r->wp + adv <= r->limit) {

@@ -15,6 +15,14 @@
  *            (block 5) and funnel 2 (block 7) feed funnel 0 inputs 0 and 1;
  *            the first ceil(N/2) encoders feed funnel 1 (input n), the
  *            others funnel 2 (input n - ceil(N/2)).
+ * SiFive pre-ratified (v0) components, the HiFive Premier P550's layout in
+ * a region of 1 MiB + 64 KiB: encoder n at 0x100000 + n * 0x1000 (block
+ * 0x100 + n);
+ *   p550        1..4 harts; the system funnel at 0x18000 (block 0x18), its
+ *               system-memory sink embedded in its block (sink 0, no block
+ *               of its own); encoder n feeds its input n;
+ *   sifive-hart each encoder's own system-memory sink embedded in its
+ *               block (sink n), no funnel.
  *
  * Merge order: a funnel forwards each message whole at the moment its
  * encoder completes it, under the lock of the sink the path ends in, so
@@ -36,7 +44,11 @@
 
 static const char *const topo_names[] = {
 	[TOPO_HART] = "hart", [TOPO_FUNNEL] = "funnel", [TOPO_FUNNEL2] = "funnel2",
+	[TOPO_P550] = "p550", [TOPO_SIFIVE_HART] = "sifive-hart",
 };
+
+#define V0_TE_BLOCK	0x100	/* encoder n at 0x100000 + n * 0x1000 */
+#define V0_TF_BLOCK	0x18	/* the P550's system funnel at 0x18000 */
 
 bool topology_parse(const char *name)
 {
@@ -78,8 +90,15 @@ void topology_init(void)
 	unsigned int i, na = (M.nharts + 1) / 2;
 
 	memset(M.blocks, 0, sizeof(M.blocks));
+	M.v0 = M.topo == TOPO_P550 || M.topo == TOPO_SIFIVE_HART;
+	M.region_size = M.v0 ? MODEL_REGION_SIZE_P550 : MODEL_REGION_SIZE_1_0;
+	M.nblocks = (unsigned int)(M.region_size / TCI_BLOCK_SIZE);
 	for (i = 0; i < M.nharts; i++)
-		place(2 * i, COMP_ENCODER, i);
+		place(M.v0 ? V0_TE_BLOCK + i : 2 * i, COMP_ENCODER, i);
+	for (i = 0; i < MODEL_MAX_HARTS; i++) {
+		M.sinks[i].wbytes = 4;
+		M.sinks[i].v0 = M.v0;
+	}
 	switch (M.topo) {
 	case TOPO_HART:
 		M.nsinks = M.nharts;
@@ -114,9 +133,25 @@ void topology_init(void)
 		for (i = 0; i < M.nharts; i++)
 			M.harts[i].out = i < na ? ref(COMP_FUNNEL, 1, i) : ref(COMP_FUNNEL, 2, i - na);
 		break;
+	case TOPO_P550:
+		M.nsinks = 1;
+		M.nfunnels = 1;
+		place(V0_TF_BLOCK, COMP_FUNNEL, 0);
+		M.sinks[0].wbytes = 8;	/* tfImpl sinkBytes 1 */
+		M.funnels[0].ninputs = M.nharts;
+		M.funnels[0].out = ref(COMP_SINK, 0, 0);
+		for (i = 0; i < M.nharts; i++)
+			M.harts[i].out = ref(COMP_FUNNEL, 0, i);
+		break;
+	case TOPO_SIFIVE_HART:
+		M.nsinks = M.nharts;
+		M.nfunnels = 0;
+		for (i = 0; i < M.nharts; i++)
+			M.harts[i].out = ref(COMP_SINK, i, 0);
+		break;
 	}
 	/* the foreign component: the last block nothing else uses */
-	for (i = MODEL_NBLOCKS; M.foreign_impl && i-- > 0;)
+	for (i = M.nblocks; M.foreign_impl && i-- > 0;)
 		if (M.blocks[i].kind == COMP_NONE) {
 			place(i, COMP_FOREIGN, 0);
 			break;
@@ -138,10 +173,13 @@ static const char *kind_name(uint8_t k)
 }
 
 /*
- * The layout file (layout=PATH): one line per component, "KIND INDEX
- * OFFSET" (offset of its block in the register region), then for an
- * encoder "hart=N", for a funnel "inputs=N", and for both "out=KIND:INDEX:PORT"
- * (PORT: the funnel input it feeds). dt/gen-dt.sh builds the DT from it.
+ * The layout file (layout=PATH): a comment line that names the topology
+ * and the size of the register region ("region=0x..."), then one line per
+ * component, "KIND INDEX OFFSET" (offset of its block in the register
+ * region), then for an encoder "hart=N", for a funnel "inputs=N", and for
+ * both "out=KIND:INDEX:PORT" (PORT: the funnel input it feeds). A v0 sink
+ * has no line: it is in its encoder's or funnel's block. dt/gen-dt.sh
+ * builds the DT from it.
  */
 int topology_write_layout(void)
 {
@@ -155,10 +193,11 @@ int topology_write_layout(void)
 		perror(M.layout_path);
 		return -1;
 	}
-	fprintf(f, "# ntrace-model layout: topology %s, %u harts, sram %llu; "
+	fprintf(f, "# ntrace-model layout: topology %s, %u harts, sram %llu, region=0x%llx; "
 		"KIND INDEX OFFSET [hart=|inputs=] [out=KIND:INDEX:PORT]\n",
-		topology_name(), M.nharts, (unsigned long long)M.sram_size);
-	for (b = 0; b < MODEL_NBLOCKS; b++) {
+		topology_name(), M.nharts, (unsigned long long)M.sram_size,
+		(unsigned long long)M.region_size);
+	for (b = 0; b < M.nblocks; b++) {
 		const struct block *k = &M.blocks[b];
 		const struct comp_ref *o = NULL;
 
@@ -167,7 +206,9 @@ int topology_write_layout(void)
 		fprintf(f, "%s %u 0x%04x", kind_name(k->kind), k->idx, b * TCI_BLOCK_SIZE);
 		if (k->kind == COMP_ENCODER) {
 			fprintf(f, " hart=%u", k->idx);
-			o = &M.harts[k->idx].out;
+			/* an encoder's embedded sink is no component of its own */
+			if (M.topo != TOPO_SIFIVE_HART)
+				o = &M.harts[k->idx].out;
 		} else if (k->kind == COMP_FUNNEL) {
 			fprintf(f, " inputs=%u", M.funnels[k->idx].ninputs);
 			o = &M.funnels[k->idx].out;
@@ -205,16 +246,25 @@ int route_push_slow(struct hart *h, const uint8_t *buf, size_t n)
 
 		if (at.kind == COMP_SINK) {
 			/* a funnel holds what its sink does not take yet */
-			if (at.idx == r->idx && h->out.kind == COMP_FUNNEL &&
+			if (!r->v0 && at.idx == r->idx && h->out.kind == COMP_FUNNEL &&
 			    r->active && !r->enable)
 				ret = ram_hold(r, h->idx, buf, n);
 			else
 				ret = ram_push(r, buf, n);
+			/* a disabled (or stopped) v0 sink accepts and drops */
+			if (r->v0 && r->active)
+				ret = 0;
 			if (!ret)
 				h->bytes += n;
 			break;
 		}
 		f = &M.funnels[at.idx];
+		if (M.v0 && !f->active) {
+			/* a v0 funnel in reset refuses: the encoder's sink error */
+			h->te.sink_error = true;
+			ret = -1;
+			break;
+		}
 		if (!f->active || !f->enable) {
 			ret = -1;
 			break;

@@ -74,6 +74,14 @@ static const char *cfg_from_regs(struct hart *h, struct ntrace_enc_cfg *c)
 		.te_impl = h->te_regs[TCI_IMPL / 4],
 	};
 
+	/*
+	 * SiFive v0: teControl and teImpl in their layout (version 0 tells
+	 * the library); tsControl with its type, TSTAMP fields only while the
+	 * unit has a value (a slave unit: the funnel's is active too).
+	 */
+	if (M.v0)
+		r.ts_control = te->ts_running ? h->te_regs[TCI_TS_CONTROL / 4] : 0;
+
 	const char *why;
 
 	ntrace_enc_cfg_default(c);

@@ -777,6 +777,9 @@ fi
 # The rest is the same on both XLENs: RV64 only
 [ "$XL" = 64 ] || exit 0
 
+# The SiFive pre-ratified (v0) topologies p550 and sifive-hart: tests/p550.sh
+. "$here/tests/p550.sh"
+
 # Device tree: QEMU's DT plus encoder/sink nodes and the reserved region.
 if "$here/dt/gen-dt.sh" -o "$work/nt.dtb" -s 2 2>"$work/dt.err" &&
 	dtc -q -I dtb -O dts -o "$work/nt.dts" "$work/nt.dtb"; then

@@ -198,6 +198,15 @@ int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cf
 	case ENC_OPT_ICNT_SYNC: cfg->icnt_full_sync = true; break;
 	case ENC_OPT_HTM_IB: cfg->htm_ib_no_hist = true; break;
 	case ENC_OPT_REGS: return opt_regs(cmd, arg, cfg);
+	case ENC_OPT_TS_BRANCH:
+		/* the register's values; 2 is reserved */
+		if (!opt_uint(cmd, "ts-branch", arg, 3, &v) || v == 2) {
+			fprintf(stderr, "perf-ntrace %s: --ts-branch must be 0, 1 or 3\n", cmd);
+			return -1;
+		}
+		cfg->v0_ts_branch = v == 0 ? NTRACE_V0_TSB_NONE : v == 1 ? NTRACE_V0_TSB_INDIRECT :
+				    NTRACE_V0_TSB_ALL;
+		break;
 	default:
 		return 0;
 	}

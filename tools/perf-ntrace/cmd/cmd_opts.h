@@ -89,6 +89,7 @@ enum {
 	ENC_OPT_STOP_EVCODE,
 	ENC_OPT_SRC_ID,
 	ENC_OPT_REGS,
+	ENC_OPT_TS_BRANCH,
 	ENC_OPT__END,
 };
 
@@ -116,7 +117,8 @@ enum {
 	{ "start-sync", required_argument, NULL, ENC_OPT_START_SYNC },           \
 	{ "stop-evcode", required_argument, NULL, ENC_OPT_STOP_EVCODE },         \
 	{ "src-id", required_argument, NULL, ENC_OPT_SRC_ID },                   \
-	{ "regs", required_argument, NULL, ENC_OPT_REGS }
+	{ "regs", required_argument, NULL, ENC_OPT_REGS },                       \
+	{ "ts-branch", required_argument, NULL, ENC_OPT_TS_BRANCH }
 
 /* Defaults differ between encoder and decoder: each command states its own. */
 #define ENC_HELP                                                                           \
@@ -148,6 +150,8 @@ enum {
 	"  --sync-max N    sync period 2^(N+4) units, 0..15 [trTeInstSyncMax]\n"            \
 	"  --start-sync N  SYNC code at trace start, 0..15 (default 5)\n"                   \
 	"  --stop-evcode N EVCODE at trace stop/end, 0..15 (default 4)\n"                   \
+	"  --ts-branch N   sifive-v0 tsBranch: TSTAMP on 0 sync messages only, 1 and\n"   \
+	"                  indirect branches, 3 all but ResourceFull (default 3)\n"      \
 	"  --src-id N      SRC value [trTeSrcID]\n" CODEC_HELP
 
 int enc_opt(const char *cmd, int opt, const char *arg, struct ntrace_enc_cfg *cfg);

@@ -25,6 +25,30 @@
  */
 static const struct ntrace_msg msg_zero;
 
+/*
+ * Does message m carry a TSTAMP? With trTsEnable every one does in 1.0;
+ * the SiFive v0 timestamp control never times ResourceFull and, by
+ * tsBranch, may time only sync messages, or those and the indirect
+ * branch (HTM: IndirectBranchHist, exceptions included) ones.
+ */
+static bool put_tstamp(const struct ntrace_enc_cfg *c, unsigned int tcode)
+{
+	if (!c->codec.tstamp)
+		return false;
+	if (c->codec.variant != NTRACE_VARIANT_SIFIVE_V0 || ntrace_tcode_is_sync(tcode))
+		return true;
+	if (tcode == NTRACE_TC_RESOURCE_FULL)
+		return false;
+	switch (c->v0_ts_branch) {
+	case NTRACE_V0_TSB_NONE:
+		return false;
+	case NTRACE_V0_TSB_INDIRECT:
+		return ntrace_tcode_has_uaddr(tcode);
+	default:
+		return true;
+	}
+}
+
 static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 {
 	const struct ntrace_enc_cfg *c = &e->cfg;
@@ -33,9 +57,7 @@ static int put(struct ntrace_encoder *e, struct ntrace_msg *m, uint64_t ts)
 	if (e->stopped)
 		return e->stopped;
 	m->src = c->codec.src_bits ? c->src_id : 0;
-	/* the SiFive v0 timestamp control has no TSTAMP for ResourceFull */
-	if (c->codec.tstamp && !(c->codec.variant == NTRACE_VARIANT_SIFIVE_V0 &&
-				 m->tcode == NTRACE_TC_RESOURCE_FULL)) {
+	if (put_tstamp(c, m->tcode)) {
 		m->flags |= NTRACE_MSGF_TSTAMP;
 		if (ntrace_tcode_is_sync(m->tcode) || !e->ts_valid)
 			m->tstamp = ts;

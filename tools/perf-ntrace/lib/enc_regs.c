@@ -9,6 +9,7 @@
 #include <ntrace/error.h>
 
 #include "../../../include/uapi/linux/ntrace_tci.h"
+#include "../../../include/uapi/linux/ntrace_tci_v0.h"
 
 /* The public constants are the register values. */
 _Static_assert(NTRACE_MODE_BTM == TCI_TE_INST_MODE_BTM, "trTeInstMode BTM");
@@ -28,20 +29,9 @@ _Static_assert(NTRACE_MAX_SRC_BITS == TCI_TE_SRC_BITS_MAX, "trTeSrcBits");
 
 /*
  * SiFive's pre-ratified trace encoder (version 0, as in the HiFive Premier
- * P550): field layouts from the P550 register tables published with
- * ganboing/riscv-trace-umd (rvtrace/platforms/p550.md). It has no
- * trTeInstFeatures; what that register would say is fixed by the mode.
+ * P550), ntrace_tci_v0.h: it has no trTeInstFeatures; what that register
+ * would say is fixed by the mode.
  */
-#define V0_IMPL_VERSION(i)	((i) & 0xfu)		/* teImpl version [3:0] */
-#define V0_IMPL_SRC_ID(i)	(((i) >> 20) & 0xfu)	/* teImpl srcID [23:20] */
-#define V0_IMPL_SRC_BITS(i)	(((i) >> 24) & 0x7u)	/* teImpl nSrcBits [26:24] */
-#define V0_CTL_INST_MODE(c)	(((c) >> 4) & 0x7u)	/* teControl teInstruction [6:4] */
-#define V0_CTL_INHIBIT_SRC	(1u << 15)		/* teControl teInhibitSrc */
-#define V0_CTL_SYNC_BTM(c)	(((c) >> 16) & 0xfu)	/* teSyncMaxBTM: 2^(n+5) BTMs */
-#define V0_CTL_SYNC_INST(c)	(((c) >> 20) & 0xfu)	/* teSyncMaxInst: 2^(n+5) bytes */
-#define V0_MODE_HTM		6	/* HTM and sync, no optimization */
-#define V0_MODE_HTM_OPT		7	/* HTM and sync, full optimization */
-
 /* TSTAMP fields: tsEnable, with the unit out of reset and a timestamp source */
 static bool regs_tstamp(uint32_t ts)
 {
@@ -65,38 +55,48 @@ static const char *regs_problem_v0(const struct ntrace_tci_regs *r, struct ntrac
 {
 	struct ntrace_enc_cfg c = *cfg;
 	uint32_t ctl = r->te_control, ts = r->ts_control;
-	unsigned int mode = V0_CTL_INST_MODE(ctl), bits;
+	unsigned int mode = TCI_GET(ctl, V0_TE_INST_MODE), bits;
 
-	/* teSliceFormat [26:24], where trTeFormat is: 1 = 6 MDO + 2 MSEO bits */
-	if (TCI_GET(ctl, TE_FORMAT) != 1)
+	if (TCI_GET(ctl, V0_TE_SLICE_FORMAT) != TCI_V0_TE_SLICE_FORMAT_6MDO)
 		return "the SiFive v0 teSliceFormat is not 1 (6 MDO + 2 MSEO)";
-	if (mode != V0_MODE_HTM && mode != V0_MODE_HTM_OPT)
+	if (mode != TCI_V0_TE_INST_MODE_HTM && mode != TCI_V0_TE_INST_MODE_HTM_OPT)
 		return "the SiFive v0 teInstruction is not instruction trace (6 or 7)";
 	c.codec.variant = NTRACE_VARIANT_SIFIVE_V0;
 	c.mode = NTRACE_MODE_HTM;
 	c.context = false;	/* Ownership comes from ITC writes, not context changes */
-	bits = (ctl & V0_CTL_INHIBIT_SRC) ? 0 : V0_IMPL_SRC_BITS(r->te_impl);
+	bits = (ctl & TCI_V0_TE_INHIBIT_SRC) ? 0 : TCI_GET(r->te_impl, V0_TE_SRC_BITS);
 	c.codec.src_bits = (uint8_t)bits;
-	c.src_id = (uint16_t)(V0_IMPL_SRC_ID(r->te_impl) & ((1u << bits) - 1));
+	c.src_id = (uint16_t)(TCI_GET(r->te_impl, V0_TE_SRC_ID) & ((1u << bits) - 1));
 	c.codec.ext_addr_msb = false;
 	c.seq_jump = false;
 	c.all_jumps = false;
 	/* the optimizations: the call counter and the branch counts */
-	c.repeated_history = mode == V0_MODE_HTM_OPT;
-	c.implicit_return = mode == V0_MODE_HTM_OPT ? NTRACE_IRET_COUNT : NTRACE_IRET_OFF;
+	c.repeated_history = mode == TCI_V0_TE_INST_MODE_HTM_OPT;
+	c.implicit_return = mode == TCI_V0_TE_INST_MODE_HTM_OPT ? NTRACE_IRET_COUNT : NTRACE_IRET_OFF;
 	c.return_depth = NTRACE_V0_RETURN_DEPTH;
 	/* the model has one period: by messages, else by I-CNT bytes (half-words) */
 	c.sync_mode = NTRACE_SYNCMODE_OFF;
 	c.sync_max = 0;
-	if (V0_CTL_SYNC_BTM(ctl) <= 11) {
+	if (TCI_GET(ctl, V0_TE_SYNC_MAX_BTM) <= TCI_V0_TE_SYNC_MAX_BTM_MAX) {
 		c.sync_mode = NTRACE_SYNCMODE_MSGS;
-		c.sync_max = (uint8_t)(V0_CTL_SYNC_BTM(ctl) + 1);
-	} else if (V0_CTL_SYNC_INST(ctl) <= 5) {
+		c.sync_max = (uint8_t)(TCI_GET(ctl, V0_TE_SYNC_MAX_BTM) + 1);
+	} else if (TCI_GET(ctl, V0_TE_SYNC_MAX_INST) <= TCI_V0_TE_SYNC_MAX_INST_MAX) {
 		c.sync_mode = NTRACE_SYNCMODE_HWORDS;
-		c.sync_max = (uint8_t)V0_CTL_SYNC_INST(ctl);
+		c.sync_max = (uint8_t)TCI_GET(ctl, V0_TE_SYNC_MAX_INST);
 	}
 	/* tsControl: tsActive, tsType and tsEnable where trTsControl has them */
 	c.codec.tstamp = regs_tstamp(ts);
+	/* tsBranch [17:16]: 0 sync only, 1 and indirect branches, 3 (2 reserved) all */
+	switch (TCI_GET(ts, V0_TS_BRANCH)) {
+	case TCI_V0_TS_BRANCH_NONE:
+		c.v0_ts_branch = NTRACE_V0_TSB_NONE;
+		break;
+	case TCI_V0_TS_BRANCH_INDIRECT:
+		c.v0_ts_branch = NTRACE_V0_TSB_INDIRECT;
+		break;
+	default:
+		c.v0_ts_branch = NTRACE_V0_TSB_ALL;
+	}
 	return regs_take(&c, cfg);
 }
 
@@ -108,7 +108,7 @@ static const char *regs_problem(const struct ntrace_tci_regs *r, struct ntrace_e
 	unsigned int bits, iret;
 
 	/* the implementation register's version field: 0 is pre-ratified */
-	if (r->te_impl && !V0_IMPL_VERSION(r->te_impl))
+	if (r->te_impl && !TCI_GET(r->te_impl, V0_IMPL_VERSION))
 		return regs_problem_v0(r, cfg);
 	if (TCI_GET(ctl, TE_FORMAT) != TCI_TE_FORMAT_NTRACE)
 		return "trTeFormat is not N-Trace (1)";

@@ -81,7 +81,17 @@ struct ntrace_enc_cfg {
 	uint8_t sync_max;		/* trTeInstSyncMax: period 2^(sync_max+4) units */
 	uint8_t start_sync;		/* SYNC reason at trace start (default TRACE_ENABLE) */
 	uint8_t stop_evcode;		/* EVCODE at trace stop / end (default TRACE_DISABLED) */
+	/*
+	 * SiFive v0 only (tsBranch): which messages other than sync ones carry
+	 * a TSTAMP while codec.tstamp is set. The default (0) is all of them
+	 * but ResourceFull, which is also what tsBranch 3 selects.
+	 */
+	uint8_t v0_ts_branch;		/* NTRACE_V0_TSB_* */
 };
+
+#define NTRACE_V0_TSB_ALL	0	/* tsBranch 3: branches, exceptions, PTCM, Error */
+#define NTRACE_V0_TSB_NONE	1	/* tsBranch 0: sync messages only */
+#define NTRACE_V0_TSB_INDIRECT	2	/* tsBranch 1: + indirect branches and exceptions */
 
 /*
  * Defaults: BTM, 4-bit itype, 16-bit I-CNT, 32-bit HIST, 18-bit HREPEAT and

@@ -325,6 +325,47 @@ static void test_tstamp(void)
 	       0xfffffffffeull, "v0 timestamps: the XOR of two 40-bit times is a 40-bit field");
 }
 
+/*
+ * tsBranch [TRM]: 0 no TSTAMP on branch messages (sync ones only, by
+ * tsEnable), 1 on indirect branch and exception messages, 3 on all branch,
+ * exception, PTCM and Error messages. Records: start at 0x400, an indirect
+ * jump to 0x500, then the end of trace: ProgTraceSync, IndirectBranchHist,
+ * ProgTraceCorrelation.
+ */
+static void test_ts_branch(void)
+{
+	static const struct { uint8_t tsb; bool ibh, ptcm; const char *name; } want[] = {
+		{ NTRACE_V0_TSB_NONE, false, false, "0: the sync message only" },
+		{ NTRACE_V0_TSB_INDIRECT, true, false, "1: and the indirect branch" },
+		{ NTRACE_V0_TSB_ALL, true, true, "3: and the ProgTraceCorrelation" },
+	};
+	struct ntrace_enc_cfg c;
+	struct enc_out *o = malloc(sizeof(*o));
+	struct recs r = { 0 };
+	size_t i;
+
+	if (!o)
+		abort();
+	rec(&r, 0x400, 4, NTRACE_ITYPE_NONE);
+	rec(&r, 0x404, 4, NTRACE_ITYPE_IND_JUMP);
+	rec(&r, 0x500, 4, NTRACE_ITYPE_NONE);
+	for (i = 0; i < N(want); i++) {
+		v0_cfg(&c);
+		c.codec.tstamp = true;
+		c.v0_ts_branch = want[i].tsb;
+		tap_ok(!encode(&c, &r, o) && o->n == 3 &&
+		       o->m[0].tcode == NTRACE_TC_PROG_TRACE_SYNC &&
+		       (o->m[0].flags & NTRACE_MSGF_TSTAMP) &&
+		       o->m[1].tcode == NTRACE_TC_INDIRECT_BRANCH_HIST &&
+		       !!(o->m[1].flags & NTRACE_MSGF_TSTAMP) == want[i].ibh &&
+		       o->m[2].tcode == NTRACE_TC_PROG_TRACE_CORRELATION &&
+		       !!(o->m[2].flags & NTRACE_MSGF_TSTAMP) == want[i].ptcm,
+		       "v0 encoder: tsBranch %s carries a TSTAMP [TRM]", want[i].name);
+	}
+	free(r.v);
+	free(o);
+}
+
 /* ---- repeated history: RCODE 8/9 ---- */
 
 static void test_branch_counts(void)
@@ -638,6 +679,14 @@ static void test_regs(void)
 	tap_ok(!rc && c.codec.variant == NTRACE_VARIANT_SIFIVE_V0 && !c.implicit_return &&
 	       !c.repeated_history && !c.codec.src_bits,
 	       "regs: teInstruction 6 (no optimization) and teInhibitSrc [TRM]");
+	tap_ok(c.v0_ts_branch == NTRACE_V0_TSB_ALL, "regs: tsBranch 3 is TSTAMP on all messages");
+	r.ts_control &= ~(3u << 16);
+	ntrace_enc_cfg_from_regs(&r, &c, &why);
+	tap_ok(c.v0_ts_branch == NTRACE_V0_TSB_NONE && c.codec.tstamp,
+	       "regs: tsBranch 0 is TSTAMP on sync messages only");
+	r.ts_control |= 1u << 16;
+	ntrace_enc_cfg_from_regs(&r, &c, &why);
+	tap_ok(c.v0_ts_branch == NTRACE_V0_TSB_INDIRECT, "regs: tsBranch 1 is indirect branches too");
 	r.te_control = (r.te_control & ~0x70u) | 3 << 4;	/* reserved on the P550 */
 	rc = ntrace_enc_cfg_from_regs(&r, &c, &why);
 	tap_ok(rc == NTRACE_ECONFIG && why && strstr(why, "teInstruction"),
@@ -654,6 +703,7 @@ int main(void)
 	}
 	test_codec();
 	test_tstamp();
+	test_ts_branch();
 	test_branch_counts();
 	test_call_counter();
 	test_coswap();

@@ -121,9 +121,9 @@ ntrace-upstream-dt-pertype) cpu=rv64,sscofpmf=true smp=1 dtform=pertype ;;
 # SiFive's pre-ratified blocks at the HiFive Premier P550's offsets: 4 harts
 # (or 1) through the system funnel's own sink; sifive-hart: an encoder per
 # hart writing a sink in its own block
-ntrace-p550) cpu=rv64,sscofpmf=true smp=4 topo=p550 ;;
-ntrace-p550-smp1) cpu=rv64,sscofpmf=true smp=1 topo=p550 ;;
-ntrace-sifive-hart-smp2) cpu=rv64,sscofpmf=true smp=2 topo=sifive-hart ;;
+ntrace-p550) cpu=rv64,sscofpmf=true smp=4 topo=p550 dtform= ;;
+ntrace-p550-smp1) cpu=rv64,sscofpmf=true smp=1 topo=p550 dtform= ;;
+ntrace-sifive-hart-smp2) cpu=rv64,sscofpmf=true smp=2 topo=sifive-hart dtform= ;;
 *) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2, ntrace-upstream-dt-pertype, ntrace-p550, ntrace-p550-smp1 or ntrace-sifive-hart-smp2)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
@@ -142,7 +142,7 @@ if [[ $config == ntrace* ]]; then
 		mkdir -p "$(dirname "$dtb")"
 		case $mem in *G) mib=$((${mem%G} * 1024)) ;; *) mib=${mem%M} ;; esac
 		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -t "$topo" \
-			-f "$dtform" ${foreign:+-x "$foreign"} -- -cpu "$cpu" ||
+			${dtform:+-f "$dtform"} ${foreign:+-x "$foreign"} -- -cpu "$cpu" ||
 			die "cannot generate the ntrace device tree"
 	fi
 	if [ -z "$ram_file" ]; then

@@ -111,8 +111,8 @@ static ssize_t cap_show(struct device *dev, struct device_attribute *attr,
 	case CAP_SYNC_MAX_DEFAULT:
 		return sysfs_emit(page, "%u\n", c->sync_max_reset);
 	case CAP_SRC_BITS:
-		return sysfs_emit(page, "%u\n",
-				  c->src_id_writable ? c->src_bits : 0);
+		/* the SRC field's width: the CPU number's, or a fixed ID's */
+		return sysfs_emit(page, "%u\n", c->src_bits);
 	case CAP_NR_FILTERS:
 		return sysfs_emit(page, "%u\n", c->nr_filters);
 	case CAP_NR_COMPARATORS:

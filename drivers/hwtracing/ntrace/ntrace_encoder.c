@@ -100,6 +100,8 @@ static void te_probe_features(struct ntrace_encoder *te)
 	c->src_id_writable = FIELD_GET(TCI_TE_F_SRC_ID_MASK, ones) ==
 			     FIELD_MAX(TCI_TE_F_SRC_ID_MASK) &&
 			     !FIELD_GET(TCI_TE_F_SRC_ID_MASK, zero);
+	/* else its messages carry the value trTeSrcID keeps */
+	c->src_id = FIELD_GET(TCI_TE_F_SRC_ID_MASK, zero);
 	for (m = TCI_TE_IRET_MODE_COUNT; m <= TCI_TE_IRET_MODE_FULL; m++) {
 		v = te_warl(reg, TCI_TE_F_IMPLICIT_RETURN |
 			    FIELD_PREP(TCI_TE_F_IRET_MODE_MASK, m));

@@ -139,11 +139,15 @@ static void sifive_te_program(struct ntrace_encoder *te,
 			      const struct ntrace_prog *prog,
 			      const struct ntrace_range *ranges)
 {
+	/* what a WARL field may change; not the status and read-only bits */
+	u32 fields = TCI_V0_ACTIVE | TCI_V0_TE_INST_MODE_MASK |
+		     TCI_V0_TE_INHIBIT_SRC | TCI_V0_TE_SYNC_MAX_BTM_MASK |
+		     TCI_V0_TE_SYNC_MAX_INST_MASK | TCI_V0_SINK_MASK;
 	u32 ctl = ntrace_sifive_te_control(prog, te->sink);
 	u32 ts = prog->ts_control;
 
 	writel(ctl, te->base + TCI_V0_CONTROL);
-	if (readl(te->base + TCI_V0_CONTROL) != ctl)
+	if ((readl(te->base + TCI_V0_CONTROL) & fields) != ctl)
 		dev_warn_once(te->dev, "encoder changed teControl %#x to %#x\n",
 			      ctl, readl(te->base + TCI_V0_CONTROL));
 	/* TSTAMP in every message that can have one, as 1.0's trTsEnable */

@@ -41,13 +41,16 @@ int nt_pmu_type(void)
 
 bool nt_priv_filter(void)
 {
-	static int have = -1;
 	char buf[16];
 
-	if (have < 0)
-		have = nt_read_sysfs("caps/priv_filter", buf, sizeof(buf)) ||
-		       atoi(buf);
-	return have;
+	/*
+	 * Read each time: with every component unbound (no CPU in cpumask)
+	 * caps/ says 0 for everything, and a test binds them again later.
+	 */
+	if (nt_read_sysfs("cpumask", buf, sizeof(buf)) || !buf[0] ||
+	    nt_read_sysfs("caps/priv_filter", buf, sizeof(buf)))
+		return true;
+	return atoi(buf);
 }
 
 void nt_attr(struct perf_event_attr *attr, int type, uint64_t config)

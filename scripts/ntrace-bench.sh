@@ -22,9 +22,11 @@
 #  - the throughput again in copy mode (direct=0; 256 and 64 KiB bounce
 #    buffers) and with longer drain periods (drain_us 16 and 64 ms; a
 #    direct window drains in proportion to its length, see ntrace.rst);
-#  - the same on a sink shared through funnels: throughput with 2 and 4
-#    harts tracing at once (ntrace-funnel-smp2, ntrace-funnel-smp4; one
-#    loop per hart, each with its own event), and the cost per context
+#  - the same on a sink shared through funnels: throughput with 1, 2 and 4
+#    harts tracing at once (ntrace-funnel, ntrace-funnel-smp2,
+#    ntrace-funnel-smp4; one loop per hart, each with its own event), with
+#    the driver's double buffer (default) and without it (halves=0: the
+#    sink stays off while a drain copies it, as before 2 December), and the cost per context
 #    switch of the shared-sink path against a sink per hart, on one hart
 #    (ntrace-funnel against ntrace: the model refuses QEMU's -icount,
 #    needed to count instructions, with more than one vCPU; see
@@ -32,9 +34,9 @@
 #    sink per hart and shared sink side by side.
 # Usage: scripts/ntrace-bench.sh [--kernel guest|debug] [--insns N] [--rounds N]
 #                               [--ipb "18 10 6 4 3 2"]  (instructions per branch)
-# NTRACE_BENCH_RUNS="tp ic sw tpf2 tpf4 swf" selects the boots (tp:
+# NTRACE_BENCH_RUNS="tp ic sw tpf1 tpf2 tpf4 swf" selects the boots (tp:
 # throughput, ic: driver instructions per MB, sw: switches; f: shared
-# sink, 2 and 4: harts).
+# sink, 1, 2 and 4: harts).
 # Prints a table; the raw lines stay in build/ntrace-bench/RUN.console.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -75,20 +77,22 @@ commands() {
 	    echo "/usr/bin/ntrace_bench reload direct=0"
 	    echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
 	swf) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
-	tpf2 | tpf4) echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb" ;;
+	tpf[124]) echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb"
+	    echo "/usr/bin/ntrace_bench reload halves=0"
+	    echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb" ;;
 	esac
 }
 # the boot configuration of a run
 config_of() {
 	case $1 in
 	tp | ic | sw) echo ntrace ;;
-	swf) echo ntrace-funnel ;;
+	swf | tpf1) echo ntrace-funnel ;;
 	tpf2) echo ntrace-funnel-smp2 ;;
 	tpf4) echo ntrace-funnel-smp4 ;;
 	esac
 }
 rm -f "$out/all.console"
-for run in ${NTRACE_BENCH_RUNS:-tp ic sw tpf2 tpf4 swf}; do
+for run in ${NTRACE_BENCH_RUNS:-tp ic sw tpf1 tpf2 tpf4 swf}; do
 	# -icount: shift=0 (1 GHz) for switches; shift=4 (62.5 MIPS, a
 	# hart's rate on the model) so that both modes drain without loss
 	qemu=()

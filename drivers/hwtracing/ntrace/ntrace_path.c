@@ -289,7 +289,7 @@ static int paths_pair(void)
 			continue;
 		}
 		if (path.nr_funnels &&
-		    ntrace_shared_prepare(te->cpu, path.sink->buf_size))
+		    ntrace_shared_prepare(te->cpu, path.sink))
 			continue;
 		p = per_cpu_ptr(&next_paths, te->cpu);
 		*p = path;
@@ -432,11 +432,17 @@ ssize_t ntrace_paths_show(char *page)
 		}
 		if (cpumask_empty(&cpus))
 			continue;
-		/* direct: it can write AUX areas itself (ntrace_pmu.c) */
-		len += sysfs_emit_at(page, len, "sink %s mode=%s size=%zu direct=%d cpus=%*pbl\n",
+		/*
+		 * direct: it can write AUX areas itself (ntrace_pmu.c);
+		 * halves: shared, it fills one half while a drain reads the
+		 * other (ntrace_shared.c)
+		 */
+		len += sysfs_emit_at(page, len,
+				     "sink %s mode=%s size=%zu direct=%d halves=%d cpus=%*pbl\n",
 				     dev_name(sink->dev),
 				     ntrace_sink_mode_name(sink), sink->buf_size,
 				     !sink->sram && sink->any_window && !shared,
+				     sink->halves && shared,
 				     cpumask_pr_args(&cpus));
 	}
 	list_for_each_entry(f, &funnels, node) {

@@ -15,10 +15,13 @@
  *
  * Draining (a source leaving, also to cut an AUX record) is done by the
  * leaving CPU and stops only its own encoder: it flushes that encoder and
- * its funnels (trTeEmpty, trFunnelEmpty), disables the sink just long
- * enough to copy what it holds into the CPU's snapshot buffer, and
+ * its funnels (trTeEmpty, trFunnelEmpty), disables the sink (the Trace
+ * Control Interface allows no window change while it captures) and
  * enables it again for the other sources, whose encoders never stop, so
- * their streams have no gap. (Stopping every encoder of the sink at every
+ * their streams have no gap. A sink with a window per half is a double
+ * buffer: enabled again at once on the other half, it is off only for its
+ * flush, and the drain reads the half it filled in place; another sink
+ * stays off while the drain copies it into the CPU's snapshot buffer. (Stopping every encoder of the sink at every
  * drain left the other harts untraced meanwhile, and on the QEMU model a
  * remote encoder stops only at its hart's next block: the waits timed
  * out.) The copy is then split into whole messages, each appended to the
@@ -79,16 +82,18 @@ static DEFINE_PER_CPU(struct ntrace_src, srcs);
 /*
  * A staging buffer for cpu of twice the sink's buffer and a snapshot
  * buffer of its size (process context, before the CPU's path goes
- * through funnels). Kept until module unload.
+ * through funnels; a sink with halves needs no snapshot, but a sink that
+ * comes later may). Kept until module unload: a drain of another CPU
+ * may be using them.
  */
-int ntrace_shared_prepare(int cpu, size_t sink_size)
+int ntrace_shared_prepare(int cpu, const struct ntrace_sink *sink)
 {
 	struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 
 	if (s->stage)
 		return 0;
-	s->snap = kvzalloc(sink_size, GFP_KERNEL);
-	s->stage = kvzalloc(2 * sink_size, GFP_KERNEL);
+	s->snap = kvzalloc(sink->buf_size, GFP_KERNEL);
+	s->stage = kvzalloc(2 * sink->buf_size, GFP_KERNEL);
 	if (!s->stage || !s->snap) {
 		kvfree(s->snap);
 		kvfree(s->stage);
@@ -96,9 +101,18 @@ int ntrace_shared_prepare(int cpu, size_t sink_size)
 		s->stage = NULL;
 		return -ENOMEM;
 	}
-	s->size = 2 * sink_size;
-	s->snap_size = sink_size;
+	s->size = 2 * sink->buf_size;
+	s->snap_size = sink->buf_size;
 	return 0;
+}
+
+/*
+ * The most a shared sink holds between two drains: half its buffer when
+ * it alternates between the halves.
+ */
+size_t ntrace_shared_capacity(const struct ntrace_sink *sink)
+{
+	return sink->halves ? sink->buf_size / 2 : sink->buf_size;
 }
 
 void ntrace_shared_free(void)
@@ -170,16 +184,25 @@ static void shared_block(struct ntrace_src *src)
 }
 
 /*
- * Copy what the disabled sink holds (d) into s's snapshot buffer, oldest
- * byte first; returns its length. More than the buffer: every source
- * loses it.
+ * Take what the disabled sink holds (d), oldest byte first, out of its
+ * way; returns its length, and in *buf where it stays until the next
+ * take. A sink with halves leaves it in place: its next enable captures
+ * into the other half (shared_enable()), so the sink is off only while
+ * it flushes, not for a copy. Else it is copied into s's snapshot buffer
+ * (more than that holds: every source loses it).
  */
-static size_t shared_copy(struct ntrace_sink *sink, struct ntrace_src *s,
-			  struct ntrace_drain *d)
+static size_t shared_take(struct ntrace_sink *sink, struct ntrace_src *s,
+			  const struct ntrace_drain *d, const u8 **buf)
 {
 	size_t len = d->len;
 	int c;
 
+	if (sink->halves) {	/* stop-on-wrap: in order from the start */
+		*buf = ntrace_sink_data(sink);
+		sink->half ^= 1;
+		return len;
+	}
+	*buf = s->snap;
 	if (len > s->snap_size) {	/* another sink than the one it was sized for */
 		for_each_cpu(c, &sink->active)
 			shared_block(per_cpu_ptr(&srcs, c));
@@ -191,6 +214,13 @@ static size_t shared_copy(struct ntrace_sink *sink, struct ntrace_src *s,
 		memcpy(s->snap + len - d->head, sink->buf, d->head);
 	}
 	return len;
+}
+
+/* Capture: into the half the last take left free, or the whole buffer. */
+static int shared_enable(struct ntrace_sink *sink)
+{
+	return sink->halves ? ntrace_sink_enable_half(sink) :
+	       ntrace_sink_enable(sink);
 }
 
 /*
@@ -227,6 +257,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	struct ntrace_drain d = { };
 	unsigned int src_bits;
 	bool ovf, others;
+	const u8 *buf;
 	size_t len;
 	int c, err;
 
@@ -240,7 +271,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
 			     ntrace_prog_features(&s->prog, &s->path.te->caps,
 						  cpu));
-	len = shared_copy(sink, s, &d);
+	len = shared_take(sink, s, &d, &buf);
 	/*
 	 * A stop-on-wrap sink that filled up refused what came after: the
 	 * funnels hold it, this CPU's last messages among them. Take that
@@ -250,17 +281,17 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * the other sources' in order, this CPU's not staged, see below;
 	 * what the funnels drop, the encoders report.)
 	 */
-	if (d.wrapped && sink->stop_on_wrap && !ntrace_sink_enable(sink)) {
+	if (d.wrapped && sink->stop_on_wrap && !shared_enable(sink)) {
 		if (len && src_bits)
-			ntrace_split_msgs(s->snap, len, src_bits, false,
+			ntrace_split_msgs(buf, len, src_bits, false,
 					  stage_msg, &ctx);
 		err |= shared_flush_sink(sink, &s->path, &d);
-		len = shared_copy(sink, s, &d);
+		len = shared_take(sink, s, &d, &buf);
 	}
 	if (err)	/* as from a sink of its own: what did not flush is lost */
 		s->lost = true;	/* (the component said so, ntrace_tci_failed()) */
 	others = cpumask_any_but(&sink->active, cpu) < nr_cpu_ids;
-	if (others && ntrace_sink_enable(sink)) {
+	if (others && shared_enable(sink)) {
 		sink->upstream_stale = true;	/* the others' trace piles up */
 		pr_warn_ratelimited("ntrace: %s: sink busy, its sources' trace is lost\n",
 				    dev_name(sink->dev));
@@ -272,7 +303,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 		for_each_cpu(c, &sink->active)
 			shared_block(per_cpu_ptr(&srcs, c));
 	if (len && src_bits)
-		ntrace_split_msgs(s->snap, len, src_bits, d.head != 0,
+		ntrace_split_msgs(buf, len, src_bits, d.head != 0,
 				  stage_msg, &ctx);
 	/* the others' messages sent while the sink was off are gone */
 	if (sink->drops_when_off)
@@ -312,12 +343,12 @@ static int shared_sink_start(struct ntrace_sink *sink,
 	struct ntrace_drain d;
 	int err;
 
-	err = ntrace_sink_enable(sink);
+	err = shared_enable(sink);
 	if (err || !sink->upstream_stale)
 		return err;
 	/* what did not flush may come later: purge again next time */
 	sink->upstream_stale = shared_flush_sink(sink, path, &d);
-	return ntrace_sink_enable(sink);
+	return shared_enable(sink);
 }
 
 /*

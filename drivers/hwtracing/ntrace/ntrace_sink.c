@@ -31,6 +31,10 @@ static bool use_sram;
 module_param_named(sram, use_sram, bool, 0444);
 MODULE_PARM_DESC(sram, "use SRAM mode on RAM sinks that have both SRAM and SMEM mode (default: SMEM)");
 
+static bool use_halves = true;
+module_param_named(halves, use_halves, bool, 0444);
+MODULE_PARM_DESC(halves, "drain a shared SMEM sink as a double buffer where it takes a window per half (default on; off: the sink stays off while a drain copies it)");
+
 /* SRAM sizes the driver takes: a word at least, 4 GiB at most (Low half) */
 #define SRAM_MIN	SZ_1K
 
@@ -126,6 +130,16 @@ static int smem_setup(struct ntrace_sink *sink)
 		ops->get_window(sink, &start, &got_limit);
 		sink->any_window = start == sink->buf_phys + 4 &&
 				   got_limit == limit - 8;
+	}
+	/*
+	 * A window per half, each stopping on wrap: a shared sink's drain
+	 * reads one while the sink fills the other (ntrace_shared.c).
+	 */
+	if (use_halves && sink->stop_on_wrap &&
+	    !ops->set_window(sink, sink->buf_phys + sink->buf_size / 2, limit)) {
+		ops->get_window(sink, &start, &got_limit);
+		sink->halves = start == sink->buf_phys + sink->buf_size / 2 &&
+			       got_limit == limit;
 	}
 	ops->set_window(sink, sink->buf_phys, limit);
 	return 0;
@@ -294,6 +308,29 @@ int ntrace_sink_enable(struct ntrace_sink *sink)
 {
 	return sink_start(sink, sink->buf_phys, sink->buf_size, sink->buf_phys,
 			  sink->stop_on_wrap, false);
+}
+
+/*
+ * Capture into half sink->half of the buffer (a sink with halves), from
+ * its start.
+ */
+int ntrace_sink_enable_half(struct ntrace_sink *sink)
+{
+	size_t len = sink->buf_size / 2;
+	u64 start = sink->buf_phys + sink->half * len;
+
+	if (!sink->halves)
+		return -EOPNOTSUPP;
+	return sink_start(sink, start, len, start, sink->stop_on_wrap, true);
+}
+
+/*
+ * The trace of the window the sink captured into last, at the offsets
+ * ntrace_sink_disable() gave (SRAM: after ntrace_sink_fetch()).
+ */
+const u8 *ntrace_sink_data(const struct ntrace_sink *sink)
+{
+	return sink->buf + (sink->win_start - sink->buf_phys);
 }
 
 /*

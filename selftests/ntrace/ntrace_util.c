@@ -53,6 +53,22 @@ bool nt_priv_filter(void)
 	return atoi(buf);
 }
 
+long nt_cap(const char *name, long dflt)
+{
+	char rel[96], buf[64];
+
+	snprintf(rel, sizeof(rel), "caps/%s", name);
+	if (nt_read_sysfs(rel, buf, sizeof(buf)) || !buf[0])
+		return dflt;
+	return strtol(buf, NULL, 0);
+}
+
+bool nt_sifive_v0(void)
+{
+	return nt_cap("variant", NTRACE_PROTO_VARIANT_1_0) ==
+	       NTRACE_PROTO_VARIANT_SIFIVE_V0;
+}
+
 void nt_attr(struct perf_event_attr *attr, int type, uint64_t config)
 {
 	memset(attr, 0, sizeof(*attr));
@@ -279,7 +295,7 @@ static uint64_t bits(const uint8_t *mdo, unsigned int from, unsigned int n)
 }
 
 static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
-		      struct nt_frame_stats *st)
+		      uint64_t lo, uint64_t hi, struct nt_frame_stats *st)
 {
 	uint8_t mdo[64] = { 0 };
 	unsigned int nbits = 0, fend[16], nf = 0, fixed, start;
@@ -333,6 +349,12 @@ static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
 			st->addr_min = addr;
 		if (addr > st->addr_max)
 			st->addr_max = addr;
+		if (addr >= lo && addr < hi)
+			st->in_syncs++;
+		else if (nt_kernel_addr(addr))
+			st->kernel_syncs++;
+		else if (!st->other_syncs++)
+			st->other_addr = addr;
 	}
 }
 
@@ -349,8 +371,20 @@ unsigned int nt_src_bits(uint64_t config)
 	return (unsigned int)atoi(buf);
 }
 
+bool nt_syncs_in(const struct nt_frame_stats *st)
+{
+	return st->in_syncs && !st->other_syncs &&
+	       (!st->kernel_syncs || nt_traces_kernel());
+}
+
 void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
 		    struct nt_frame_stats *st)
+{
+	nt_frame_check_in(p, len, src_bits, 0, 0, st);
+}
+
+void nt_frame_check_in(const uint8_t *p, size_t len, unsigned int src_bits,
+		       uint64_t lo, uint64_t hi, struct nt_frame_stats *st)
 {
 	size_t i, start = 0;
 	bool in = false;
@@ -383,7 +417,7 @@ void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
 			continue;
 		}
 		if ((p[i] & 3) == 3) {
-			frame_msg(p + start, i + 1 - start, src_bits, st);
+			frame_msg(p + start, i + 1 - start, src_bits, lo, hi, st);
 			in = false;
 		}
 	}

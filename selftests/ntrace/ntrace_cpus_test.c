@@ -86,6 +86,7 @@ static void frame_all(const struct nt_rec *rec, unsigned int src_bits,
 				  (uintptr_t)etext, &st);
 		sum->in_syncs += st.in_syncs;
 		sum->kernel_syncs += st.kernel_syncs;
+		sum->fw_syncs += st.fw_syncs;
 		if (st.other_syncs && !sum->other_syncs)
 			sum->other_addr = st.other_addr;
 		sum->other_syncs += st.other_syncs;
@@ -104,9 +105,11 @@ static void frame_all(const struct nt_rec *rec, unsigned int src_bits,
 
 static bool in_text(const struct nt_frame_stats *st)
 {
-	if (st->other_syncs || (st->kernel_syncs && !nt_traces_kernel()))
-		ksft_print_msg("sync addresses: %lu in this program, %lu kernel, %lu elsewhere (first %#llx)\n",
-			       st->in_syncs, st->kernel_syncs, st->other_syncs,
+	if (st->other_syncs ||
+	    ((st->kernel_syncs + st->fw_syncs) && !nt_traces_kernel()))
+		ksft_print_msg("sync addresses: %lu in this program, %lu kernel, %lu firmware, %lu elsewhere (first %#llx)\n",
+			       st->in_syncs, st->kernel_syncs, st->fw_syncs,
+			       st->other_syncs,
 			       (unsigned long long)st->other_addr);
 	return st->sync_msgs && nt_syncs_in(st);
 }
@@ -166,7 +169,8 @@ int main(void)
 	}
 	ksft_test_result(!err && in_text(&st),
 			 "task moving between CPUs: sync addresses in this program%s\n",
-			 nt_traces_kernel() ? " (and the kernel: no privilege filter)" : "");
+			 nt_traces_kernel() ?
+			 " (and the kernel and firmware: no privilege filter)" : "");
 	nt_rec_free(&rec);
 
 	nt_attr(&attr, nt_pmu_type(), 0);
@@ -178,7 +182,8 @@ int main(void)
 			 st.bad ? st.why : "ok");
 	ksft_test_result(!err && in_text(&st),
 			 "event on CPU 1, CPU 1 offline and online: trace of this program%s\n",
-			 nt_traces_kernel() ? " (and the kernel: no privilege filter)" : "");
+			 nt_traces_kernel() ?
+			 " (and the kernel and firmware: no privilege filter)" : "");
 	nt_rec_free(&rec);
 	cpu_set_online(1, true);
 	ksft_finished();

@@ -20,8 +20,9 @@
  *    text: the trace is user-only and of this process alone. Encoders
  *    without a privilege filter (caps/priv_filter 0, SiFive v0) refuse
  *    user-only events (EOPNOTSUPP, checked here and in ntrace_pmu_test):
- *    there the events trace user and kernel, and a sync address is right
- *    in this program or in the kernel, with some in this program.
+ *    there the events trace user, kernel and M-mode firmware (the DT's
+ *    mmode_resv regions), and a sync address is right in this program or
+ *    in those, with some in this program.
  * A kernel-only per-CPU recording must hold kernel addresses only; without
  * a privilege filter it must be refused, and a user+kernel per-CPU
  * recording of system calls must hold kernel addresses (the kernel is
@@ -238,7 +239,7 @@ static void check(const char *name, uint64_t config, int cpu,
 	unsigned long msgs = 0, syncs = 0, bad = 0, start_bad = 0, end_bad = 0;
 	unsigned long periodic = 0;
 	unsigned long out_of_text = 0, lossy = 0, empty_trunc = 0, filled = 0;
-	unsigned long in_text = 0, ksyncs = 0;
+	unsigned long in_text = 0, ksyncs = 0, fwsyncs = 0;
 	struct drains before, after;
 	bool have_drains, direct, maybe;
 	uint64_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
@@ -286,6 +287,7 @@ static void check(const char *name, uint64_t config, int cpu,
 		periodic += st.periodic_syncs;
 		in_text += st.in_syncs;
 		ksyncs += st.kernel_syncs;
+		fwsyncs += st.fw_syncs;
 		/* a full SRAM stopped the sink: no ProgTraceCorrelation */
 		cut = full && st.bad == 1 && strstr(st.why, "cut by the end");
 		if (truncate && i == last) {
@@ -302,7 +304,8 @@ static void check(const char *name, uint64_t config, int cpu,
 			start_bad++;
 		if (!full && st.last_tcode != 33)
 			end_bad++;
-		if (st.other_syncs || (st.kernel_syncs && !nt_traces_kernel())) {
+		if (st.other_syncs ||
+		    ((st.kernel_syncs + st.fw_syncs) && !nt_traces_kernel())) {
 			if (!out_of_text++)
 				printf("# %s: record %u: sync addresses %#llx..%#llx (first outside %#llx), text %#llx..%#llx\n",
 				       name, i, (unsigned long long)st.addr_min,
@@ -337,10 +340,10 @@ static void check(const char *name, uint64_t config, int cpu,
 			 "%s: frames as N-Trace, each record from a sync to a ProgTraceCorrelation (%lu bad, %lu bad starts, %lu bad ends%s%s)\n",
 			 name, bad, start_bad, end_bad, *why ? ": " : "", why);
 	ksft_test_result(syncs > 0 && in_text > 0 && !out_of_text,
-			 "%s: every sync address is in this program's text%s (%lu syncs: %lu in it, %lu in the kernel)\n",
+			 "%s: every sync address is in this program's text%s (%lu syncs: %lu in it, %lu in the kernel, %lu in firmware)\n",
 			 name, nt_traces_kernel() ?
-			 " or the kernel (no privilege filter: user and kernel traced)" : "",
-			 syncs, in_text, ksyncs);
+			 " or the kernel or M-mode firmware (no privilege filter: all traced)" : "",
+			 syncs, in_text, ksyncs, fwsyncs);
 	/*
 	 * At most one per period (plus one per record); for short periods
 	 * also at least half that (other syncs, e.g. on returns to user
@@ -504,9 +507,10 @@ static void check_snapshot(void)
 				  nt_src_bits(0), lo, hi, &st);
 	ksft_test_result(!err && st.msgs && !st.bad &&
 			 (st.last_tcode == 33 || end_lost) && nt_syncs_in(&st),
-			 "snapshot: newest %zu bytes frame to a ProgTraceCorrelation (or the last record is flagged PARTIAL), in this program%s (%lu messages, %lu syncs in it, %lu in the kernel, %lu elsewhere, last TCODE %d, %u of %u records PARTIAL, last %s%s%s)\n",
-			 rec.len, nt_traces_kernel() ? " or the kernel" : "",
-			 st.msgs, st.in_syncs, st.kernel_syncs, st.other_syncs,
+			 "snapshot: newest %zu bytes frame to a ProgTraceCorrelation (or the last record is flagged PARTIAL), in this program%s (%lu messages, %lu syncs in it, %lu in the kernel, %lu in firmware, %lu elsewhere, last TCODE %d, %u of %u records PARTIAL, last %s%s%s)\n",
+			 rec.len, nt_traces_kernel() ? " or the kernel or firmware" : "",
+			 st.msgs, st.in_syncs, st.kernel_syncs, st.fw_syncs,
+			 st.other_syncs,
 			 st.last_tcode, partial, rec.nr_aux,
 			 end_lost ? "PARTIAL" : "not PARTIAL",
 			 st.bad ? ": " : "", st.why);

@@ -240,7 +240,8 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 		nt_frame_check_in(rec->data + rec->aux[i].off, rec->aux[i].len,
 				  nt_src_bits(0), (uintptr_t)__executable_start,
 				  (uintptr_t)etext, &st);
-		if ((st.other_syncs || (st.kernel_syncs && !kernel_traced)) &&
+		if ((st.other_syncs ||
+		     ((st.kernel_syncs + st.fw_syncs) && !kernel_traced)) &&
 		    c->in_text) {
 			c->in_text = false;
 			if (!c->bad && !c->unsynced)

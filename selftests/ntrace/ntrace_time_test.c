@@ -483,6 +483,9 @@ static void check_recording(unsigned int prescale)
 				 (unsigned long long)(r.after.t0 - r.before.t1),
 				 (unsigned long long)(r.ts.v[0] << 2 * prescale),
 				 (unsigned long long)(r.ts.v[r.ts.n - 1] << 2 * prescale));
+		/* the span on perf's clock, from a time CSR value */
+		first_ns = tconv_ns(&r.conv, r.before.t1);
+		last_ns = tconv_ns(&r.conv, r.before.t1 + span);
 		ksft_test_result(r.nr_itrace && r.nr_aux &&
 				 diff(last_ns, first_ns) <=
 				 diff(r.aux_time, r.itrace_time) + (int64_t)(tick_ns + SLACK_NS),

@@ -8,13 +8,14 @@
 #   NTRACE_KVARIANT=guest|debug   kernel variant (debug: KASAN + lockdep)
 #   NTRACE_GUEST_CONFIGS="..."    boot configurations [smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2
 #                                 ntrace-smp2-copy
-#                                 ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram]
+#                                 ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram
+#                                 ntrace-p550-smp1 ntrace-p550 (SiFive v0 personality)]
 #   NTRACE_GUEST_TIMEOUT=SECONDS  wall-clock limit per boot
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${NTRACE_KVARIANT:-guest}
-configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram}
+configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram ntrace-p550-smp1 ntrace-p550}
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=${NTRACE_GUEST_TIMEOUT:-300}; fi
 
 start=$SECONDS

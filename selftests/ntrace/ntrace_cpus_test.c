@@ -2,13 +2,18 @@
 /*
  * ntrace on more than one hart:
  *  - a per-task event of a task that moves between CPU 0 and CPU 1, with
- *    src=1: its AUX data holds messages with SRC 0 and SRC 1 (each CPU's
- *    encoder programmed with trTeSrcID = its CPU), and still frames;
+ *    src=1: its AUX data holds messages with CPU 0's and CPU 1's SRC
+ *    (caps/src_id_cpu<N>: trTeSrcID = the CPU, or an encoder's fixed ID
+ *    on SiFive v0), and still frames; encoders without a SRC field
+ *    (caps/src_bits 0: v0 encoders with sinks of their own) refuse src=1
+ *    (EOPNOTSUPP), and the recording is made without it;
  *  - a per-CPU event on CPU 1 when CPU 1 goes offline (perf stops the
  *    event; 6.12 does not restart it when the CPU returns): the trace
  *    recorded before is drained into the AUX area, frames and lies in
  *    this program, and the CPU goes offline and online cleanly (bringing
  *    it back retries while the hart is still stopping, lib/cpu.h).
+ * Sync addresses lie in this program, or in the kernel where the encoders
+ * have no privilege filter (the events then trace both, ntrace_util.h).
  * Skips with fewer than two CPUs or without the PMU.
  */
 #include <errno.h>
@@ -76,8 +81,15 @@ static void frame_all(const struct nt_rec *rec, unsigned int src_bits,
 	for (i = 0; i < rec->nr_aux; i++) {
 		if (!rec->aux[i].len)
 			continue;
-		nt_frame_check(rec->data + rec->aux[i].off, rec->aux[i].len,
-			       src_bits, &st);
+		nt_frame_check_in(rec->data + rec->aux[i].off, rec->aux[i].len,
+				  src_bits, (uintptr_t)__executable_start,
+				  (uintptr_t)etext, &st);
+		sum->in_syncs += st.in_syncs;
+		sum->kernel_syncs += st.kernel_syncs;
+		sum->fw_syncs += st.fw_syncs;
+		if (st.other_syncs && !sum->other_syncs)
+			sum->other_addr = st.other_addr;
+		sum->other_syncs += st.other_syncs;
 		sum->msgs += st.msgs;
 		sum->bad += st.bad;
 		sum->sync_msgs += st.sync_msgs;
@@ -93,8 +105,22 @@ static void frame_all(const struct nt_rec *rec, unsigned int src_bits,
 
 static bool in_text(const struct nt_frame_stats *st)
 {
-	return st->sync_msgs && st->addr_min >= (uintptr_t)__executable_start &&
-	       st->addr_max < (uintptr_t)etext;
+	if (st->other_syncs ||
+	    ((st->kernel_syncs + st->fw_syncs) && !nt_traces_kernel()))
+		ksft_print_msg("sync addresses: %lu in this program, %lu kernel, %lu firmware, %lu elsewhere (first %#llx)\n",
+			       st->in_syncs, st->kernel_syncs, st->fw_syncs,
+			       st->other_syncs,
+			       (unsigned long long)st->other_addr);
+	return st->sync_msgs && nt_syncs_in(st);
+}
+
+/* SRC of cpu's messages: caps/src_id_cpu<N>, else the CPU number. */
+static long src_id(int cpu)
+{
+	char name[32];
+
+	snprintf(name, sizeof(name), "src_id_cpu%d", cpu);
+	return nt_cap(name, cpu);
 }
 
 int main(void)
@@ -103,7 +129,9 @@ int main(void)
 	struct perf_event_attr attr;
 	struct nt_frame_stats st;
 	char buf[32];
-	int err, src_bits, hp_err = 0;
+	int err, src_bits, hp_err = 0, fd;
+	long id0, id1;
+	uint64_t want;
 
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
@@ -113,26 +141,49 @@ int main(void)
 	ksft_set_plan(4);
 	src_bits = nt_read_sysfs("caps/src_bits", buf, sizeof(buf)) ? 0 : atoi(buf);
 
+	id0 = src_id(0);
+	id1 = src_id(1);
+	want = (id0 >= 0 && id0 < 64 ? 1ull << id0 : 0) |
+	       (id1 >= 0 && id1 < 64 ? 1ull << id1 : 0);
 	nt_attr(&attr, nt_pmu_type(), NTRACE_CFG_SET(SRC, 1));
-	err = nt_record(&attr, -1, 256, migrate_work, NULL, &rec);
-	frame_all(&rec, src_bits, &st);
-	ksft_test_result(!err && st.msgs && !st.bad && (st.src_seen & 3) == 3,
-			 "task moving between CPUs 0 and 1: SRC 0 and 1 seen (%#llx), %lu messages frame (%s)\n",
-			 (unsigned long long)st.src_seen, st.msgs,
-			 err ? strerror(-err) : st.bad ? st.why : "ok");
+	if (!src_bits) {
+		/* no SRC field to put an ID in: refused, record without */
+		fd = nt_open(&attr, 0, -1);
+		if (fd >= 0)
+			close(fd);
+		nt_attr(&attr, nt_pmu_type(), 0);
+		err = nt_record(&attr, -1, 256, migrate_work, NULL, &rec);
+		frame_all(&rec, nt_src_bits(0), &st);
+		ksft_test_result(fd == -EOPNOTSUPP && !err && st.msgs && !st.bad,
+				 "task moving between CPUs 0 and 1: src=1 refused, caps/src_bits 0: EOPNOTSUPP (got %s); without it %lu messages frame (%s)\n",
+				 fd >= 0 ? "success" : strerror(-fd), st.msgs,
+				 err ? strerror(-err) : st.bad ? st.why : "ok");
+	} else {
+		err = nt_record(&attr, -1, 256, migrate_work, NULL, &rec);
+		frame_all(&rec, src_bits, &st);
+		ksft_test_result(!err && st.msgs && !st.bad && id0 != id1 &&
+				 (st.src_seen & want) == want,
+				 "task moving between CPUs 0 and 1: their SRC %ld and %ld seen (%#llx), %lu messages frame (%s)\n",
+				 id0, id1, (unsigned long long)st.src_seen, st.msgs,
+				 err ? strerror(-err) : st.bad ? st.why : "ok");
+	}
 	ksft_test_result(!err && in_text(&st),
-			 "task moving between CPUs: sync addresses in this program\n");
+			 "task moving between CPUs: sync addresses in this program%s\n",
+			 nt_traces_kernel() ?
+			 " (and the kernel and firmware: no privilege filter)" : "");
 	nt_rec_free(&rec);
 
 	nt_attr(&attr, nt_pmu_type(), 0);
 	err = nt_record(&attr, 1, 256, hotplug_work, &hp_err, &rec);
-	frame_all(&rec, 0, &st);
+	frame_all(&rec, nt_src_bits(0), &st);
 	ksft_test_result(!err && !hp_err && st.msgs > 1000 && !st.bad,
 			 "event on CPU 1, CPU 1 offline and online: trace before it drained, %lu messages frame (%s)\n",
 			 st.msgs, err ? strerror(-err) : hp_err ? strerror(-hp_err) :
 			 st.bad ? st.why : "ok");
 	ksft_test_result(!err && in_text(&st),
-			 "event on CPU 1, CPU 1 offline and online: trace of this program\n");
+			 "event on CPU 1, CPU 1 offline and online: trace of this program%s\n",
+			 nt_traces_kernel() ?
+			 " (and the kernel and firmware: no privilege filter)" : "");
 	nt_rec_free(&rec);
 	cpu_set_online(1, true);
 	ksft_finished();

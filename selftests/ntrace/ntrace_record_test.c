@@ -17,8 +17,22 @@
  *    message), starts with a synchronisation message (each drain restarts
  *    the encoder) and ends with ProgTraceCorrelation (the encoder's stop);
  *  - every synchronisation address lies inside this static program's
- *    text: the trace is user-only and of this process alone.
- * A kernel-only per-CPU recording must hold kernel addresses only.
+ *    text: the trace is user-only and of this process alone. Encoders
+ *    without a privilege filter (caps/priv_filter 0, SiFive v0) refuse
+ *    user-only events (EOPNOTSUPP, checked here and in ntrace_pmu_test):
+ *    there the events trace user, kernel and M-mode firmware (the DT's
+ *    mmode_resv regions), and a sync address is right in this program or
+ *    in those, with some in this program.
+ * A kernel-only per-CPU recording must hold kernel addresses only; without
+ * a privilege filter it must be refused, and a user+kernel per-CPU
+ * recording of system calls must hold kernel addresses (the kernel is
+ * traced: what lets a user-level test accept them).
+ * The periodic sync count is checked against the period caps/ give:
+ * 2^(n + 3) messages for sync_period n, 2^(caps/sync_max_default + 4) by
+ * default (TCI 1.0's trTeInstSyncMax; v0's teSyncMaxBTM + 1 counts alike).
+ * iret=1 alone is refused where implicit return comes only with repeated
+ * history (caps/variant 1: v0's teInstruction 7); btm-cpu0 asks for both.
+ * Without address filters (nr_addr_filters 0) a filter is refused.
  * The bytes go to /tmp/export/ntrace/ (with a description) so the host
  * can decode them against this binary. Skips without the PMU.
  */
@@ -225,6 +239,7 @@ static void check(const char *name, uint64_t config, int cpu,
 	unsigned long msgs = 0, syncs = 0, bad = 0, start_bad = 0, end_bad = 0;
 	unsigned long periodic = 0;
 	unsigned long out_of_text = 0, lossy = 0, empty_trunc = 0, filled = 0;
+	unsigned long in_text = 0, ksyncs = 0, fwsyncs = 0;
 	struct drains before, after;
 	bool have_drains, direct, maybe;
 	uint64_t lo = (uintptr_t)__executable_start, hi = (uintptr_t)etext;
@@ -267,8 +282,12 @@ static void check(const char *name, uint64_t config, int cpu,
 			lossy++;
 		if (!a->len)
 			continue;
-		nt_frame_check(rec.data + a->off, a->len, nt_src_bits(0), &st);
+		nt_frame_check_in(rec.data + a->off, a->len, nt_src_bits(0),
+				  lo, hi, &st);
 		periodic += st.periodic_syncs;
+		in_text += st.in_syncs;
+		ksyncs += st.kernel_syncs;
+		fwsyncs += st.fw_syncs;
 		/* a full SRAM stopped the sink: no ProgTraceCorrelation */
 		cut = full && st.bad == 1 && strstr(st.why, "cut by the end");
 		if (truncate && i == last) {
@@ -285,11 +304,13 @@ static void check(const char *name, uint64_t config, int cpu,
 			start_bad++;
 		if (!full && st.last_tcode != 33)
 			end_bad++;
-		if (st.sync_msgs && (st.addr_min < lo || st.addr_max >= hi)) {
+		if (st.other_syncs ||
+		    ((st.kernel_syncs + st.fw_syncs) && !nt_traces_kernel())) {
 			if (!out_of_text++)
-				printf("# %s: record %u: sync addresses %#llx..%#llx, text %#llx..%#llx\n",
+				printf("# %s: record %u: sync addresses %#llx..%#llx (first outside %#llx), text %#llx..%#llx\n",
 				       name, i, (unsigned long long)st.addr_min,
 				       (unsigned long long)st.addr_max,
+				       (unsigned long long)st.other_addr,
 				       (unsigned long long)lo,
 				       (unsigned long long)hi);
 		}
@@ -318,9 +339,11 @@ static void check(const char *name, uint64_t config, int cpu,
 	ksft_test_result(!bad && !start_bad && !end_bad && msgs > 0,
 			 "%s: frames as N-Trace, each record from a sync to a ProgTraceCorrelation (%lu bad, %lu bad starts, %lu bad ends%s%s)\n",
 			 name, bad, start_bad, end_bad, *why ? ": " : "", why);
-	ksft_test_result(syncs > 0 && !out_of_text,
-			 "%s: every sync address is in this program's text (%lu syncs)\n",
-			 name, syncs);
+	ksft_test_result(syncs > 0 && in_text > 0 && !out_of_text,
+			 "%s: every sync address is in this program's text%s (%lu syncs: %lu in it, %lu in the kernel, %lu in firmware)\n",
+			 name, nt_traces_kernel() ?
+			 " or the kernel or M-mode firmware (no privilege filter: all traced)" : "",
+			 syncs, in_text, ksyncs, fwsyncs);
 	/*
 	 * At most one per period (plus one per record); for short periods
 	 * also at least half that (other syncs, e.g. on returns to user
@@ -381,13 +404,28 @@ static void check_kernel(void)
 	struct perf_event_attr attr;
 	struct nt_frame_stats st;
 	unsigned long msgs = 0, syncs = 0, bad = 0, user = 0, lossy = 0;
+	unsigned long ksyncs = 0;
+	bool filter = nt_priv_filter();
 	char why[160] = "";
 	unsigned int i;
-	int err;
+	int err, fd;
 
 	nt_attr(&attr, nt_pmu_type(), 0);
 	attr.exclude_user = 1;
 	attr.exclude_kernel = 0;
+	if (!filter) {
+		/*
+		 * No privilege filter: kernel-only is refused; what is left to
+		 * check is that user+kernel trace holds the kernel.
+		 */
+		fd = nt_open(&attr, -1, 0);
+		if (fd >= 0)
+			close(fd);
+		ksft_test_result(fd == -EOPNOTSUPP,
+				 "kernel-cpu0: kernel-only event refused, no privilege filter: EOPNOTSUPP (got %s)\n",
+				 fd >= 0 ? "success" : strerror(-fd));
+		attr.exclude_user = 0;
+	}
 	err = nt_record(&attr, 0, 256, syscalls, (void *)500, &rec);
 	for (i = 0; !err && i < rec.nr_aux; i++) {
 		bool cut_ok = rec.aux[i].flags &
@@ -403,8 +441,17 @@ static void check_kernel(void)
 		    !bad++)
 			snprintf(why, sizeof(why), ": record %u: %s", i, st.why);
 		/* kernel addresses have the top bit set on RV64 */
-		if (st.sync_msgs && !(st.addr_min >> 63))
+		if (st.sync_msgs && !nt_kernel_addr(st.addr_min))
 			user++;
+		if (st.sync_msgs && nt_kernel_addr(st.addr_max))
+			ksyncs++;
+	}
+	if (!filter) {
+		ksft_test_result(!err && msgs && !bad && ksyncs,
+				 "user+kernel-cpu0: %lu messages frame as N-Trace, %lu lossy records, %lu records with kernel sync addresses (%s%s)\n",
+				 msgs, lossy, ksyncs, err ? strerror(-err) : "ok", why);
+		nt_rec_free(&rec);
+		return;
 	}
 	ksft_test_result(!err && msgs && !bad,
 			 "kernel-cpu0: %lu messages frame as N-Trace, %lu lossy records (%s%s)\n",
@@ -456,12 +503,15 @@ static void check_snapshot(void)
 	while (start < rec.len && (rec.data[start] & 3) != 3)
 		start++;
 	if (!err && start < rec.len)
-		nt_frame_check(rec.data + start + 1, rec.len - start - 1, nt_src_bits(0), &st);
+		nt_frame_check_in(rec.data + start + 1, rec.len - start - 1,
+				  nt_src_bits(0), lo, hi, &st);
 	ksft_test_result(!err && st.msgs && !st.bad &&
-			 (st.last_tcode == 33 || end_lost) &&
-			 st.sync_msgs && st.addr_min >= lo && st.addr_max < hi,
-			 "snapshot: newest %zu bytes frame to a ProgTraceCorrelation (or the last record is flagged PARTIAL), in this program (%lu messages, last TCODE %d, %u of %u records PARTIAL, last %s%s%s)\n",
-			 rec.len, st.msgs, st.last_tcode, partial, rec.nr_aux,
+			 (st.last_tcode == 33 || end_lost) && nt_syncs_in(&st),
+			 "snapshot: newest %zu bytes frame to a ProgTraceCorrelation (or the last record is flagged PARTIAL), in this program%s (%lu messages, %lu syncs in it, %lu in the kernel, %lu in firmware, %lu elsewhere, last TCODE %d, %u of %u records PARTIAL, last %s%s%s)\n",
+			 rec.len, nt_traces_kernel() ? " or the kernel or firmware" : "",
+			 st.msgs, st.in_syncs, st.kernel_syncs, st.fw_syncs,
+			 st.other_syncs,
+			 st.last_tcode, partial, rec.nr_aux,
 			 end_lost ? "PARTIAL" : "not PARTIAL",
 			 st.bad ? ": " : "", st.why);
 	nt_rec_free(&rec);
@@ -503,7 +553,31 @@ static void check_filter(void)
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	unsigned int i;
 	int err = -ENOENT;
+	char nr[16] = "";
 
+	/* perf makes the file only for a PMU with address filters */
+	if (nt_read_sysfs("nr_addr_filters", nr, sizeof(nr)) || !atoi(nr)) {
+		/*
+		 * No TCI filters (SiFive v0): the PMU has no address filters,
+		 * and perf refuses one (EINVAL, its answer for such a PMU).
+		 */
+		if (n > 0 && off >= 0) {
+			exe[n] = 0;
+			snprintf(filter, sizeof(filter), "filter %#lx/64@%s", off, exe);
+			nt_attr(&attr, nt_pmu_type(), 0);
+			err = nt_record_filtered(&attr, filter, 256, workload,
+						 (void *)20000, &rec);
+			nt_rec_free(&rec);
+		}
+		ksft_test_result(err == -EINVAL,
+				 "filter on leaf(): refused, no address filters (nr_addr_filters 0): EINVAL (got %s)\n",
+				 err ? strerror(-err) : "success");
+		ksft_test_result(nt_cap("nr_filters", -1) == 0 ||
+				 nt_cap("nr_comparators", -1) == 0,
+				 "filter on leaf(): no address filters, as caps/ say (%ld filters, %ld comparators)\n",
+				 nt_cap("nr_filters", -1), nt_cap("nr_comparators", -1));
+		return;
+	}
 	if (n > 0 && off >= 0) {
 		exe[n] = 0;
 		snprintf(filter, sizeof(filter), "filter %#lx/64@%s", off, exe);
@@ -540,24 +614,43 @@ static void check_filter(void)
 
 int main(void)
 {
+	struct perf_event_attr attr;
+	unsigned long period;
+	uint64_t iret;
 	cpu_set_t set;
+	int fd;
 
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
-	ksft_set_plan(5 * 6 + 2 + 2 + 2);
+	/* v0: one more (iret alone refused); kernel-only: 2 either way */
+	ksft_set_plan(5 * 6 + 2 + 2 + 2 + nt_sifive_v0());
 	find_late_sram();
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
+	/* messages between periodic syncs by default */
+	period = 1ul << (nt_cap("sync_max_default", 8) + 4);
 	/* about 100 KiB of trace into a 1 MiB AUX area */
-	check("btm-task", 0, -1, 20000, 256, false, 4096);
-	check("htm-task", NTRACE_CFG_SET(HTM, 1), -1, 20000, 256, false, 4096);
-	check("btm-cpu0", NTRACE_CFG_SET(IRET, 1), 0, 20000, 256, false, 4096);
+	check("btm-task", 0, -1, 20000, 256, false, period);
+	check("htm-task", NTRACE_CFG_SET(HTM, 1), -1, 20000, 256, false, period);
+	iret = NTRACE_CFG_SET(IRET, 1);
+	if (nt_sifive_v0()) {
+		/* implicit return only with repeated history (teInstruction 7) */
+		nt_attr(&attr, nt_pmu_type(), iret);
+		fd = nt_open(&attr, -1, 0);
+		if (fd >= 0)
+			close(fd);
+		ksft_test_result(fd == -EOPNOTSUPP,
+				 "iret=1 without rephist refused (v0: only together): EOPNOTSUPP (got %s)\n",
+				 fd >= 0 ? "success" : strerror(-fd));
+		iret |= NTRACE_CFG_SET(REPHIST, 1);
+	}
+	check("btm-cpu0", iret, 0, 20000, 256, false, period);
 	check("btm-sync32", NTRACE_CFG_SET(SYNC_PERIOD, 2), -1, 20000, 256,
 	      false, 32);
 	/* ten times more into 64 KiB: the AUX area fills up */
-	check("btm-full", 0, -1, 200000, 16, true, 4096);
+	check("btm-full", 0, -1, 200000, 16, true, period);
 	check_kernel();
 	check_snapshot();
 	check_filter();

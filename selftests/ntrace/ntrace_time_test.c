@@ -27,6 +27,19 @@
  *    lie between the time CSR read before and after perf ran, and each
  *    AUXTRACE record's reference (the time CSR when perf took the data)
  *    is not earlier than the data's timestamps.
+ * That holds where the unit is External and fed by the platform timer
+ * (caps/ts_mode 1). A SiFive v0 encoder's unit is a slave of its funnel's
+ * (caps/ts_mode 4) or its own (2): it counts the same timer from its own
+ * reset, not from the time CSR's zero, so its values cannot be put on
+ * perf's clock by the time CSR's conversion. There the recordings check
+ * what does hold: TSTAMPs never decrease, and the span from the first to
+ * the last sync TSTAMP (x4^prescale) covers the 20 ms sleep and fits in
+ * the time CSR's interval around the recording; converted with the mmap
+ * page it fits between perf's ITRACE_START and last AUX record; perf
+ * record runs without ":u" where there is no privilege filter (a
+ * user-only event is refused), and its timestamps' span fits in the time
+ * CSR reads around perf. A ts_prescale above caps/ts_prescale_max (the
+ * v0 slave unit has no prescaler) must be refused with EOPNOTSUPP.
  * Skips without the PMU or without a timestamp unit.
  */
 #include <errno.h>
@@ -278,7 +291,17 @@ static uint64_t dt_timebase(void)
 	return n == 4 || n == 8 ? v : 0;
 }
 
-static uint64_t rate_hz, ts_mode;
+static uint64_t rate_hz, ts_mode, ps_max;
+/* trace time is the time CSR (External unit, the platform timer) */
+static bool csr_time;
+
+/* ps_max before the plan: how many results the recordings give */
+static void check_caps_quiet(void)
+{
+	bool ok = true;
+
+	ps_max = cap_u64("ts_prescale_max", &ok);
+}
 
 static bool check_caps(void)
 {
@@ -287,9 +310,18 @@ static bool check_caps(void)
 
 	ts_mode = cap_u64("ts_mode", &ok);
 	rate_hz = cap_u64("ts_rate_hz", &ok);
-	ksft_test_result(ok && ts_mode == NTRACE_TS_MODE_EXTERNAL,
-			 "caps/ts_mode is %llu (1: External, the platform timer)\n",
-			 (unsigned long long)ts_mode);
+	ps_max = cap_u64("ts_prescale_max", &ok);
+	csr_time = ts_mode == NTRACE_TS_MODE_EXTERNAL;
+	if (nt_sifive_v0())
+		/* v0: the funnel's unit (a slave of it) or the encoder's own */
+		ksft_test_result(ok && (ts_mode == NTRACE_TS_MODE_SHARED ||
+					ts_mode == NTRACE_TS_MODE_INTERNAL_SYSTEM),
+				 "caps/ts_mode is %llu (SiFive v0: 4, a slave of the funnel's unit, or 2, its own)\n",
+				 (unsigned long long)ts_mode);
+	else
+		ksft_test_result(ok && ts_mode == NTRACE_TS_MODE_EXTERNAL,
+				 "caps/ts_mode is %llu (1: External, the platform timer)\n",
+				 (unsigned long long)ts_mode);
 	ksft_test_result(ok && tb && rate_hz == tb,
 			 "caps/ts_rate_hz %llu equals /cpus timebase-frequency %llu\n",
 			 (unsigned long long)rate_hz, (unsigned long long)tb);
@@ -399,14 +431,28 @@ out_fd:
 	return err;
 }
 
+/* Results check_recording(prescale) gives. */
+static unsigned int recording_results(unsigned int prescale)
+{
+	return prescale > ps_max ? 1 : 4;
+}
+
 static void check_recording(unsigned int prescale)
 {
 	static struct recording r;
-	uint64_t tick_ns, lo, hi, first_ns = 0, last_ns = 0;
+	uint64_t tick_ns, lo, hi, first_ns = 0, last_ns = 0, span, sleep;
 	int64_t dconv, dmono, tol;
 	bool inside = true;
 	unsigned int i;
 	int err = record(prescale, &r);
+
+	if (prescale > ps_max) {
+		ksft_test_result(err == -EOPNOTSUPP,
+				 "ps%u: ts_prescale above caps/ts_prescale_max %llu refused: EOPNOTSUPP (got %s)\n",
+				 prescale, (unsigned long long)ps_max,
+				 err ? strerror(-err) : "success");
+		return;
+	}
 
 	ksft_print_msg("ps%u: %u sync timestamps in %lu messages (%lu bad), %u AUX records, time CSR %llu..%llu\n",
 		       prescale, r.ts.n, r.ts.msgs, r.ts.bad, r.nr_aux,
@@ -418,6 +464,37 @@ static void check_recording(unsigned int prescale)
 		ksft_test_result_skip("ps%u: no conversion to check\n", prescale);
 		ksft_test_result_skip("ps%u: no conversion to compare\n", prescale);
 		return;
+	}
+	tick_ns = ((1000000000ull << 2 * prescale) + rate_hz - 1) / rate_hz;
+	first_ns = tconv_ns(&r.conv, r.ts.v[0] << 2 * prescale);
+	last_ns = tconv_ns(&r.conv, r.ts.v[r.ts.n - 1] << 2 * prescale);
+	if (!csr_time) {
+		/*
+		 * The unit counts the platform timer from its own reset: the
+		 * trace's spans are the time CSR's, its values are not.
+		 */
+		span = (r.ts.v[r.ts.n - 1] - r.ts.v[0]) << 2 * prescale;
+		sleep = SLEEP_NS * rate_hz / 1000000000ull;
+		ksft_test_result(nondecreasing(&r.ts) && !r.ts.bad && span >= sleep &&
+				 span <= r.after.t0 - r.before.t1,
+				 "ps%u: %u sync TSTAMPs never decrease, and their span %llu x4^%u covers the sleep (%llu) within the time CSR's %llu around the recording (trace %llu..%llu: the unit's own count)\n",
+				 prescale, r.ts.n, (unsigned long long)span, prescale,
+				 (unsigned long long)sleep,
+				 (unsigned long long)(r.after.t0 - r.before.t1),
+				 (unsigned long long)(r.ts.v[0] << 2 * prescale),
+				 (unsigned long long)(r.ts.v[r.ts.n - 1] << 2 * prescale));
+		/* the span on perf's clock, from a time CSR value */
+		first_ns = tconv_ns(&r.conv, r.before.t1);
+		last_ns = tconv_ns(&r.conv, r.before.t1 + span);
+		ksft_test_result(r.nr_itrace && r.nr_aux &&
+				 diff(last_ns, first_ns) <=
+				 diff(r.aux_time, r.itrace_time) + (int64_t)(tick_ns + SLACK_NS),
+				 "ps%u: converted, the trace's span %lld ns fits between perf's first ITRACE_START %llu and last AUX record %llu (of %u, %u; tolerance %llu ns)\n",
+				 prescale, (long long)diff(last_ns, first_ns),
+				 (unsigned long long)r.itrace_time,
+				 (unsigned long long)r.aux_time, r.nr_itrace, r.nr_aux,
+				 (unsigned long long)(tick_ns + SLACK_NS));
+		goto conversion;
 	}
 	/* 1. trace time is the time CSR, divided by 4^prescale */
 	lo = r.before.t1 >> (2 * prescale);
@@ -432,9 +509,6 @@ static void check_recording(unsigned int prescale)
 			 (unsigned long long)(r.ts.v[r.ts.n - 1] << 2 * prescale));
 
 	/* 2. on perf's clock: between perf's own records of the recording */
-	tick_ns = ((1000000000ull << 2 * prescale) + rate_hz - 1) / rate_hz;
-	first_ns = tconv_ns(&r.conv, r.ts.v[0] << 2 * prescale);
-	last_ns = tconv_ns(&r.conv, r.ts.v[r.ts.n - 1] << 2 * prescale);
 	ksft_test_result(r.nr_itrace && r.nr_aux &&
 			 diff(first_ns, r.itrace_time) >= -(int64_t)(tick_ns + SLACK_NS) &&
 			 diff(r.aux_time, last_ns) >= -SLACK_NS,
@@ -443,6 +517,7 @@ static void check_recording(unsigned int prescale)
 			 (unsigned long long)r.itrace_time, (unsigned long long)r.aux_time,
 			 r.nr_itrace, r.nr_aux, (unsigned long long)(tick_ns + SLACK_NS));
 
+conversion:
 	/* 3. the page's conversion is perf's clock: ITRACE_START within the enable ioctl */
 	ksft_test_result(diff(r.itrace_time, tconv_ns(&r.conv, r.en0)) >= -SLACK_NS &&
 			 diff(tconv_ns(&r.conv, r.en1), r.itrace_time) >= -SLACK_NS,
@@ -502,7 +577,9 @@ static uint8_t *read_file(const char *path, size_t *len)
 
 static void check_perf_record(void)
 {
-	char *argv[] = { PERF, "record", "-q", "-o", PERF_DATA, "-e", "ntrace/ts=1/u",
+	/* user only where the encoders can filter: else refused */
+	char *ev = nt_priv_filter() ? "ntrace/ts=1/u" : "ntrace/ts=1/";
+	char *argv[] = { PERF, "record", "-q", "-o", PERF_DATA, "-e", ev,
 			 "--", self, "work", NULL };
 	static struct ts_list ts;
 	struct ntrace_auxtrace_info info = { 0 };
@@ -536,13 +613,13 @@ static void check_perf_record(void)
 	p = read_file(PERF_DATA, &len);
 	if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st) || !p || len < sizeof(hd)) {
 		ksft_print_msg("perf record failed (status %#x):\n%s\n", st, out);
-		ksft_test_result_fail("perf record -e ntrace/ts=1/u\n");
+		ksft_test_result_fail("perf record -e %s\n", ev);
 		ksft_test_result_skip("perf record: no AUXTRACE_INFO to check\n");
 		ksft_test_result_skip("perf record: no timestamps to check\n");
 		free(p);
 		return;
 	}
-	ksft_test_result_pass("perf record -e ntrace/ts=1/u (%zu bytes)\n", len);
+	ksft_test_result_pass("perf record -e %s (%zu bytes)\n", ev, len);
 	memcpy(&hd, p, sizeof(hd));
 	off = hd.data[0];
 	end = hd.data[0] + hd.data[1];
@@ -605,6 +682,20 @@ static void check_perf_record(void)
 			 info.time_flags, (unsigned long long)rate_hz, ncpu);
 	lo = s0.t1 >> prescale_shift;
 	hi = s1.t0 >> prescale_shift;
+	if (!csr_time) {
+		/* the unit's own count: only its span is the time CSR's */
+		ksft_test_result(ts.n && !ts.bad && nondecreasing(&ts) &&
+				 ts.v[ts.n - 1] - ts.v[0] <= hi - lo,
+				 "perf record: %u sync TSTAMPs in %u AUXTRACE buffers never decrease and span %llu, within the time CSR reads around perf (%llu; the unit's own count %llu..%llu)\n",
+				 ts.n, nbuf,
+				 (unsigned long long)(ts.n ? ts.v[ts.n - 1] - ts.v[0] : 0),
+				 (unsigned long long)(hi - lo),
+				 (unsigned long long)(ts.n ? ts.v[0] : 0),
+				 (unsigned long long)(ts.n ? ts.v[ts.n - 1] : 0));
+		free(p);
+		unlink(PERF_DATA);
+		return;
+	}
 	ksft_test_result(ts.n && !ts.bad && ts.v[0] >= lo && ts.v[ts.n - 1] <= hi &&
 			 nondecreasing(&ts) && refs_ok,
 			 "perf record: %u sync TSTAMPs in %u AUXTRACE buffers lie in the time CSR reads around perf (%llu..%llu, trace %llu..%llu), never decrease, and no buffer's reference is earlier\n",
@@ -631,9 +722,10 @@ int main(int argc, char **argv)
 	if (n <= 0)
 		ksft_exit_fail_msg("readlink /proc/self/exe\n");
 	self[n] = 0;
-	ksft_set_plan(2 + 2 * 4 + 3);
+	check_caps_quiet();
+	ksft_set_plan(2 + recording_results(0) + recording_results(2) + 3);
 	if (!check_caps()) {
-		for (n = 0; n < 2 * 4 + 3; n++)
+		for (n = 0; n < recording_results(0) + recording_results(2) + 3; n++)
 			ksft_test_result_skip("no timestamp unit with a known rate: nothing to record\n");
 		ksft_finished();
 	}

@@ -23,6 +23,11 @@
  *  - with two CPUs, the same with a per-CPU event on the component's CPU
  *    while the unbind runs on another CPU (the driver stops the trace on
  *    the traced CPU through a cross-CPU call);
+ *  - a sink embedded in a funnel's or an encoder's register block (SiFive
+ *    v0: no ntrace-ramsink device; the topology names the component) is
+ *    unbound with that component: the sink tests then unbind the
+ *    component the topology's last sink line names, and check it is a
+ *    bound funnel or encoder;
  *  - the kernel logged no warning, BUG (KASAN, lockdep) or oops meanwhile.
  * Leaves every component bound. Skips without the PMU.
  */
@@ -55,6 +60,11 @@ extern char __executable_start[], etext[];
 extern char __start_ntrace_after_unbind[], __stop_ntrace_after_unbind[];
 
 static volatile unsigned long sink_var;
+/*
+ * nt_attr()'s events trace the kernel too (no privilege filter): read at
+ * the start, while every component is bound (caps/ read 0 without).
+ */
+static bool kernel_traced;
 
 /* Devices bound to a driver: the entries of its directory with a '.'. */
 static int bound_devs(const char *drv, char names[][64])
@@ -226,10 +236,24 @@ static void check_rec(const struct nt_rec *rec, int err, struct rec_check *c)
 		c->bad += st.bad;
 		if (!st.sync_msgs)
 			continue;
-		if (st.addr_min < (uintptr_t)__executable_start ||
-		    st.addr_max >= (uintptr_t)etext)
+		/* in this program (or the kernel, where it is traced too) */
+		nt_frame_check_in(rec->data + rec->aux[i].off, rec->aux[i].len,
+				  nt_src_bits(0), (uintptr_t)__executable_start,
+				  (uintptr_t)etext, &st);
+		if ((st.other_syncs ||
+		     ((st.kernel_syncs + st.fw_syncs) && !kernel_traced)) &&
+		    c->in_text) {
 			c->in_text = false;
-		if (st.addr_max >= a0 && st.addr_min < a1)
+			if (!c->bad && !c->unsynced)
+				snprintf(c->why, sizeof(c->why),
+					 "record %u: sync address %#llx outside this program (%lu, %lu kernel)",
+					 i, (unsigned long long)(st.other_syncs ?
+					 st.other_addr : st.addr_max),
+					 st.other_syncs, st.kernel_syncs);
+		}
+		nt_frame_check_in(rec->data + rec->aux[i].off, rec->aux[i].len,
+				  nt_src_bits(0), a0, a1, &st);
+		if (st.in_syncs)
 			c->after++;
 	}
 }
@@ -609,6 +633,35 @@ static void test_all_cpus(const char *drv, const char *dev,
 	munmap(sh, sizeof(*sh));
 }
 
+/*
+ * The sinks the topology lists ("sink NAME mode=..."), up to MAX_DEVS;
+ * returns how many.
+ */
+static int topology_sinks(char names[][64])
+{
+	FILE *f = fopen(NTRACE_SYSFS "/topology", "r");
+	char line[512];
+	int n = 0;
+
+	while (f && fgets(line, sizeof(line), f) && n < MAX_DEVS)
+		if (sscanf(line, "sink %63s mode=", names[n]) == 1)
+			n++;
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/* Whether dev is among the n names. */
+static bool in_list(char names[][64], int n, const char *dev)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(names[i], dev))
+			return true;
+	return false;
+}
+
 /* Bind every device that was bound at the start and is not any more. */
 static void rebind_all(const char *drv, char names[][64], int n)
 {
@@ -623,7 +676,10 @@ int main(void)
 	char encs[MAX_DEVS][64], sinks[MAX_DEVS][64], funs[MAX_DEVS][64];
 	char impl[64] = "";
 	unsigned long long all;
-	int kmsg, ne, ns, nf, splats, cpu_e, cpu_s, cpu_f;
+	char tsinks[MAX_DEVS][64];
+	int kmsg, ne, ns, nf, nt, splats, cpu_e, cpu_s, cpu_f;
+	const char *sink_drv = SINK;
+	bool embedded = false, embedded_ok = true;
 
 	ksft_print_header();
 	if (nt_pmu_type() < 0)
@@ -632,18 +688,39 @@ int main(void)
 	ns = bound_devs(SINK, sinks);
 	nf = bound_devs(FUNNEL, funs);
 	all = cpumask_bits();
+	nt = topology_sinks(tsinks);
+	if (ns < 1 && nt > 0) {
+		/*
+		 * Sinks embedded in funnels or encoders (SiFive v0): the sink
+		 * tests unbind the component the last one belongs to.
+		 */
+		ns = nt;
+		embedded = true;
+		memcpy(sinks, tsinks, sizeof(sinks));
+		if (nf > 0 && in_list(funs, nf, sinks[ns - 1]))
+			sink_drv = FUNNEL;
+		else if (in_list(encs, ne, sinks[ns - 1]))
+			sink_drv = ENCODER;
+		else
+			embedded_ok = false;
+	}
 	if (ne < 1 || ns < 1 || !all)
 		ksft_exit_skip("no bound encoder and sink (%d, %d), cpumask %#llx\n",
 			       ne, ns, all);
 	nt_read_sysfs("caps/te_impl", impl, sizeof(impl));
+	kernel_traced = nt_traces_kernel();
 	kmsg = kmsg_open();
-	ksft_set_plan(41);
+	ksft_set_plan(41 + embedded);
+	if (embedded)
+		ksft_test_result(embedded_ok,
+				 "no sink device: the topology's sink %s is the bound %s of that name (embedded sink)\n",
+				 sinks[ns - 1], embedded_ok ? sink_drv : "(none)");
 
 	/* the last ones: on two harts, CPU 1's (the test runs on CPU 0) */
 	cpu_e = test_idle(ENCODER, encs[ne - 1], all, impl);
-	cpu_s = test_idle(SINK, sinks[ns - 1], all, impl);
+	cpu_s = test_idle(sink_drv, sinks[ns - 1], all, impl);
 	rebind_all(ENCODER, encs, ne);
-	rebind_all(SINK, sinks, ns);
+	rebind_all(sink_drv, sinks, ns);
 
 	if (cpu_e >= 0)
 		test_tracing(ENCODER, encs[ne - 1], cpu_e, all);
@@ -652,11 +729,11 @@ int main(void)
 			ksft_test_result_skip("encoder unbind while tracing: its CPU is unknown\n");
 	rebind_all(ENCODER, encs, ne);
 	if (cpu_s >= 0)
-		test_tracing(SINK, sinks[ns - 1], cpu_s, all);
+		test_tracing(sink_drv, sinks[ns - 1], cpu_s, all);
 	else
 		for (int i = 0; i < 4; i++)
 			ksft_test_result_skip("sink unbind while tracing: its CPU is unknown\n");
-	rebind_all(SINK, sinks, ns);
+	rebind_all(sink_drv, sinks, ns);
 
 	/* a funnel (the last: on funnel2 a cluster funnel) */
 	if (nf > 0) {
@@ -677,8 +754,8 @@ int main(void)
 	if (nf > 0 && (path_cpus_of(funs[nf - 1]) & (path_cpus_of(funs[nf - 1]) - 1))) {
 		test_all_cpus(FUNNEL, funs[nf - 1], all);
 		rebind_all(FUNNEL, funs, nf);
-		test_all_cpus(SINK, sinks[ns - 1], all);
-		rebind_all(SINK, sinks, ns);
+		test_all_cpus(sink_drv, sinks[ns - 1], all);
+		rebind_all(sink_drv, sinks, ns);
 	} else {
 		for (int i = 0; i < 10; i++)
 			ksft_test_result_skip("unbind under events on every CPU: needs a funnel with two CPUs\n");
@@ -687,8 +764,8 @@ int main(void)
 	if (cpu_e >= 0 && cpu_s >= 0 && (all & (all - 1))) {
 		test_remote(ENCODER, encs[ne - 1], cpu_e, all);
 		rebind_all(ENCODER, encs, ne);
-		test_remote(SINK, sinks[ns - 1], cpu_s, all);
-		rebind_all(SINK, sinks, ns);
+		test_remote(sink_drv, sinks[ns - 1], cpu_s, all);
+		rebind_all(sink_drv, sinks, ns);
 	} else {
 		for (int i = 0; i < 6; i++)
 			ksft_test_result_skip("unbind from another CPU: needs two traced CPUs\n");

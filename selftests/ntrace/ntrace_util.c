@@ -2,7 +2,9 @@
 /*
  * Helpers of the ntrace kselftests (see ntrace_util.h).
  */
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,6 +53,75 @@ bool nt_priv_filter(void)
 	    nt_read_sysfs("caps/priv_filter", buf, sizeof(buf)))
 		return true;
 	return atoi(buf);
+}
+
+long nt_cap(const char *name, long dflt)
+{
+	char rel[96], buf[64];
+
+	snprintf(rel, sizeof(rel), "caps/%s", name);
+	if (nt_read_sysfs(rel, buf, sizeof(buf)) || !buf[0])
+		return dflt;
+	return strtol(buf, NULL, 0);
+}
+
+/* M-mode firmware's reserved-memory regions, read once */
+static struct {
+	uint64_t start, end;
+} fw[8];
+static int nr_fw = -1;
+
+static void read_fw_regions(void)
+{
+	const char *dir = "/proc/device-tree/reserved-memory";
+	char path[512];
+	struct dirent *d;
+	uint8_t b[16];
+	DIR *dp;
+	int fd, i;
+
+	nr_fw = 0;
+	dp = opendir(dir);
+	while (dp && (d = readdir(dp)) && nr_fw < (int)ARRAY_SIZE(fw)) {
+		uint64_t a = 0, sz = 0;
+
+		if (strncmp(d->d_name, "mmode_resv", 10))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/reg", dir, d->d_name);
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		/* virt: #address-cells 2, #size-cells 2, big-endian */
+		if (read(fd, b, sizeof(b)) == sizeof(b)) {
+			for (i = 0; i < 8; i++) {
+				a = a << 8 | b[i];
+				sz = sz << 8 | b[8 + i];
+			}
+			fw[nr_fw].start = a;
+			fw[nr_fw++].end = a + sz;
+		}
+		close(fd);
+	}
+	if (dp)
+		closedir(dp);
+}
+
+bool nt_firmware_addr(uint64_t addr)
+{
+	int i;
+
+	if (nr_fw < 0)
+		read_fw_regions();
+	for (i = 0; i < nr_fw; i++)
+		if (addr >= fw[i].start && addr < fw[i].end)
+			return true;
+	return false;
+}
+
+bool nt_sifive_v0(void)
+{
+	return nt_cap("variant", NTRACE_PROTO_VARIANT_1_0) ==
+	       NTRACE_PROTO_VARIANT_SIFIVE_V0;
 }
 
 void nt_attr(struct perf_event_attr *attr, int type, uint64_t config)
@@ -279,7 +350,7 @@ static uint64_t bits(const uint8_t *mdo, unsigned int from, unsigned int n)
 }
 
 static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
-		      struct nt_frame_stats *st)
+		      uint64_t lo, uint64_t hi, struct nt_frame_stats *st)
 {
 	uint8_t mdo[64] = { 0 };
 	unsigned int nbits = 0, fend[16], nf = 0, fixed, start;
@@ -333,6 +404,14 @@ static void frame_msg(const uint8_t *m, size_t n, unsigned int src_bits,
 			st->addr_min = addr;
 		if (addr > st->addr_max)
 			st->addr_max = addr;
+		if (addr >= lo && addr < hi)
+			st->in_syncs++;
+		else if (nt_kernel_addr(addr))
+			st->kernel_syncs++;
+		else if (nt_firmware_addr(addr))
+			st->fw_syncs++;
+		else if (!st->other_syncs++)
+			st->other_addr = addr;
 	}
 }
 
@@ -349,8 +428,20 @@ unsigned int nt_src_bits(uint64_t config)
 	return (unsigned int)atoi(buf);
 }
 
+bool nt_syncs_in(const struct nt_frame_stats *st)
+{
+	return st->in_syncs && !st->other_syncs &&
+	       (!(st->kernel_syncs + st->fw_syncs) || nt_traces_kernel());
+}
+
 void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
 		    struct nt_frame_stats *st)
+{
+	nt_frame_check_in(p, len, src_bits, 0, 0, st);
+}
+
+void nt_frame_check_in(const uint8_t *p, size_t len, unsigned int src_bits,
+		       uint64_t lo, uint64_t hi, struct nt_frame_stats *st)
 {
 	size_t i, start = 0;
 	bool in = false;
@@ -383,7 +474,7 @@ void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
 			continue;
 		}
 		if ((p[i] & 3) == 3) {
-			frame_msg(p + start, i + 1 - start, src_bits, st);
+			frame_msg(p + start, i + 1 - start, src_bits, lo, hi, st);
 			in = false;
 		}
 	}

@@ -29,6 +29,31 @@ int nt_read_sysfs(const char *rel, char *buf, size_t size);
  * encoder has a privilege filter (nt_priv_filter()), else user and kernel.
  */
 bool nt_priv_filter(void);
+/*
+ * Whether nt_attr()'s events trace the kernel too: an encoder without a
+ * privilege filter (SiFive v0) refuses user-only events, so the tests
+ * record user and kernel there, and a kernel sync address is then right.
+ */
+static inline bool nt_traces_kernel(void)
+{
+	return !nt_priv_filter();
+}
+
+/* caps/<name> as a number (any base), or dflt where it is absent. */
+long nt_cap(const char *name, long dflt);
+/* caps/variant says SiFive's pre-ratified (v0) encoder. */
+bool nt_sifive_v0(void);
+/* A kernel address: RV64's upper half (the top bit set). */
+static inline bool nt_kernel_addr(uint64_t addr)
+{
+	return addr >> 63;
+}
+/*
+ * An address in M-mode firmware: the device tree's reserved-memory
+ * regions OpenSBI made for itself (mmode_resv*). An event that excludes
+ * nothing traces machine mode too (no privilege filter: SiFive v0).
+ */
+bool nt_firmware_addr(uint64_t addr);
 void nt_attr(struct perf_event_attr *attr, int type, uint64_t config);
 /* perf_event_open(); returns the fd or -errno. */
 int nt_open(struct perf_event_attr *attr, int pid, int cpu);
@@ -84,6 +109,12 @@ struct nt_frame_stats {
 	int first_tcode;		/* -1: no message */
 	int last_tcode;
 	uint64_t addr_min, addr_max;	/* F-ADDR of sync messages */
+	/*
+	 * nt_frame_check_in(): sync addresses in [lo, hi), in the kernel,
+	 * in M-mode firmware, elsewhere
+	 */
+	unsigned long in_syncs, kernel_syncs, fw_syncs, other_syncs;
+	uint64_t other_addr;		/* the first "other" one */
 	char why[128];			/* first error */
 };
 
@@ -97,6 +128,15 @@ unsigned int nt_src_bits(uint64_t config);
 /* src_bits: width of the SRC field (0: none). */
 void nt_frame_check(const uint8_t *p, size_t len, unsigned int src_bits,
 		    struct nt_frame_stats *st);
+/* The same, and sort the sync addresses: in [lo, hi), kernel, other. */
+void nt_frame_check_in(const uint8_t *p, size_t len, unsigned int src_bits,
+		       uint64_t lo, uint64_t hi, struct nt_frame_stats *st);
+/*
+ * Sync addresses of a recording of code in [lo, hi) are right: some in
+ * it, none elsewhere, but in the kernel and the firmware where
+ * nt_traces_kernel() says they are traced (an event excluding nothing).
+ */
+bool nt_syncs_in(const struct nt_frame_stats *st);
 bool nt_tcode_is_sync(int tcode);
 
 #endif

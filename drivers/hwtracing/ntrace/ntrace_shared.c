@@ -282,6 +282,14 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	 * what the funnels drop, the encoders report.)
 	 */
 	if (d.wrapped && sink->stop_on_wrap && !shared_enable(sink)) {
+		/*
+		 * A sink that drops while off (SiFive v0 funnel: the stop on
+		 * wrap clears tfEnable) held nothing back: this CPU's last
+		 * messages since the stop, its ProgTraceCorrelation among
+		 * them, are gone, and its encoder cannot tell.
+		 */
+		if (sink->drops_when_off)
+			s->lost = true;
 		if (len && src_bits)
 			ntrace_split_msgs(buf, len, src_bits, false,
 					  stage_msg, &ctx);

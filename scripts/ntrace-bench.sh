@@ -25,7 +25,7 @@
 #  - the same on a sink shared through funnels: throughput with 1, 2 and 4
 #    harts tracing at once (ntrace-funnel, ntrace-funnel-smp2,
 #    ntrace-funnel-smp4; one loop per hart, each with its own event), with
-#    the driver's double buffer (default) and without it (halves=0: the
+#    the driver's double buffer (default) and without it (double_buffer=0: the
 #    sink stays off while a drain copies it, as before 2 December), and the cost per context
 #    switch of the shared-sink path against a sink per hart, on one hart
 #    (ntrace-funnel against ntrace: the model refuses QEMU's -icount,
@@ -78,7 +78,7 @@ commands() {
 	    echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
 	swf) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3" ;;
 	tpf[124]) echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb"
-	    echo "/usr/bin/ntrace_bench reload halves=0"
+	    echo "/usr/bin/ntrace_bench reload double_buffer=0"
 	    echo "/usr/bin/ntrace_bench throughput -n $((insns / ${1#tpf})) -j ${1#tpf} $ipb" ;;
 	esac
 }

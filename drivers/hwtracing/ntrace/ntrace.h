@@ -128,12 +128,13 @@ struct ntrace_sink {
 	bool stop_on_wrap;		/* trRamStopOnWrap works */
 	bool any_window;		/* SMEM: any word-aligned Start/Limit */
 	/*
-	 * SMEM: each half of the buffer takes a window of its own. A shared
-	 * sink then captures into one half while a drain reads the other
-	 * (ntrace_shared.c); half: the one it captures into (sink lock).
+	 * SMEM, behind funnels: a second buffer of buf_size, so that the
+	 * sink fills one while a drain reads the other (ntrace_shared.c);
+	 * alt: it captures into buf2 (sink lock).
 	 */
-	bool halves;
-	unsigned int half;
+	void *buf2;
+	phys_addr_t buf2_phys;
+	bool alt;
 	u64 min_addr, max_addr;		/* legal trRamStart/Limit range */
 	/*
 	 * SMEM: the bounce buffer the sink writes, at buf_phys. SRAM: the
@@ -210,7 +211,8 @@ struct ntrace_sink *ntrace_sink_embed(struct device *dev, void __iomem *base,
 				      bool in_encoder);
 void ntrace_sink_unembed(struct ntrace_sink *sink);
 int ntrace_sink_enable(struct ntrace_sink *sink);
-int ntrace_sink_enable_half(struct ntrace_sink *sink);
+int ntrace_sink_add_buf2(struct ntrace_sink *sink);
+int ntrace_sink_enable_alt(struct ntrace_sink *sink);
 const u8 *ntrace_sink_data(const struct ntrace_sink *sink);
 int ntrace_sink_enable_at(struct ntrace_sink *sink,
 			  const struct ntrace_window *w, bool stop);
@@ -255,8 +257,7 @@ int ntrace_path_src_id(int cpu);
 s64 ntrace_path_hartid(int cpu);
 
 /* ntrace_shared.c: sinks shared through funnels */
-int ntrace_shared_prepare(int cpu, const struct ntrace_sink *sink);
-size_t ntrace_shared_capacity(const struct ntrace_sink *sink);
+int ntrace_shared_prepare(int cpu, struct ntrace_sink *sink);
 void ntrace_shared_mark_stale(struct ntrace_sink *sink);
 void ntrace_shared_free(void);
 int ntrace_shared_start(int cpu, const struct ntrace_path *path,

@@ -434,15 +434,15 @@ ssize_t ntrace_paths_show(char *page)
 			continue;
 		/*
 		 * direct: it can write AUX areas itself (ntrace_pmu.c);
-		 * halves: shared, it fills one half while a drain reads the
+		 * double: shared, it fills one buffer while a drain reads the
 		 * other (ntrace_shared.c)
 		 */
 		len += sysfs_emit_at(page, len,
-				     "sink %s mode=%s size=%zu direct=%d halves=%d cpus=%*pbl\n",
+				     "sink %s mode=%s size=%zu direct=%d double=%d cpus=%*pbl\n",
 				     dev_name(sink->dev),
 				     ntrace_sink_mode_name(sink), sink->buf_size,
 				     !sink->sram && sink->any_window && !shared,
-				     sink->halves && shared,
+				     sink->buf2 && shared,
 				     cpumask_pr_args(&cpus));
 	}
 	list_for_each_entry(f, &funnels, node) {

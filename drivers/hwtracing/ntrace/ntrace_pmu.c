@@ -109,21 +109,18 @@ ssize_t ntrace_pmu_drains_show(char *page)
 /*
  * The drain period of cpu: drain_us (writable: the next period takes a
  * new value) for a sink buffer of DRAIN_REF_SIZE, in proportion for a
- * smaller one (a 64 KiB SRAM sink: a quarter; a shared sink that fills
- * half its buffer between drains: a half) and for a direct window of
+ * smaller one (a 64 KiB SRAM sink: a quarter) and for a direct window of
  * any size, so that each gets as far from full at the same trace rate.
  */
 static ktime_t drain_period(const struct ntrace_cpu *nc, int cpu)
 {
 	struct ntrace_sink *sink = ntrace_path_sink(cpu);
 	u64 us = clamp(READ_ONCE(drain_us), DRAIN_MIN_US, DRAIN_MAX_US);
-	size_t size = !sink ? DRAIN_REF_SIZE : nc->shared ?
-		      ntrace_shared_capacity(sink) : sink->buf_size;
 
 	if (nc->direct)
 		us = us * nc->win.len / DRAIN_REF_SIZE;
-	else if (size < DRAIN_REF_SIZE)
-		us = us * size / DRAIN_REF_SIZE;
+	else if (sink && sink->buf_size < DRAIN_REF_SIZE)
+		us = us * sink->buf_size / DRAIN_REF_SIZE;
 	us = clamp_t(u64, us, DRAIN_MIN_US, DRAIN_MAX_US);
 	return ns_to_ktime(us * NSEC_PER_USEC);
 }

@@ -18,13 +18,14 @@
  * its funnels (trTeEmpty, trFunnelEmpty), disables the sink (the Trace
  * Control Interface allows no window change while it captures) and
  * enables it again for the other sources, whose encoders never stop, so
- * their streams have no gap. A sink with a window per half is a double
- * buffer: enabled again at once on the other half, it is off only for its
- * flush, and the drain reads the half it filled in place; another sink
- * stays off while the drain copies it into the CPU's snapshot buffer. (Stopping every encoder of the sink at every
+ * their streams have no gap. (Stopping every encoder of the sink at every
  * drain left the other harts untraced meanwhile, and on the QEMU model a
  * remote encoder stops only at its hart's next block: the waits timed
- * out.) The copy is then split into whole messages, each appended to the
+ * out.) A sink with a second buffer is a double buffer: enabled again at
+ * once on the other buffer, it is off only for its flush, and the drain
+ * reads the one it filled in place; another sink stays off while the
+ * drain copies it into the CPU's snapshot buffer. The trace taken is then
+ * split into whole messages, each appended to the
  * staging buffer of the CPU its SRC field names (trTeSrcID is the
  * logical CPU), and the leaving CPU's staging buffer goes into its own
  * AUX area, so every CPU's AUX records hold its own messages only, in
@@ -80,21 +81,25 @@ struct ntrace_src {
 static DEFINE_PER_CPU(struct ntrace_src, srcs);
 
 /*
- * A staging buffer for cpu of twice the sink's buffer and a snapshot
- * buffer of its size (process context, before the CPU's path goes
- * through funnels; a sink with halves needs no snapshot, but a sink that
- * comes later may). Kept until module unload: a drain of another CPU
- * may be using them.
+ * The sink gets its second buffer if it can (ntrace_sink_add_buf2());
+ * then cpu a staging buffer of twice the sink's buffer, and for a sink
+ * without a second buffer a snapshot buffer of its size (process
+ * context, before the CPU's path goes through funnels). Kept until
+ * module unload: a drain of another CPU may be using them. (A sink
+ * without a second buffer that comes later finds no snapshot: its
+ * drains flag every record.)
  */
-int ntrace_shared_prepare(int cpu, const struct ntrace_sink *sink)
+int ntrace_shared_prepare(int cpu, struct ntrace_sink *sink)
 {
 	struct ntrace_src *s = per_cpu_ptr(&srcs, cpu);
 
+	ntrace_sink_add_buf2(sink);
 	if (s->stage)
 		return 0;
-	s->snap = kvzalloc(sink->buf_size, GFP_KERNEL);
+	if (!sink->buf2)
+		s->snap = kvzalloc(sink->buf_size, GFP_KERNEL);
 	s->stage = kvzalloc(2 * sink->buf_size, GFP_KERNEL);
-	if (!s->stage || !s->snap) {
+	if (!s->stage || (!sink->buf2 && !s->snap)) {
 		kvfree(s->snap);
 		kvfree(s->stage);
 		s->snap = NULL;
@@ -102,17 +107,8 @@ int ntrace_shared_prepare(int cpu, const struct ntrace_sink *sink)
 		return -ENOMEM;
 	}
 	s->size = 2 * sink->buf_size;
-	s->snap_size = sink->buf_size;
+	s->snap_size = s->snap ? sink->buf_size : 0;
 	return 0;
-}
-
-/*
- * The most a shared sink holds between two drains: half its buffer when
- * it alternates between the halves.
- */
-size_t ntrace_shared_capacity(const struct ntrace_sink *sink)
-{
-	return sink->halves ? sink->buf_size / 2 : sink->buf_size;
 }
 
 void ntrace_shared_free(void)
@@ -186,8 +182,8 @@ static void shared_block(struct ntrace_src *src)
 /*
  * Take what the disabled sink holds (d), oldest byte first, out of its
  * way; returns its length, and in *buf where it stays until the next
- * take. A sink with halves leaves it in place: its next enable captures
- * into the other half (shared_enable()), so the sink is off only while
+ * take. A sink with a second buffer leaves it in place: its next enable
+ * captures into the other buffer (shared_enable()), so the sink is off only while
  * it flushes, not for a copy. Else it is copied into s's snapshot buffer
  * (more than that holds: every source loses it).
  */
@@ -197,9 +193,9 @@ static size_t shared_take(struct ntrace_sink *sink, struct ntrace_src *s,
 	size_t len = d->len;
 	int c;
 
-	if (sink->halves) {	/* stop-on-wrap: in order from the start */
+	if (sink->buf2) {	/* stop-on-wrap: in order from the start */
 		*buf = ntrace_sink_data(sink);
-		sink->half ^= 1;
+		sink->alt = !sink->alt;
 		return len;
 	}
 	*buf = s->snap;
@@ -216,10 +212,10 @@ static size_t shared_take(struct ntrace_sink *sink, struct ntrace_src *s,
 	return len;
 }
 
-/* Capture: into the half the last take left free, or the whole buffer. */
+/* Capture: into the buffer the last take left free, or the only one. */
 static int shared_enable(struct ntrace_sink *sink)
 {
-	return sink->halves ? ntrace_sink_enable_half(sink) :
+	return sink->buf2 ? ntrace_sink_enable_alt(sink) :
 	       ntrace_sink_enable(sink);
 }
 

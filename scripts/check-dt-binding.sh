@@ -62,9 +62,9 @@ model_trees=(
 	"hart upstream 1 -x 0xe01"
 	"funnel ntrace 2 -x 0xe01"
 	# SiFive's pre-ratified form (sifive,trace-encoder0 and -funnel0, as on
-	# the P550): gen-dt.sh's p550 topology is being added on another
-	# branch. Uncomment once it is merged, with the -f it takes there.
-	# "p550 ntrace 4"
+	# the P550), the only one of the v0 topologies: no -f ("-")
+	"p550 - 4"
+	"sifive-hart - 2"
 )
 
 tools_missing=
@@ -219,11 +219,13 @@ else
 		read -r topo form smp opts <<<"$t"
 		n=model-$topo-$form-smp$smp${opts:+-${opts//[ -]/}}
 		# shellcheck disable=SC2086	# opts: gen-dt.sh options, split
+		fopt=(-f "$form")
+		[ "$form" != - ] || fopt=()
 		if NTRACE_MODEL_SO=$so bash qemu/ntrace-model/dt/gen-dt.sh -o "$work/$n.dtb" \
-			-t "$topo" -f "$form" -s "$smp" $opts >"$work/$n.gen.log" 2>&1; then
+			-t "$topo" "${fopt[@]}" -s "$smp" $opts >"$work/$n.gen.log" 2>&1; then
 			gen+=("$n.dtb")
 		fi
-		names+=("$n|gen-dt.sh -t $topo -f $form -s $smp${opts:+ $opts}")
+		names+=("$n|gen-dt.sh -t $topo ${fopt[*]:+${fopt[*]} }-s $smp${opts:+ $opts}")
 	done
 	(cd "$work" && dt-validate -s "$ps" -l riscv,trace-component -M "${gen[@]}") >"$work/model.log" 2>&1
 	for nn in "${names[@]}"; do

@@ -356,8 +356,10 @@ int ntrace_sink_add_buf2(struct ntrace_sink *sink)
 		size = sink->buf_size;
 	b = __get_free_pages(GFP_KERNEL | __GFP_ZERO | __GFP_NOWARN,
 			     get_order(size));
-	if (!b) {
+	/* before buf2 is in use: nothing can fail after */
+	if (!b || devm_add_action(sink->dev, sink_free_buf2, sink)) {
 		free_pages(a, get_order(size));
+		free_pages(b, get_order(size));
 		return -ENOMEM;
 	}
 	raw_spin_lock_irqsave(&sink->lock, flags);
@@ -380,13 +382,14 @@ int ntrace_sink_add_buf2(struct ntrace_sink *sink)
 			      sink->buf_phys + sink->buf_size - sink->word);
 	raw_spin_unlock_irqrestore(&sink->lock, flags);
 	if (!done) {
+		devm_remove_action(sink->dev, sink_free_buf2, sink);
 		free_pages(a, get_order(size));
 		free_pages(b, get_order(size));
 		return -EOPNOTSUPP;
 	}
 	free_pages(old, get_order(old_size));
 	dev_dbg(sink->dev, "shared: two buffers of %zu KiB\n", size / SZ_1K);
-	return devm_add_action_or_reset(sink->dev, sink_free_buf2, sink);
+	return 0;
 }
 
 /* Capture into the buffer sink->alt names (with buf2), from its start. */

@@ -15,10 +15,13 @@
 #  - the driver's cost per context switch: kernel instructions per switch of
 #    a pipe ping-pong on one CPU, with no ntrace event (baseline) and with
 #    an ntrace//u event on both processes.
-#  - the driver's kernel instructions per MB of trace drained, at 6 and 2
-#    instructions per branch, direct against copy mode (QEMU -icount
-#    shift=4, 62.5 MIPS virtual; the traced child's kernel instructions,
-#    traced less untraced);
+#  - the driver's instructions per MB of trace drained, at 6 and 2
+#    instructions per branch, direct mode (default), direct without
+#    peeks (peek=0: every drain stops the encoder) and copy mode (QEMU
+#    -icount shift=4, 62.5 MIPS virtual: the time the driver spends in its
+#    start, stop and drain paths, from its drains file, at 16 ns per
+#    instruction; and the traced child's kernel instructions less the
+#    untraced one's, which also count the scheduler's work);
 #  - the throughput again in copy mode (direct=0; 256 and 64 KiB bounce
 #    buffers) and with longer drain periods (drain_us 16 and 64 ms; a
 #    direct window drains in proportion to its length, see ntrace.rst);
@@ -71,6 +74,8 @@ commands() {
 		echo "/usr/bin/ntrace_bench throughput -n $insns 3 2"
 	    done ;;
 	ic) echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 6 2"
+	    echo "/usr/bin/ntrace_bench reload peek=0"
+	    echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 6 2"
 	    echo "/usr/bin/ntrace_bench reload direct=0"
 	    echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 6 2" ;;
 	sw) echo "/usr/bin/ntrace_bench switch -n $rounds -r 3"

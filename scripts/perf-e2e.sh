@@ -110,6 +110,7 @@ recs=(
 	"snap;-Se -e ntrace/htm=1/u;ntloop"
 	"cs-btm;-e ntrace//u;callsys"
 	"cs-htm;-e ntrace/htm=1,iret=1/u;callsys"
+	"peek;-e ntrace/htm=1,iret=1/u;callsys"
 	"cs-rep;-e ntrace/htm=1,iret=1,rephist=1,seqjump=1,sync_period=3/u;callsys"
 	"cs-all;-e ntrace/alljumps=1,ts=1,ctx=1/u;callsys"
 	"dyn1;-e ntrace//u;callsys-dyn"
@@ -136,11 +137,15 @@ commands() {
 	echo "# scripts/perf-e2e.sh"
 	for r in "${recs[@]}"; do
 		IFS=';' read -r name opts p <<<"$r"
+		# drains every 1.6 ms for a 4 MiB window, most of them peeks:
+		# records that continue the last (NTRACE_AUX_FLAG_CONT)
+		[ "$name" != peek ] || echo "write /sys/module/ntrace/parameters/drain_us 100"
 		if [ "$opts" = trigger ]; then	# a snapshot at trigger_point
 			echo "/usr/bin/perf-ntrace trigger --perf /usr/bin/perf -m $trig_ring -o /tmp/export/$name.data trigger_point -- /usr/bin/$p >/tmp/export/$name.out"
 			continue
 		fi
 		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
+		[ "$name" != peek ] || echo "write /sys/module/ntrace/parameters/drain_us 4000"
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/${recs[0]%%;*}.data >/tmp/export/rep.report"
 	# the sink mode the driver uses
@@ -208,6 +213,20 @@ else
 		ok "host perf report -D and our reader list the same $(wc -l <"$tmp/our.list") records"
 	else
 		not_ok "host perf report -D and our reader differ: $(diff "$tmp/perf.list" "$tmp/our.list" | head -4 | tr '\n' ' ')"
+	fi
+	# the peek recording's records that continue the last: in direct
+	# mode, drains that left the sink running (decoded exactly below)
+	if have peek; then
+		ncont=0
+		for f in $("$hostperf" report -D -i "$tmp/out/peek.data" 2>/dev/null |
+			   sed -n 's/.*PERF_RECORD_AUX .*flags: \(0x[0-9a-f]*\).*/\1/p'); do
+			[ $((f & 0x100)) = 0 ] || ncont=$((ncont + 1))
+		done
+		if [ "$ncont" -gt 0 ] || [ "$config" != ntrace ]; then
+			ok "peek: $ncont AUX records continue the last (flag 0x100: drains that left the sink running)"
+		else
+			not_ok "peek: no AUX record continues the last (flag 0x100) with drain_us=100 in direct mode"
+		fi
 	fi
 	if "$hostperf" script -i "$tmp/out/htm.data" >/dev/null 2>"$tmp/ps.err"; then
 		ok "host perf script accepts the recorded file"

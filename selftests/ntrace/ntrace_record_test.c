@@ -88,7 +88,7 @@ static void find_late_sram(void)
 
 /* One CPU's line of the PMU's "drains" file. */
 struct drains {
-	unsigned long long direct, direct_bytes, copy, copy_bytes;
+	unsigned long long direct, direct_bytes, copy, copy_bytes, peeks;
 };
 
 static int read_drains(int cpu, struct drains *d)
@@ -99,9 +99,9 @@ static int read_drains(int cpu, struct drains *d)
 	int c, found = -1;
 
 	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu",
+		if (sscanf(line, "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu",
 			   &c, &l.direct, &l.direct_bytes, &l.copy,
-			   &l.copy_bytes) == 5 && c == cpu) {
+			   &l.copy_bytes, &l.peeks) == 6 && c == cpu) {
 			*d = l;
 			found = 0;
 		}
@@ -381,6 +381,21 @@ static void check(const char *name, uint64_t config, int cpu,
 				 after.copy_bytes - before.copy_bytes,
 				 maybe ? "where perf gave one run (smaller than the sink's buffer)" :
 				 direct ? "yes" : "no");
+	/*
+	 * A drain that left the sink running (a peek) published a record
+	 * the next one continues (NTRACE_AUX_FLAG_CONT): each such record
+	 * starts where the last ended, and the joined records frame above
+	 * as whole runs, from a sync to a ProgTraceCorrelation.
+	 */
+	if (!have_drains)
+		ksft_test_result_skip("%s: no drains file\n", name);
+	else
+		ksft_test_result(!rec.cont_breaks &&
+				 rec.joined <= after.peeks - before.peeks &&
+				 (after.peeks == before.peeks || rec.joined),
+				 "%s: records that continue the last (%u, %u not where it ended) come from CPU 0's drains that left the sink running (%llu)\n",
+				 name, rec.joined, rec.cont_breaks,
+				 after.peeks - before.peeks);
 	save(name, &rec, config, cpu);
 	nt_rec_free(&rec);
 }
@@ -624,7 +639,7 @@ int main(void)
 	if (nt_pmu_type() < 0)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
 	/* v0: one more (iret alone refused); kernel-only: 2 either way */
-	ksft_set_plan(5 * 6 + 2 + 2 + 2 + nt_sifive_v0());
+	ksft_set_plan(5 * 7 + 2 + 2 + 2 + nt_sifive_v0());
 	find_late_sram();
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);

@@ -166,6 +166,20 @@ static void rec_add(struct nt_rec *rec, const uint8_t *aux, size_t aux_size,
 	for (i = 0; i < r->aux_size; i++)
 		p[off + i] = aux[(r->aux_offset + i) % aux_size];
 	rec->len += r->aux_size;
+	if ((r->flags & NTRACE_AUX_FLAG_CONT) && rec->nr_aux) {
+		struct nt_aux *last = &rec->aux[rec->nr_aux - 1];
+		bool joins = r->aux_offset == rec->aux_end;
+
+		rec->aux_end = r->aux_offset + r->aux_size;
+		if (joins) {
+			last->len += r->aux_size;
+			last->flags |= r->flags & ~(uint64_t)NTRACE_AUX_FLAG_CONT;
+			rec->joined++;
+			return;
+		}
+		rec->cont_breaks++;
+	}
+	rec->aux_end = r->aux_offset + r->aux_size;
 	rec->aux[rec->nr_aux].off = off;
 	rec->aux[rec->nr_aux].len = r->aux_size;
 	rec->aux[rec->nr_aux].flags = r->flags;

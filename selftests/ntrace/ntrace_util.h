@@ -69,6 +69,13 @@ struct nt_rec {
 	size_t len;
 	struct nt_aux aux[4096];
 	unsigned int nr_aux;
+	/*
+	 * Records flagged NTRACE_AUX_FLAG_CONT are joined to the one before
+	 * (a drain that left the sink running cut them apart): joined counts
+	 * them, cont_breaks those that did not start where it ended.
+	 */
+	unsigned int joined, cont_breaks;
+	uint64_t aux_end;	/* where the last record ended in the AUX area */
 	unsigned int nr_itrace_start;
 	int itrace_pid;		/* pid of the first ITRACE_START */
 	uint64_t lost;		/* PERF_RECORD_LOST */

@@ -13,8 +13,9 @@
  *     consumed while the child runs. Prints per K: trace bytes, MB/s of
  *     trace, instructions/s of the traced program (and untraced), AUX
  *     records, those flagged TRUNCATED/PARTIAL/COLLISION, lost records,
- *     and the child's kernel instructions traced and not (with QEMU's
- *     -icount: the driver's work per MB of trace drained).
+ *     the child's kernel instructions traced and not, and the time the
+ *     driver spent in its start, stop and drain paths (its "drains" file:
+ *     with QEMU's -icount, the driver's instructions per MB drained).
  *     With -j HARTS, HARTS children run at once, child j pinned to CPU j,
  *     each with its own event (on a sink shared through funnels, HARTS
  *     encoders trace into it together); bytes and instructions are the
@@ -307,6 +308,30 @@ fail:
 	return -1;
 }
 
+/*
+ * The driver's drains file summed over the CPUs: nanoseconds spent in its
+ * start, stop and drain paths (with QEMU's -icount shift=4, 16 per guest
+ * instruction) and drains that left the sink running.
+ */
+static void driver_time(uint64_t *ns, uint64_t *peeks)
+{
+	FILE *f = fopen(NTRACE_SYSFS "/drains", "r");
+	unsigned long long n, p;
+	char line[256];
+	const char *at;
+
+	*ns = *peeks = 0;
+	while (f && fgets(line, sizeof(line), f)) {
+		at = strstr(line, " peeks=");
+		if (at && sscanf(at, " peeks=%llu ns=%llu", &p, &n) == 2) {
+			*ns += n;
+			*peeks += p;
+		}
+	}
+	if (f)
+		fclose(f);
+}
+
 /* "shared" when the encoders share a sink through funnels, else "per-hart" */
 static const char *sink_kind(void)
 {
@@ -326,11 +351,15 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 	for (i = 0; i < argc; i++) {
 		struct result plain, tr;
 		int k = atoi(argv[i]) - 2;
+		uint64_t ns0, ns1, peeks0, peeks1;
 
-		if (run_traced(k, insns, 0, harts, &plain) ||
-		    run_traced(k, insns, aux_kib, harts, &tr))
+		if (run_traced(k, insns, 0, harts, &plain))
 			return 1;
-		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu\n",
+		driver_time(&ns0, &peeks0);
+		if (run_traced(k, insns, aux_kib, harts, &tr))
+			return 1;
+		driver_time(&ns1, &peeks1);
+		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu driver_ns=%llu peeks=%llu\n",
 		       k, k + 2, (unsigned long long)tr.bytes, tr.secs, plain.secs,
 		       tr.bytes / tr.secs / 1e6, insns * harts / tr.secs / 1e6,
 		       insns * harts / plain.secs / 1e6, (unsigned long long)tr.records,
@@ -339,7 +368,9 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 		       (unsigned long long)tr.collision,
 		       (unsigned long long)tr.lost,
 		       (unsigned long long)tr.kinsns,
-		       (unsigned long long)plain.kinsns);
+		       (unsigned long long)plain.kinsns,
+		       (unsigned long long)(ns1 - ns0),
+		       (unsigned long long)(peeks1 - peeks0));
 		fflush(stdout);
 	}
 	return 0;

@@ -217,6 +217,7 @@ const u8 *ntrace_sink_data(const struct ntrace_sink *sink);
 int ntrace_sink_enable_at(struct ntrace_sink *sink,
 			  const struct ntrace_window *w, bool stop);
 int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d);
+int ntrace_sink_written(struct ntrace_sink *sink, size_t *len);
 void ntrace_sink_read_start(struct ntrace_sink_reader *r,
 			    struct ntrace_sink *sink, size_t from);
 void ntrace_sink_read(struct ntrace_sink_reader *r, u8 *dst, size_t len);

@@ -7,9 +7,12 @@
  * sink's own buffer, copied into the AUX area (copy mode). The trace goes
  * into an AUX record when the event stops (context switch, disable) and
  * from a per-CPU hrtimer while it runs, since the sink cannot interrupt.
- * Each drain stops and restarts the encoder (the Trace Control Interface
- * forbids moving a capturing sink's window), so every AUX record starts
- * with an N-Trace synchronisation message and decodes on its own.
+ * A drain stops and restarts the encoder (the Trace Control Interface
+ * forbids moving a capturing sink's window), so the AUX record starts
+ * with an N-Trace synchronisation message and decodes on its own; except
+ * that in direct mode a timed drain that leaves room in the window only
+ * publishes what the sink wrote, as a record flagged NTRACE_AUX_FLAG_CONT
+ * that continues the last one (ntrace_peek()).
  *
  * A per-CPU (perf record -a) event stays scheduled across task switches,
  * so the CPU's trace would mix processes. Such an event owns a kernel
@@ -22,6 +25,7 @@
 #include <linux/hrtimer.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/sched/clock.h>
 #include <linux/slab.h>
 
 #include "ntrace.h"
@@ -39,9 +43,16 @@ static bool direct = true;
 module_param(direct, bool, 0644);
 MODULE_PARM_DESC(direct, "let a CPU's own SMEM sink write the AUX area itself where its memory allows (default on; off: copy through the sink's buffer)");
 
+static bool peek = true;
+module_param(peek, bool, 0644);
+MODULE_PARM_DESC(peek, "direct mode: a timed drain publishes what the sink wrote and leaves it capturing, stopping it only to give it a new window when this one is nearly full (default on; off: every drain stops the encoder)");
+
 static bool switch_drain = true;
 module_param(switch_drain, bool, 0644);
 MODULE_PARM_DESC(switch_drain, "per-CPU events: drain at every context switch, so that each AUX record is one task's trace (default on)");
+
+/* Idle bytes (all MSEO 3, no message): fill the AUX area where no trace is. */
+static const u8 idle[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 
 /* The AUX area of one event, as perf allocated it. */
 struct ntrace_aux {
@@ -72,9 +83,12 @@ struct ntrace_cpu {
 	bool fits;			/* and they fitted */
 	bool direct;			/* the sink writes the AUX area: win */
 	struct ntrace_window win;
+	size_t published;		/* of win (with its pad), by peeks */
 	/* drains and their bytes, per mode (the PMU's "drains" file) */
 	u64 drains[2];
 	u64 bytes[2];
+	u64 peeks;			/* direct drains that left it running */
+	u64 ns;				/* in start, stop, drains (local_clock) */
 };
 
 static DEFINE_PER_CPU(struct ntrace_cpu, ntrace_cpus);
@@ -88,6 +102,12 @@ static void drain_count(struct ntrace_cpu *nc, bool direct, size_t len)
 	WRITE_ONCE(nc->bytes[direct], nc->bytes[direct] + len);
 }
 
+/* The driver's time on this CPU since t0 (what make bench weighs). */
+static void time_count(struct ntrace_cpu *nc, u64 t0)
+{
+	WRITE_ONCE(nc->ns, nc->ns + local_clock() - t0);
+}
+
 ssize_t ntrace_pmu_drains_show(char *page)
 {
 	ssize_t len = 0;
@@ -97,11 +117,12 @@ ssize_t ntrace_pmu_drains_show(char *page)
 		const struct ntrace_cpu *nc = per_cpu_ptr(&ntrace_cpus, cpu);
 
 		len += sysfs_emit_at(page, len,
-				     "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu\n",
+				     "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu ns=%llu\n",
 				     cpu, READ_ONCE(nc->drains[1]),
 				     READ_ONCE(nc->bytes[1]),
 				     READ_ONCE(nc->drains[0]),
-				     READ_ONCE(nc->bytes[0]));
+				     READ_ONCE(nc->bytes[0]),
+				     READ_ONCE(nc->peeks), READ_ONCE(nc->ns));
 	}
 	return len;
 }
@@ -304,8 +325,9 @@ static bool ntrace_drain_shared(struct ntrace_cpu *nc, int cpu)
 
 /*
  * Direct mode: the trace is in the AUX area already, from the window's
- * start (idle bytes before it to the head); end the AUX transaction with
- * its length. lost: the encoder overflowed or did not flush.
+ * start (idle bytes before it to the head) or from where the last peek
+ * ended; end the AUX transaction with its length. lost: the encoder
+ * overflowed or did not flush.
  */
 static bool ntrace_publish_direct(struct ntrace_cpu *nc,
 				  struct ntrace_aux *aux,
@@ -329,7 +351,11 @@ static bool ntrace_publish_direct(struct ntrace_cpu *nc,
 		h->head += len;
 		len = min(len, size);
 	} else {
+		/* a sink that failed reads empty: nothing more then */
 		len = w->pad + d->len;
+		len = len > nc->published ? len - nc->published : 0;
+		if (nc->published)
+			perf_aux_output_flag(h, NTRACE_AUX_FLAG_CONT);
 		if (d->wrapped && w->to_room) {
 			/* the free space is full: as a copy that did not fit */
 			perf_aux_output_flag(h, PERF_AUX_FLAG_TRUNCATED);
@@ -358,7 +384,7 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 	struct ntrace_sink *sink = ntrace_path_sink(cpu);
 	struct ntrace_aux *aux = perf_get_aux(h);
 	struct ntrace_drain d = { };
-	size_t size, len, skip = 0;
+	size_t size, len, skip = 0, pad = 0;
 	bool overflow = false, fits = true;
 	int err;
 
@@ -391,6 +417,19 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 	}
 	len -= skip;
 	/*
+	 * memcpy() copies words only between addresses alike modulo a word
+	 * (RISC-V's copies byte by byte otherwise, about five times the
+	 * instructions): idle bytes put the AUX head in line with the
+	 * sink's buffer. A record starts at a message, after idle or not.
+	 */
+	if (len && !sink->sram && !aux->snapshot) {
+		pad = (d.head + skip - h->head) & (sizeof(long) - 1);
+		if (len + pad <= h->size)
+			aux_write(aux, h->head, idle, pad);
+		else
+			pad = 0;
+	}
+	/*
 	 * The sink's ring starts at d.head. Only what goes into the AUX area
 	 * is read: with interrupts off, an SRAM sink costs a register read
 	 * per word (at most the SRAM's size, less when the AUX area is).
@@ -400,8 +439,9 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 
 		ntrace_sink_read_start(&r, sink,
 				       (d.head + skip) % sink->buf_size);
-		aux_write_sink(aux, h->head, &r, len);
+		aux_write_sink(aux, h->head + pad, &r, len);
 	}
+	len += pad;
 	if (overflow || d.wrapped || err)
 		perf_aux_output_flag(h, PERF_AUX_FLAG_PARTIAL);
 	if (aux->snapshot)
@@ -421,7 +461,6 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
  */
 static int ntrace_sink_arm(struct ntrace_cpu *nc, int cpu)
 {
-	static const u8 idle[3] = { 0xff, 0xff, 0xff };
 	struct ntrace_sink *sink = ntrace_path_sink(cpu);
 	struct perf_output_handle *h = &nc->handle;
 	struct ntrace_aux *aux = perf_get_aux(h);
@@ -434,6 +473,7 @@ static int ntrace_sink_arm(struct ntrace_cpu *nc, int cpu)
 	    !ntrace_sink_enable_at(sink, &nc->win, !aux->snapshot)) {
 		aux_write(aux, h->head, idle, nc->win.pad);
 		nc->direct = true;
+		nc->published = 0;
 		return 0;
 	}
 	return ntrace_sink_enable(sink);
@@ -527,6 +567,48 @@ static bool ntrace_cut(struct ntrace_cpu *nc, struct perf_event *event)
 }
 
 /*
+ * Direct mode, at a timed drain: publish what the sink wrote since the
+ * last record as a record that continues it (NTRACE_AUX_FLAG_CONT), and
+ * leave encoder and sink running: the encoder inserts no sync, the sink
+ * flushes nothing. The window cannot move while the sink captures (see
+ * ntrace_sink_written()), so when what is left of it would not hold twice
+ * what came since the last drain, false: the caller stops and re-arms.
+ * Interrupts off.
+ */
+static bool ntrace_peek(struct ntrace_cpu *nc, struct perf_event *event)
+{
+	struct perf_output_handle *h = &nc->handle;
+	const struct ntrace_window *w = &nc->win;
+	struct ntrace_aux *aux = perf_get_aux(h);
+	int cpu = smp_processor_id();
+	size_t len, n;
+
+	if (!READ_ONCE(peek) || !nc->direct || !aux || aux->snapshot ||
+	    ntrace_sink_written(ntrace_path_sink(cpu), &len))
+		return false;
+	n = w->pad + len - nc->published;
+	if (w->len - len < 2 * n + PAGE_SIZE)
+		return false;
+	if (!n)
+		return true;
+	if (nc->published)
+		perf_aux_output_flag(h, NTRACE_AUX_FLAG_CONT);
+	drain_count(nc, true, n);
+	WRITE_ONCE(nc->peeks, nc->peeks + 1);
+	perf_aux_output_end(h, n);
+	nc->published += n;
+	/* the window lies in the free space that remains: room for it */
+	if (!perf_aux_output_begin(h, event)) {
+		/* the event is going away: stop, with no AUX area to fill */
+		ntrace_drain(nc, cpu);
+		event->hw.state |= PERF_HES_STOPPED;
+		nc->event = NULL;
+		return false;
+	}
+	return true;
+}
+
+/*
  * A sink writing a snapshot ring directly needs no drain until the
  * snapshot: it overwrites its oldest trace, as the ring should.
  */
@@ -541,12 +623,16 @@ static enum hrtimer_restart ntrace_timer(struct hrtimer *t)
 {
 	struct ntrace_cpu *nc = container_of(t, struct ntrace_cpu, timer);
 	struct perf_event *event = nc->event;
+	u64 t0 = local_clock();
+	bool again;
 
-	if (!nc->active || !event || !ntrace_drains(nc) ||
-	    !ntrace_cut(nc, event))
+	if (!nc->active || !event || !ntrace_drains(nc))
 		return HRTIMER_NORESTART;
-	hrtimer_forward_now(t, drain_period(nc, smp_processor_id()));
-	return HRTIMER_RESTART;
+	again = ntrace_peek(nc, event) || (nc->event && ntrace_cut(nc, event));
+	if (again)
+		hrtimer_forward_now(t, drain_period(nc, smp_processor_id()));
+	time_count(nc, t0);
+	return again ? HRTIMER_RESTART : HRTIMER_NORESTART;
 }
 
 /*
@@ -561,6 +647,7 @@ static void ntrace_switch_out(struct perf_event *sw,
 {
 	struct ntrace_cpu *nc = this_cpu_ptr(&ntrace_cpus);
 	struct perf_event *event = nc->event;
+	u64 t0 = local_clock();
 
 	/*
 	 * Implicit return by call counting (a SiFive v0 encoder's only kind)
@@ -573,6 +660,7 @@ static void ntrace_switch_out(struct perf_event *sw,
 	    (event->attach_state & PERF_ATTACH_TASK))
 		return;
 	ntrace_cut(nc, event);
+	time_count(nc, t0);
 }
 
 /*
@@ -679,20 +767,27 @@ void ntrace_pmu_stop_local(void)
 
 static int ntrace_pmu_add(struct perf_event *event, int flags)
 {
+	u64 t0 = local_clock();
+	int err = 0;
+
 	if (!ntrace_path_encoder(smp_processor_id()))
 		return -ENOENT;
 	event->hw.state = PERF_HES_STOPPED;
 	if (flags & PERF_EF_START) {
 		ntrace_pmu_start(event, PERF_EF_RELOAD);
 		if (event->hw.state & PERF_HES_STOPPED)
-			return -EINVAL;
+			err = -EINVAL;
 	}
-	return 0;
+	time_count(this_cpu_ptr(&ntrace_cpus), t0);
+	return err;
 }
 
 static void ntrace_pmu_del(struct perf_event *event, int flags)
 {
+	u64 t0 = local_clock();
+
 	ntrace_pmu_stop(event, PERF_EF_UPDATE);
+	time_count(this_cpu_ptr(&ntrace_cpus), t0);
 }
 
 static void ntrace_pmu_read(struct perf_event *event)

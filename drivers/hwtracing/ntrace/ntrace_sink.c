@@ -462,6 +462,31 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 	return err;
 }
 
+/*
+ * How much of the window the sink has written, while it goes on capturing
+ * (direct mode, stopping on wrap). The Trace Control Interface lets a tool
+ * read trRamWP and the memory below it at any time, and write neither
+ * trRamStart/Limit nor trRamWP while the sink captures ("SMEM mode"): so
+ * the window cannot move, but what lies below trRamWP is trace, whole
+ * words of it (the last partial word stays in the sink). -ENOSPC: it
+ * wrapped, so it stopped (full); -EIO: trRamWP is outside the window.
+ */
+int ntrace_sink_written(struct ntrace_sink *sink, size_t *len)
+{
+	u64 wp = sink->ops->get_wp(sink);
+
+	if (wp & TCI_RAM_WRAP)
+		return -ENOSPC;
+	wp &= ~3ull;
+	if (wp < sink->win_start || wp > sink->win_start + sink->win_size) {
+		ntrace_tci_failed(sink->dev, &sink->failed,
+				  "trRamWP outside the buffer it was given");
+		return -EIO;
+	}
+	*len = wp - sink->win_start;
+	return 0;
+}
+
 void ntrace_sink_read_start(struct ntrace_sink_reader *r,
 			    struct ntrace_sink *sink, size_t from)
 {

@@ -144,6 +144,17 @@
 /* hdr_size of the first layout (up to config2, no time conversion) */
 #define NTRACE_AUXTRACE_INFO_SIZE_V1	56
 
+/*
+ * PERF_RECORD_AUX flags of the ntrace PMU, in the bits perf leaves to the
+ * PMU (PERF_AUX_FLAG_PMU_FORMAT_TYPE_MASK). CONT: the record continues the
+ * previous record of the same AUX area: the sink went on writing while
+ * the driver published what it had written, so the record may start
+ * inside a message and holds no synchronisation message of its own. A
+ * decoder goes on from where that record ended, unless trace was lost in
+ * between (a flag of that record, or missing bytes).
+ */
+#define NTRACE_AUX_FLAG_CONT		0x0100
+
 /* ntrace_auxtrace_info.flags */
 #define NTRACE_INFO_SNAPSHOT		(1U << 0) /* recorded in snapshot mode */
 

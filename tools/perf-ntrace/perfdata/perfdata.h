@@ -55,6 +55,8 @@ enum {
 #define NTRACE_PD_AUX_OVERWRITE		0x02
 #define NTRACE_PD_AUX_PARTIAL		0x04
 #define NTRACE_PD_AUX_COLLISION		0x08
+/* the ntrace PMU's NTRACE_AUX_FLAG_CONT: continues the last record */
+#define NTRACE_PD_AUX_CONT		0x0100
 
 /* header.misc bits */
 #define NTRACE_PD_MISC_COMM_EXEC	0x2000	/* COMM: the name changed by exec */

@@ -20,12 +20,13 @@
 
 /*
  * AUX record flags of data that may start inside a message: a buffer
- * wrapped under it (the AUX area in overwrite mode, a sink) or another
- * writer's data may be mixed in. The ntrace driver starts every other
+ * wrapped under it (the AUX area in overwrite mode, a sink), another
+ * writer's data may be mixed in, or it continues the last record (cut
+ * while the sink went on writing). The ntrace driver starts every other
  * record at a message boundary.
  */
 #define PD_AUX_UNALIGNED	(NTRACE_PD_AUX_OVERWRITE | NTRACE_PD_AUX_PARTIAL | \
-				 NTRACE_PD_AUX_COLLISION)
+				 NTRACE_PD_AUX_COLLISION | NTRACE_PD_AUX_CONT)
 
 /* A place in one AUX stream where data may be missing. */
 struct loss {

@@ -11,6 +11,10 @@
 # also checked against the recorded PCs (an independent truth) and must
 # really be split. Damaged traces (bytes flipped, a cut-out hole, cut short)
 # put errors and resynchronisations across piece boundaries.
+# In CI (CI=true) part 1 decodes a third of the program x configuration
+# pairs (every program and every configuration, the pairs picked by a hash
+# of their names: about 13 000 decodes are 15 minutes of a loaded 2-core
+# CI machine); NTRACE_JOBS_ALL=1 or a run outside CI decodes them all.
 # Prints flat TAP lines.
 set -u
 . "$(dirname "$0")/../../../scripts/lib.sh"
@@ -62,12 +66,18 @@ same() {
 	done
 }
 
-# 1. every program x every configuration
+# 1. every program x every configuration (in CI a third of the pairs)
 mapfile -t configs < <("$RT" configs)
-total=0
+total=0 left_out=0
+every=1
+[ "${CI:-}" != true ] || [ -n "${NTRACE_JOBS_ALL:-}" ] || every=3
 for cfg in "${configs[@]}"; do
 	bad=() n=0
 	for p in "${progs[@]}"; do
+		if [ $(( $(printf '%s' "$cfg/$p" | cksum | cut -d' ' -f1) % every )) != 0 ]; then
+			left_out=$((left_out + 1))
+			continue
+		fi
 		mapfile -t a < <(privargs "$p")
 		bin=$WORK/$p.$cfg.bin
 		"$RT" encode "$cfg" "$WORK/$p.pcs" "$bin" "${a[@]}" "$WORK/$p.elf" 2>/dev/null ||
@@ -89,13 +99,13 @@ for cfg in "${configs[@]}"; do
 		rm -f "$bin" "$bin".*
 	done
 	total=$((total + n))
-	if [ ${#bad[@]} -eq 0 ]; then
+	if [ ${#bad[@]} -eq 0 ] && [ $n -gt 0 ]; then
 		ok "jobs $cfg: --jobs 2 (512-byte pieces) and the default = --jobs 1 for $n traces (pc, branches, stats, stderr)"
 	else
-		not_ok "jobs $cfg: ${bad[*]:0:3}"
+		not_ok "jobs $cfg: ${bad[*]:0:3} ($n traces)"
 	fi
 done
-echo "# $total traces compared"
+echo "# $total traces compared, $left_out program x configuration pairs left out (every=$every)"
 
 # 2. sync configurations: split for real, and the flow is the recorded one
 for cfg in btm-sync htm-ret8-rh-sync; do

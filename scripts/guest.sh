@@ -11,6 +11,8 @@
 #                         hart), ntrace-funnel, ntrace-funnel-smp2,
 #                         ntrace-funnel-smp4 (1, 2, 4 harts, every hart
 #                         through one funnel into one sink),
+#                         ntrace-funnel-smp4-hartmap (the same 4 harts,
+#                         Linux CPU N = hart 2, 0, 3, 1: gen-dt.sh -p),
 #                         ntrace-funnel2-smp4 (two cluster funnels into
 #                         a top funnel), ntrace-sram (1 hart, the sink
 #                         with 64 KiB of SRAM), ntrace-ctr and
@@ -24,7 +26,10 @@
 #                         ntrace-upstream-dt-pertype (1 hart, SpacemiT's
 #                         per-type compatibles), ntrace-p550 (SiFive
 #                         pre-ratified blocks as on the P550: 4 harts
-#                         through the system funnel), ntrace-p550-smp1,
+#                         through the system funnel), ntrace-p550-hartmap
+#                         (the same with Linux CPU N = hart 2, 0, 3, 1 as
+#                         the board's CPU 0 is hart 2: gen-dt.sh -p),
+#                         ntrace-p550-smp1,
 #                         ntrace-sifive-hart-smp2 (v0 encoders with their
 #                         own sinks)
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
@@ -97,8 +102,9 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 # topo, sram: the model's topology (plugin topo=, gen-dt.sh -t) and SRAM;
 # kargs: module parameters for the configuration (the guest's init and
 # kmod_load() pass "ntrace.X=Y" on to the module, as modprobe does);
-# dtform, foreign: gen-dt.sh -f and -x (the plugin's foreign=)
-topo=hart sram= kargs= dtform=ntrace foreign=
+# dtform, foreign: gen-dt.sh -f and -x (the plugin's foreign=);
+# harts: gen-dt.sh -p, the hart of each Linux CPU (else CPU N is hart N)
+topo=hart sram= kargs= dtform=ntrace foreign= harts=
 case $config in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
@@ -112,6 +118,10 @@ ntrace-funnel) cpu=rv64,sscofpmf=true smp=1 topo=funnel ;;
 ntrace-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel ;;
 ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
 ntrace-funnel2-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel2 ;;
+# hartmap: hart IDs that differ from Linux CPU numbers, CPU N = hart 2, 0,
+# 3, 1 (CPU 0 is hart 2 as on the P550; neither the map nor its inverse
+# keeps a CPU's number), from the /cpus order and OpenSBI's cold-boot hart
+ntrace-funnel-smp4-hartmap) cpu=rv64,sscofpmf=true smp=4 topo=funnel harts=2,0,3,1 ;;
 ntrace-sram) cpu=rv64,sscofpmf=true smp=1 sram=65536 kargs=ntrace.sram=1 ;;
 ntrace-ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
 ntrace-ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
@@ -122,9 +132,10 @@ ntrace-upstream-dt-pertype) cpu=rv64,sscofpmf=true smp=1 dtform=pertype ;;
 # (or 1) through the system funnel's own sink; sifive-hart: an encoder per
 # hart writing a sink in its own block
 ntrace-p550) cpu=rv64,sscofpmf=true smp=4 topo=p550 dtform= ;;
+ntrace-p550-hartmap) cpu=rv64,sscofpmf=true smp=4 topo=p550 dtform= harts=2,0,3,1 ;;
 ntrace-p550-smp1) cpu=rv64,sscofpmf=true smp=1 topo=p550 dtform= ;;
 ntrace-sifive-hart-smp2) cpu=rv64,sscofpmf=true smp=2 topo=sifive-hart dtform= ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2, ntrace-upstream-dt-pertype, ntrace-p550, ntrace-p550-smp1 or ntrace-sifive-hart-smp2)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel-smp4-hartmap, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2, ntrace-upstream-dt-pertype, ntrace-p550, ntrace-p550-hartmap, ntrace-p550-smp1 or ntrace-sifive-hart-smp2)" ;;
 esac
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G
@@ -142,7 +153,7 @@ if [[ $config == ntrace* ]]; then
 		mkdir -p "$(dirname "$dtb")"
 		case $mem in *G) mib=$((${mem%G} * 1024)) ;; *) mib=${mem%M} ;; esac
 		bash "$NTRACE_TOP/qemu/ntrace-model/dt/gen-dt.sh" -o "$dtb" -m "$mib" -s "$smp" -t "$topo" \
-			${dtform:+-f "$dtform"} ${foreign:+-x "$foreign"} -- -cpu "$cpu" ||
+			${dtform:+-f "$dtform"} ${foreign:+-x "$foreign"} ${harts:+-p "$harts"} -- -cpu "$cpu" ||
 			die "cannot generate the ntrace device tree"
 	fi
 	if [ -z "$ram_file" ]; then

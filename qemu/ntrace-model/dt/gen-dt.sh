@@ -41,12 +41,19 @@
 #   -x IMPL: the plugin's foreign=IMPL, a component of another type (e.g.
 #     0xe01, an ATB bridge) in a free block, written in the upstream form
 #     (only tr??Impl tells what it is); the same must go to the QEMU run.
+#   -p H0,H1,...: hart IDs that differ from Linux CPU numbers: Linux CPU N
+#     is hart HN. Linux makes the boot hart CPU 0 and numbers the others in
+#     the order of the /cpus children (arch/riscv/kernel/smpboot.c), so
+#     the /cpus children are written in this order and H0 is made the only
+#     hart OpenSBI may cold-boot from (/chosen/opensbi-config
+#     cold-boot-harts; OpenSBI starts the next stage on that hart). Every
+#     hart 0..SMP-1 once, e.g. 2,0,3,1 (CPU 0 is hart 2, as on the P550).
 # Environment: NTRACE_MODEL_SO (plugin path, as run-qemu.sh).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 so=${NTRACE_MODEL_SO:-$here/../../build/ntrace-model/ntrace-model.so}
-mem=512 smp=1 out= regbase= topo=hart form=ntrace foreign= form_given=
-while getopts "o:m:s:r:t:f:x:" o; do
+mem=512 smp=1 out= regbase= topo=hart form=ntrace foreign= form_given= harts=
+while getopts "o:m:s:r:t:f:x:p:" o; do
 	case $o in
 	o) out=$OPTARG ;;
 	m) mem=$OPTARG ;;
@@ -55,6 +62,7 @@ while getopts "o:m:s:r:t:f:x:" o; do
 	t) topo=$OPTARG ;;
 	f) form=$OPTARG form_given=1 ;;
 	x) foreign=$OPTARG ;;
+	p) harts=$OPTARG ;;
 	*) exit 2 ;;
 	esac
 done
@@ -67,6 +75,11 @@ esac
 command -v dtc >/dev/null || { echo "gen-dt.sh: dtc not found (device-tree-compiler)" >&2; exit 1; }
 [ -f "$so" ] || { echo "gen-dt.sh: no plugin at $so (make -C qemu/ntrace-model)" >&2; exit 1; }
 [ "$smp" -ge 1 ] && [ "$smp" -le 8 ] || { echo "gen-dt.sh: -s must be 1..8 (model limit)" >&2; exit 2; }
+if [ -n "$harts" ]; then
+	# a permutation of 0..smp-1
+	[ "$(tr , '\n' <<<"$harts" | sort -n | tr '\n' ' ')" = "$(seq -s ' ' 0 $((smp - 1))) " ] ||
+		{ echo "gen-dt.sh: -p wants each hart 0..$((smp - 1)) once, comma-separated, got '$harts'" >&2; exit 2; }
+fi
 case $topo in
 p550 | sifive-hart)
 	[ -z "$form_given" ] || { echo "gen-dt.sh: -f does not apply to topology $topo (one form: SiFive's)" >&2; exit 2; }
@@ -91,6 +104,35 @@ region=$((region))
 [ -n "$regbase" ] || regbase=$((ram_base + ram_size - region))
 regbase=$((regbase))
 dtc -q -I dtb -O dts -o "$tmp/virt.dts" "$tmp/virt.dtb"
+if [ -n "$harts" ]; then
+	# the /cpus children (tab-indented blocks "cpu@N {" ... "};" two
+	# levels deep, as dtc writes them) again in the order of -p; their
+	# phandles go with them, so cpu-map and the interrupt controllers'
+	# users are unchanged
+	awk -v order="$harts" '
+	BEGIN { n = split(order, h, ",") }
+	/^\tcpus \{/ { incpus = 1; print; next }
+	incpus && /^\t\tcpu@[0-9a-f]+ \{/ {
+		id = $1; sub(/^cpu@/, "", id); cur = id; blk[cur] = $0 "\n"; next
+	}
+	incpus && cur != "" {
+		blk[cur] = blk[cur] $0 "\n"
+		if ($0 ~ /^\t\t\};/) { cur = ""; nblk++; getline; if ($0 != "") print }
+		next
+	}
+	incpus && nblk == n && /^\t\t[a-z]/ && !done {
+		for (i = 1; i <= n; i++) printf "%s\n", blk[sprintf("%x", h[i])]
+		done = 1
+	}
+	incpus && /^\t\};/ {
+		if (!done) for (i = 1; i <= n; i++) printf "%s\n", blk[sprintf("%x", h[i])]
+		done = 1; incpus = 0
+	}
+	{ print }
+	END { if (nblk != n) { print "gen-dt.sh: found " nblk " cpu nodes, -p names " n > "/dev/stderr"; exit 1 } }
+	' "$tmp/virt.dts" >"$tmp/virt-p.dts"
+	mv "$tmp/virt-p.dts" "$tmp/virt.dts"
+fi
 grep -q 'reserved-memory' "$tmp/virt.dts" && rsv_exists=1 || rsv_exists=0
 timebase=$(sed -nE 's/^[[:space:]]*timebase-frequency = <(0x[0-9a-f]+)>;/\1/p' "$tmp/virt.dts" | head -1)
 [ -n "$timebase" ] || { echo "gen-dt.sh: QEMU's DT has no timebase-frequency" >&2; exit 1; }
@@ -109,6 +151,14 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 		echo "	};"
 	fi
 	echo "};"
+	if [ -n "$harts" ]; then
+		echo "&{/chosen} {"
+		echo "	opensbi-config {"
+		echo "		compatible = \"opensbi,config\";"
+		echo "		cold-boot-harts = <&{/cpus/cpu@$(printf %x "${harts%%,*}")}>;"
+		echo "	};"
+		echo "};"
+	fi
 	echo "&{/reserved-memory} {"
 	echo "	ntrace-regs@$(printf %x $regbase) {"
 	echo "		reg = <$(cells $regbase) $(cells $region)>;"
@@ -230,4 +280,4 @@ cells() { printf '0x%x 0x%x' $(($1 >> 32)) $(($1 & 0xffffffff)); }
 	echo "};"
 } >"$tmp/ntrace.dts"
 dtc -q -I dts -O dtb -o "$out" "$tmp/ntrace.dts"
-echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $(hex $region) bytes, $smp hart(s), topology $topo, form $form${foreign:+, foreign $foreign}, ${mem} MiB)" >&2
+echo "gen-dt.sh: wrote $out (regs at $(hex $regbase), $(hex $region) bytes, $smp hart(s), topology $topo, form $form${foreign:+, foreign $foreign}${harts:+, CPUs are harts $harts}, ${mem} MiB)" >&2

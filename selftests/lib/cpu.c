@@ -48,6 +48,25 @@ int cpu_of_hart(int hart)
 	return found;
 }
 
+long cpu_hart(int cpu)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	int cur = -1, v;
+	long hart = -1, h;
+	char line[256];
+
+	if (!f)
+		return -1;
+	while (hart < 0 && fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "processor : %d", &v) == 1)
+			cur = v;
+		else if (cur == cpu && sscanf(line, "hart : %ld", &h) == 1)
+			hart = h;
+	}
+	fclose(f);
+	return hart;
+}
+
 int cpu_pin(int cpu)
 {
 	cpu_set_t set;

@@ -23,6 +23,9 @@ int cpu_set_online(int cpu, bool on);
  */
 int cpu_of_hart(int hart);
 
+/* The hart ID of a logical CPU (its /proc/cpuinfo "hart" line), or -1. */
+long cpu_hart(int cpu);
+
 /* sched_setaffinity() of the calling thread to one CPU. */
 int cpu_pin(int cpu);
 

@@ -12,6 +12,16 @@
  *    recorded before is drained into the AUX area, frames and lies in
  *    this program, and the CPU goes offline and online cleanly (bringing
  *    it back retries while the hart is still stopping, lib/cpu.h).
+ *  - hart IDs that differ from Linux CPU numbers (Linux makes the boot
+ *    hart CPU 0; boot configuration ntrace-p550-hartmap: CPU 0 is hart 2,
+ *    as on the P550): caps/hartid_cpu<N> is the hart /proc/cpuinfo gives
+ *    processor N, for every online CPU;
+ *  - a per-CPU event on each CPU N while this task runs pinned to N (src=1
+ *    where there is a SRC field): its trace is this program's, so the
+ *    encoder of hart(N) was enabled, not the one of hart N, and every
+ *    message carries caps/src_id_cpu<N> alone; with this task pinned to
+ *    the next CPU instead, the same event holds fewer sync addresses in
+ *    this program (the trace is the CPU's, not every hart's).
  * Sync addresses lie in this program, or in the kernel where the encoders
  * have no privilege filter (the events then trace both, ntrace_util.h).
  * Skips with fewer than two CPUs or without the PMU.
@@ -123,6 +133,107 @@ static long src_id(int cpu)
 	return nt_cap(name, cpu);
 }
 
+/* Run on one CPU (the per-CPU event's). */
+static void pinned_work(void *arg)
+{
+	cpu_pin(*(int *)arg);
+	spin(20000);
+}
+
+/* caps/hartid_cpu<N> against /proc/cpuinfo for every online CPU. */
+static void check_hartids(int ncpu)
+{
+	char map[256] = "", name[32];
+	int cpu, bad = 0, moved = 0, len = 0;
+
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		long truth = cpu_hart(cpu), cap;
+
+		snprintf(name, sizeof(name), "hartid_cpu%d", cpu);
+		cap = nt_cap(name, -1);
+		if (cap != truth || truth < 0)
+			bad++;
+		if (truth != cpu)
+			moved++;
+		len += snprintf(map + len, sizeof(map) - len, " cpu%d=%ld/%ld",
+				cpu, cap, truth);
+		if (len >= (int)sizeof(map))
+			len = sizeof(map) - 1;
+	}
+	ksft_test_result(!bad,
+			 "caps/hartid_cpu<N> = /proc/cpuinfo's hart of processor N for %d CPUs (caps/cpuinfo:%s; %s)\n",
+			 ncpu, map, moved ? "hart IDs differ from CPU numbers" :
+			 "every hart ID is its CPU number");
+}
+
+static void spin_work(void *arg)
+{
+	spin(20000);
+}
+
+/*
+ * A per-CPU event on each CPU with this task there: its hart's trace.
+ * Static programs (the guest's init too) share the text addresses, so the
+ * control (this task on the next CPU) may see a few of init's syncs there;
+ * the busy loop gives the event of its own CPU far more: at least 1000
+ * messages and more sync addresses in this program than the control.
+ */
+static void check_per_cpu(int ncpu, int src_bits, struct nt_rec *rec)
+{
+	struct perf_event_attr attr;
+	struct nt_frame_stats st;
+	char why[320] = "", counts[256] = "";
+	int cpu, bad = 0, err, len = 0;
+
+	nt_attr(&attr, nt_pmu_type(), src_bits ? NTRACE_CFG_SET(SRC, 1) : 0);
+	for (cpu = 0; cpu < ncpu; cpu++) {
+		long id = src_id(cpu);
+		unsigned int bits = nt_src_bits(attr.config);
+		unsigned long msgs, in;
+		bool src_ok, ok;
+
+		err = nt_record(&attr, cpu, 256, pinned_work, &cpu, rec);
+		frame_all(rec, bits, &st);
+		nt_rec_free(rec);
+		src_ok = !bits || (id >= 0 && id < 64 &&
+				   st.src_seen == 1ull << id);
+		ok = !err && st.msgs > 1000 && !st.bad && in_text(&st) && src_ok;
+		msgs = st.msgs;
+		in = st.in_syncs;
+		if (!ok && !bad++)
+			snprintf(why, sizeof(why),
+				 "CPU %d (hart %ld, SRC %ld): %s, %lu messages, %lu syncs in this program, SRC seen %#llx",
+				 cpu, cpu_hart(cpu), id,
+				 err ? strerror(-err) : st.bad ? st.why : "frames",
+				 st.msgs, st.in_syncs,
+				 (unsigned long long)st.src_seen);
+
+		/* the control: this task on another CPU all along */
+		cpu_pin((cpu + 1) % ncpu);
+		err = nt_record(&attr, cpu, 256, spin_work, NULL, rec);
+		frame_all(rec, bits, &st);
+		nt_rec_free(rec);
+		if ((err || st.bad || st.in_syncs >= in) && ok && !bad++)
+			snprintf(why, sizeof(why),
+				 "CPU %d while this task ran on CPU %d: %s, %lu sync addresses in this program (%lu with it there)",
+				 cpu, (cpu + 1) % ncpu,
+				 err ? strerror(-err) : st.bad ? st.why : "frames",
+				 st.in_syncs, in);
+		len += snprintf(counts + len, sizeof(counts) - len,
+				" cpu%d %lu/%lu %lu/%lu;", cpu, msgs, in,
+				st.msgs, st.in_syncs);
+		if (len >= (int)sizeof(counts))
+			len = sizeof(counts) - 1;
+	}
+	cpu_pin(0);
+	ksft_print_msg("per-CPU events: messages/syncs in this program, this task on the CPU and on the next:%s\n",
+		       counts);
+	ksft_test_result(!bad,
+			 "per-CPU event on each of %d CPUs, this task pinned there: this program's trace%s, more of it than with the task on the next CPU (%s)\n",
+			 ncpu, src_bits ? ", SRC caps/src_id_cpu<N> alone" : "",
+			 bad ? why : "ok");
+}
+
 int main(void)
 {
 	static struct nt_rec rec;
@@ -138,7 +249,7 @@ int main(void)
 		ksft_exit_skip("no ntrace PMU (no N-Trace components in this machine)\n");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		ksft_exit_skip("needs two CPUs (boot configuration ntrace-smp2)\n");
-	ksft_set_plan(4);
+	ksft_set_plan(6);
 	src_bits = nt_read_sysfs("caps/src_bits", buf, sizeof(buf)) ? 0 : atoi(buf);
 
 	id0 = src_id(0);
@@ -186,5 +297,8 @@ int main(void)
 			 " (and the kernel and firmware: no privilege filter)" : "");
 	nt_rec_free(&rec);
 	cpu_set_online(1, true);
+
+	check_hartids(sysconf(_SC_NPROCESSORS_ONLN));
+	check_per_cpu(sysconf(_SC_NPROCESSORS_ONLN), src_bits, &rec);
 	ksft_finished();
 }

@@ -117,9 +117,10 @@ if [ -n "$harts" ]; then
 	}
 	incpus && cur != "" {
 		blk[cur] = blk[cur] $0 "\n"
-		if ($0 ~ /^\t\t\};/) { cur = ""; nblk++; getline; if ($0 != "") print }
+		if ($0 ~ /^\t\t\};/) { cur = ""; nblk++ }
 		next
 	}
+	incpus && /^$/ { next }
 	incpus && nblk == n && /^\t\t[a-z]/ && !done {
 		for (i = 1; i <= n; i++) printf "%s\n", blk[sprintf("%x", h[i])]
 		done = 1

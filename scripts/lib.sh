@@ -171,6 +171,7 @@ cpuwide_config() {
 	case $config in
 	ntrace-smp2) nh=2 ;;
 	ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4) nh=${config##*smp} ;;
+	ntrace-funnel-smp4-hartmap) nh=4 ;;
 	*) die "unknown --config '$config' (ntrace-smp2 or a funnel configuration of scripts/guest.sh)" ;;
 	esac
 	TAP_PREFIX="$suite: "

@@ -25,9 +25,14 @@
 # Truth 2, exact: the model's ground-truth log (gt=PREFIX, one file per
 # hart, every record its encoder received): for each CPU, the instructions
 # decoded from that CPU's AUX records, all processes together in time
-# order, must be the hart's log, instruction for instruction.
+# order, must be the log of that CPU's hart, instruction for instruction.
+# Which hart a CPU is comes from the guest's /proc/cpuinfo (each boot ends
+# with "ntcpuwide harts"), not from the driver: on ntrace-funnel-smp4-hartmap
+# Linux CPU N is hart 2, 0, 3, 1, and a CPU's trace from another hart's
+# encoder fails.
 # On a topology where the harts share one sink through funnels
-# (--config ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4)
+# (--config ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4,
+# ntrace-funnel-smp4-hartmap)
 # the same truths hold for "perf record -a" and a per-task recording
 # ("perf record -- CMD"): the driver demultiplexes the sink by SRC, so each
 # CPU's AUX records must decode, with perf-ntrace and with perf, to exactly
@@ -93,6 +98,8 @@ both="/usr/bin/ntloop /usr/bin/ntswitch"
 boot() {
 	local name=$1 gtlog=$2 f st adds=() margs=()
 	shift 2
+	# the truth of which hart each CPU is, for Truth 2
+	set -- "$@" "/usr/bin/ntcpuwide harts >/tmp/export/$name.harts.txt"
 	for f in ntloop ntswitch ntcpuwide ntrace_bench; do
 		adds+=(--add "$tmp/root/usr/bin/$f=/usr/bin/$f")
 	done
@@ -219,13 +226,14 @@ cpus_ok() {
 }
 # hart_match PREFIX: Truth 2 for PREFIX.cpuC (instructions decoded for CPU
 # C, all processes in time order) against $tmp/$data.hartH: each CPU must
-# equal one hart's log, a different one each (Linux CPU numbers need not
-# be hart ids). Prints "cpu0=hartH ..." on success.
+# equal the log of its hart, ${hmap[C]} (Linux CPU numbers need not be
+# hart ids). Prints "cpu0=hartH ..." on success.
 hart_match() {
 	local c h used=" " m=
 	for ((c = 0; c < nh; c++)); do
 		for ((h = 0; h < nh; h++)); do
 			[[ $used == *" $h "* ]] && continue
+			[ "$h" = "${hmap[$c]:-}" ] || continue
 			if cmp -s "$1.cpu$c" "$tmp/$data.hart$h"; then
 				used+="$h " m+=" cpu$c=hart$h"
 				continue 2
@@ -236,13 +244,21 @@ hart_match() {
 	echo "${m# }"
 }
 # gt_harts DATA: the U-mode records of each hart's log as PC lists
-# $tmp/DATA.hartH (size 0: a trap, no instruction)
+# $tmp/DATA.hartH (size 0: a trap, no instruction), and the hart of each
+# CPU in hmap[CPU] from the boot's /proc/cpuinfo (none: nothing matches)
 gt_harts() {
-	local h
+	local h c
 	for ((h = 0; h < nh; h++)); do
 		awk '!/^#/ && $4 == 0 && $2 != 0 { print $1 }' "$out/$1.gt.hart$h.txt" \
 			>"$tmp/$1.hart$h" 2>/dev/null
 	done
+	hmap=()
+	[ ! -f "$out/$1.harts.txt" ] || while read -r c h; do hmap[c]=$h; done <"$out/$1.harts.txt"
+	[ ${#hmap[@]} = "$nh" ] ||
+		echo "# $1: the guest's /proc/cpuinfo gave ${#hmap[@]} hart(s) for $nh CPUs ($out/$1.harts.txt)"
+	local m=
+	for ((c = 0; c < nh; c++)); do m+=" cpu$c=hart${hmap[$c]:-?}"; done
+	echo "# $1: CPUs are harts (guest /proc/cpuinfo):$m"
 }
 # perf_cpus FILE PREFIX: perf script -F cpu,pid,time,ip lines of FILE as
 # PC lists PREFIX.cpuC, one per CPU
@@ -299,12 +315,13 @@ loss_check() {
 		if [ "${f:-0}" = 0 ]; then
 			for ((h = 0; h < nh; h++)); do
 				[[ $used == *" $h "* ]] && continue
+				[ "$h" = "${hmap[$c]:-}" ] || continue
 				cmp -s "$p.cpu$c" "$tmp/$d.hart$h" || continue
 				used+="$h "
 				[ -s "$p.cpu$c" ] && loss_exact=$((loss_exact + 1)) loss_quiet+=" cpu$c=hart$h:$(wc -l <"$p.cpu$c")"
 				continue 2
 			done
-			loss_bad+=" cpu$c unflagged but != every free hart's log ($(wc -l <"$p.cpu$c") insns);"
+			loss_bad+=" cpu$c unflagged but != its hart ${hmap[$c]:-?}'s log ($(wc -l <"$p.cpu$c") insns);"
 		fi
 	done
 	for ((c = 0; c < nh; c++)); do
@@ -312,6 +329,7 @@ loss_check() {
 		[ "${f:-0}" != 0 ] || continue
 		for ((h = 0; h < nh; h++)); do
 			[[ $used == *" $h "* ]] && continue
+			[ "$h" = "${hmap[$c]:-}" ] || continue
 			subseq "$p.cpu$c" "$tmp/$d.hart$h" || continue
 			used+="$h "
 			local n m
@@ -319,7 +337,7 @@ loss_check() {
 			loss_lossy+=" cpu$c=hart$h:$n/$m($f flagged)" loss_n=$((loss_n + m - n))
 			continue 2
 		done
-		loss_bad+=" cpu$c flagged in $f records but no free hart's log holds its $(wc -l <"$p.cpu$c") insns in order;"
+		loss_bad+=" cpu$c flagged in $f records but its hart ${hmap[$c]:-?}'s log does not hold its $(wc -l <"$p.cpu$c") insns in order;"
 	done
 	loss_quiet=${loss_quiet# }
 }
@@ -387,7 +405,7 @@ for data in $datas; do
 	elif [ "$nflag" -gt 0 ]; then
 		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) against ground truth per hart ($(counts "$tmp/$data.hart")), $nflag AUX records flagged:${loss_bad:- nothing decoded}"
 	else
-		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")); first difference cpu0/hart0: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart0" 2>&1 | head -1)"
+		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")); first difference cpu0/hart${hmap[0]:-?}: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart${hmap[0]:-0}" 2>&1 | head -1)"
 	fi
 	# perf decodes the file itself: all CPUs' samples, in time order
 	# (with ts=1 merged by trace time), the programs' flows as QEMU's

@@ -13,6 +13,8 @@
  *   ntcpuwide pingpong N [CPU]         N round trips over two pipes between
  *                                      two processes on one CPU (default 0);
  *                                      prints "pingpong N ROUNDS NS_PER_SWITCH"
+ *   ntcpuwide harts                    "CPU HART" for every processor of
+ *                                      /proc/cpuinfo (its "hart" line)
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -132,14 +134,40 @@ static int burst(long n, long iters, long sleep_us)
 	return 0;
 }
 
+/* The kernel's hart ID of each logical CPU, the truth the e2e maps by. */
+static int harts(void)
+{
+	FILE *f = fopen("/proc/cpuinfo", "r");
+	long cpu = -1, v, n = 0;
+	char line[256];
+
+	if (!f) {
+		perror("/proc/cpuinfo");
+		return 1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "processor : %ld", &v) == 1)
+			cpu = v;
+		else if (cpu >= 0 && sscanf(line, "hart : %ld", &v) == 1) {
+			printf("%ld %ld\n", cpu, v);
+			cpu = -1;
+			n++;
+		}
+	}
+	fclose(f);
+	return !n;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc == 2 && !strcmp(argv[1], "harts"))
+		return harts();
 	if (argc > 2 && !strcmp(argv[1], "spawn"))
 		return spawn(argc - 2, argv + 2);
 	if (argc > 2 && !strcmp(argv[1], "pingpong"))
 		return pingpong(atol(argv[2]), argc > 3 ? atoi(argv[3]) : 0);
 	if (argc > 4 && !strcmp(argv[1], "burst"))
 		return burst(atol(argv[2]), atol(argv[3]), atol(argv[4]));
-	fprintf(stderr, "usage: ntcpuwide spawn [-p CPU] PROG... | pingpong N [CPU] | burst N ITERS SLEEP_US\n");
+	fprintf(stderr, "usage: ntcpuwide spawn [-p CPU] PROG... | pingpong N [CPU] | burst N ITERS SLEEP_US | harts\n");
 	return 2;
 }

@@ -103,6 +103,7 @@ struct ntrace_sink {
 	const struct ntrace_sink_ops *ops;
 	u32 impl;			/* trRamImpl */
 	unsigned int word;		/* bytes the sink writes at a time */
+	bool embedded;			/* in an encoder's or funnel's block */
 	bool in_encoder;		/* embedded in an encoder's block */
 	/*
 	 * Off, it drops its sources' messages with no Error message in

@@ -127,8 +127,15 @@ static void component_of_node(struct device_node *np,
 				*funnelp = f;
 				goto out;
 			}
+		/*
+		 * An embedded sink is reached through its encoder or funnel
+		 * only: while a SiFive v0 funnel is bound or unbound, its
+		 * sink is registered without it, and would give the first
+		 * encoder found a path that bypasses the funnel (nr_funnels
+		 * 0), taken by that CPU's running event.
+		 */
 		list_for_each_entry(sink, &sinks, node)
-			if (sink->dev->of_node == n) {
+			if (sink->dev->of_node == n && !sink->embedded) {
 				*sinkp = sink;
 				goto out;
 			}

@@ -621,6 +621,7 @@ struct ntrace_sink *ntrace_sink_embed(struct device *dev, void __iomem *base,
 	sink->dev = dev;
 	sink->base = base;
 	sink->ops = &ntrace_sifive_sink_ops;
+	sink->embedded = true;
 	sink->in_encoder = in_encoder;
 	raw_spin_lock_init(&sink->lock);
 	err = sink_discover(sink);

@@ -397,6 +397,21 @@ for data in $datas; do
 		awk -v c=$c '$1 == c { print $5 }' "$tmp/$data.tpc" >"$tmp/$data.cpu$c"
 	done
 	gt_harts $data
+	# the driver's hart of each CPU AUXTRACE_INFO lists (perf report -D),
+	# against the guest's /proc/cpuinfo
+	if [ -n "$hostperf" ]; then
+		ai=$("$hostperf" report -D -i "$out/$data.data" 2>/dev/null |
+			awk '/^  CPU [0-9]+: hart [0-9]+ / { sub(/:/, "", $2); printf " cpu%s=hart%s", $2, $4 }')
+		want=
+		for c in $(grep -o 'cpu[0-9]*=' <<<"$ai" | tr -dc '0-9\n'); do
+			want+=" cpu$c=hart${hmap[$c]:-?}"
+		done
+		if [ -n "$ai" ] && [ "$ai" = "$want" ]; then
+			ok "$what: AUXTRACE_INFO gives each CPU the hart the guest's /proc/cpuinfo does:$ai"
+		else
+			not_ok "$what: AUXTRACE_INFO's CPUs and harts '${ai# }' != the guest's /proc/cpuinfo '${want# }'"
+		fi
+	fi
 	truth_match "$tmp/$data" $data
 	if [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ] && [ "$nflag" -gt 0 ]; then
 		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (decoded/truth:$loss_lossy)"

@@ -9,13 +9,14 @@
 #   NTRACE_GUEST_CONFIGS="..."    boot configurations [smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2
 #                                 ntrace-smp2-copy
 #                                 ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram
-#                                 ntrace-p550-smp1 ntrace-p550 (SiFive v0 personality)]
+#                                 ntrace-p550-smp1 ntrace-p550-hartmap (SiFive v0 personality;
+#                                 the 4 harts are CPUs 2, 0, 3, 1 as on the P550)]
 #   NTRACE_GUEST_TIMEOUT=SECONDS  wall-clock limit per boot
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${NTRACE_KVARIANT:-guest}
-configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram ntrace-p550-smp1 ntrace-p550}
+configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram ntrace-p550-smp1 ntrace-p550-hartmap}
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=${NTRACE_GUEST_TIMEOUT:-300}; fi
 
 start=$SECONDS

@@ -25,9 +25,12 @@
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
+#include <linux/irqflags.h>
+#include <linux/math64.h>
 #include <linux/ntrace_tci.h>
 #include <linux/ntrace_tci_v0.h>
 #include <linux/of.h>
+#include <linux/timex.h>
 
 #include "ntrace.h"
 
@@ -117,6 +120,16 @@ static int sifive_te_discover(struct ntrace_encoder *te)
 	c->src_bits = FIELD_GET(TCI_V0_TE_SRC_BITS_MASK, impl);
 	c->src_id = FIELD_GET(TCI_V0_TE_SRC_ID_MASK, impl);
 	ntrace_encoder_probe_timestamp(te);
+	if (c->ts_mode) {
+		/*
+		 * The unit runs from here while bound, never paused, reset
+		 * or prescaled, so that one reading against the time CSR
+		 * (sifive_te_ts_zero()) places all its values.
+		 */
+		c->ts_prescale_max = 0;
+		writel(TCI_V0_TS_ACTIVE | TCI_V0_TS_COUNT,
+		       te->base + TCI_V0_TS_CONTROL);
+	}
 	if (!c->modes) {
 		dev_err(te->dev, "encoder takes no instruction trace mode (teControl %#x)\n",
 			reset);
@@ -153,8 +166,10 @@ static void sifive_te_program(struct ntrace_encoder *te,
 	/* TSTAMP in every message that can have one, as 1.0's trTsEnable */
 	if (ts)
 		ts |= FIELD_PREP(TCI_V0_TS_BRANCH_MASK, TCI_V0_TS_BRANCH_ALL);
+	/* an internal unit keeps counting (tsCount), with or without TSTAMPs */
 	if (te->caps.ts_mode)
-		writel(ts ? ts : TCI_TS_ACTIVE, te->base + TCI_V0_TS_CONTROL);
+		writel((ts ? ts : TCI_V0_TS_ACTIVE) | TCI_V0_TS_COUNT,
+		       te->base + TCI_V0_TS_CONTROL);
 }
 
 /* teEnable first, then teTracing; the sink's fields are left as they are. */
@@ -189,11 +204,59 @@ static int sifive_te_disable(struct ntrace_encoder *te,
 	return err;
 }
 
+/* Tries at reading the unit between two time CSR reads; the tightest wins. */
+#define V0_TS_TRIES	4
+
+/*
+ * A v0 unit counts from its own reset, not from the time CSR's zero: the
+ * funnel's (tsType 2, internal, bus clock) that its encoders' slave units
+ * (tsType 4) follow, or the encoder's own. No register sets its value or
+ * makes it count the time CSR (tsType is read-only, tsReset only zeroes
+ * it), and its clock need not be the time CSR's (the P550's runs at
+ * 700 MHz). So its value is read here between two time CSR reads with
+ * interrupts off, and the time CSR value at which it read 0 is the
+ * tightest bracket's midpoint less the value in time CSR ticks (its rate
+ * ts_rate_hz against timebase-frequency). The encoder's tsLower/tsUpper
+ * read its unit's value (a slave's is the funnel's).
+ */
+static int sifive_te_ts_zero(struct ntrace_encoder *te, u64 *zero)
+{
+	void __iomem *b = te->base;
+	u64 rate = te->caps.ts_rate_hz, tb = te->timebase_hz;
+	u64 best = U64_MAX, unit = 0, mid = 0, t0, t1;
+	unsigned long flags;
+	u32 hi, lo;
+	int i;
+
+	if (!rate || !tb)
+		return -ENODATA;
+	for (i = 0; i < V0_TS_TRIES; i++) {
+		local_irq_save(flags);
+		t0 = get_cycles();
+		hi = readl(b + TCI_V0_TS_UPPER);
+		lo = readl(b + TCI_V0_TS_LOWER);
+		if (readl(b + TCI_V0_TS_UPPER) != hi) {	/* carried: again */
+			hi = readl(b + TCI_V0_TS_UPPER);
+			lo = readl(b + TCI_V0_TS_LOWER);
+		}
+		t1 = get_cycles();
+		local_irq_restore(flags);
+		if (t1 - t0 < best) {
+			best = t1 - t0;
+			unit = (u64)hi << 32 | lo;
+			mid = t0 + (t1 - t0) / 2;
+		}
+	}
+	*zero = mid - (rate == tb ? unit : mul_u64_u64_div_u64(unit, tb, rate));
+	return 0;
+}
+
 const struct ntrace_encoder_ops ntrace_sifive_te_ops = {
 	.discover = sifive_te_discover,
 	.program = sifive_te_program,
 	.enable = sifive_te_enable,
 	.disable = sifive_te_disable,
+	.ts_zero = sifive_te_ts_zero,
 };
 
 /* ---- Funnel ------------------------------------------------------------- */

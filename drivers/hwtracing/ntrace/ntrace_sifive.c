@@ -22,6 +22,7 @@
  * disable register, and its enable is its sink's.
  */
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
@@ -204,8 +205,9 @@ static int sifive_te_disable(struct ntrace_encoder *te,
 	return err;
 }
 
-/* Tries at reading the unit between two time CSR reads; the tightest wins. */
+/* Readings of the unit between two time CSR reads, V0_TS_GAP_US apart. */
 #define V0_TS_TRIES	4
+#define V0_TS_GAP_US	20
 
 /*
  * A v0 unit counts from its own reset, not from the time CSR's zero: the
@@ -213,17 +215,19 @@ static int sifive_te_disable(struct ntrace_encoder *te,
  * (tsType 4) follow, or the encoder's own. No register sets its value or
  * makes it count the time CSR (tsType is read-only, tsReset only zeroes
  * it), and its clock need not be the time CSR's (the P550's runs at
- * 700 MHz). So its value is read here between two time CSR reads with
- * interrupts off, and the time CSR value at which it read 0 is the
- * tightest bracket's midpoint less the value in time CSR ticks (its rate
- * ts_rate_hz against timebase-frequency). The encoder's tsLower/tsUpper
- * read its unit's value (a slave's is the funnel's).
+ * 700 MHz). So its value U (the encoder's tsLower/tsUpper: a slave's is
+ * the funnel's) is read between two time CSR reads t0, t1 with
+ * interrupts off: the time CSR stood at most at t1 when the unit stood at
+ * U, so the time CSR value at which it read 0 is at most t1 less U in time
+ * CSR ticks (its rate ts_rate_hz against timebase-frequency). The least
+ * of those bounds over a few readings is the answer: a reading that was
+ * slow, or a register that trailed the unit, only makes a bound larger.
  */
 static int sifive_te_ts_zero(struct ntrace_encoder *te, u64 *zero)
 {
 	void __iomem *b = te->base;
 	u64 rate = te->caps.ts_rate_hz, tb = te->timebase_hz;
-	u64 best = U64_MAX, unit = 0, mid = 0, t0, t1;
+	u64 best = U64_MAX, unit, t1;
 	unsigned long flags;
 	u32 hi, lo;
 	int i;
@@ -231,8 +235,9 @@ static int sifive_te_ts_zero(struct ntrace_encoder *te, u64 *zero)
 	if (!rate || !tb)
 		return -ENODATA;
 	for (i = 0; i < V0_TS_TRIES; i++) {
+		if (i)
+			udelay(V0_TS_GAP_US);
 		local_irq_save(flags);
-		t0 = get_cycles();
 		hi = readl(b + TCI_V0_TS_UPPER);
 		lo = readl(b + TCI_V0_TS_LOWER);
 		if (readl(b + TCI_V0_TS_UPPER) != hi) {	/* carried: again */
@@ -241,13 +246,12 @@ static int sifive_te_ts_zero(struct ntrace_encoder *te, u64 *zero)
 		}
 		t1 = get_cycles();
 		local_irq_restore(flags);
-		if (t1 - t0 < best) {
-			best = t1 - t0;
-			unit = (u64)hi << 32 | lo;
-			mid = t0 + (t1 - t0) / 2;
-		}
+		unit = (u64)hi << 32 | lo;
+		if (rate != tb)
+			unit = mul_u64_u64_div_u64(unit, tb, rate);
+		best = min(best, t1 - unit);
 	}
-	*zero = mid - (rate == tb ? unit : mul_u64_u64_div_u64(unit, tb, rate));
+	*zero = best;
 	return 0;
 }
 

@@ -183,7 +183,10 @@ for spec in "$@"; do
 	else
 		not_ok "$name: perf script --itrace=b: $(wc -l <"$d/$name.disc") discontinuities, ground truth $(wc -l <"$d/$name.gtdisc"): $(diff "$d/$name.disc" "$d/$name.gtdisc" | head -3 | tr '\n' ' ')"
 	fi
-	[ "$prog" != k ] || continue
+	if [ "$prog" = k ]; then
+		[ "$opt" != ts ] || time_checks
+		continue
+	fi
 
 	# last branch of every 997th instruction
 	ps -i "$data" --itrace=i997il8 -F ip,brstack 2>/dev/null >"$d/$name.lbr"

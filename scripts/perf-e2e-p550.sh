@@ -5,11 +5,14 @@
 # Premier P550 (the model's topo=p550, one hart, its encoder through the
 # system funnel into the funnel's own system-memory sink): the driver binds
 # sifive,trace-encoder0 / sifive,trace-funnel0, and
-#   perf record --kcore -e ntrace/htm=1,sync_period=1/ -- callsys
+#   perf record --kcore -e ntrace/htm=1,sync_period=1,ts=1/ -- callsys
 # (a v0 encoder has no privilege filter: user and kernel; teInstruction 6)
 # is decoded by the host perf
 # (perf-e2e-itrace.sh's checks of a --kcore recording) and must equal the
-# model's ground-truth log, every record the encoder was given. The
+# model's ground-truth log, every record the encoder was given; its
+# samples' times (the v0 unit's count placed on the time CSR by the
+# record's ts_zero) lie between perf's first ITRACE_START and last AUX
+# record, never going back (perf-e2e-itrace.sh's time checks). The
 # messages are the sifive-v0 variant, known to the decoder only from the
 # AUXTRACE_INFO record: perf report -D must show it, and perf-ntrace info
 # in the guest the caps/ that produced it.
@@ -33,7 +36,7 @@ make -s -C "$NTRACE_TOP" guest-progs >"$tmp/cs.log" 2>&1 ||
 mkdir -p "$tmp/root/usr/bin"
 cp "$NTRACE_TOP/build/guest-progs/callsys" "$tmp/root/usr/bin/"
 
-opts="--kcore -e ntrace/htm=1,sync_period=1/"
+opts="--kcore -e ntrace/htm=1,sync_period=1,ts=1/"
 start=$SECONDS
 guest_run "$tmp" "$config" --kernel "$variant" --add "$tmp/root/usr/bin/callsys=/usr/bin/callsys" \
 	--model-args "gt=$tmp/gt" --export "$tmp/out" --timeout 600 --console "$tmp/console.log" \
@@ -83,4 +86,4 @@ if [ ! -s "$gtlog" ]; then
 fi
 awk -v out="$tmp/gtseg/kern" '!/^#/ { print $1, $2, $3 >(out ".flow"); if ($2 != 0) print $1 >(out ".pc") }' "$gtlog"
 ok "ground-truth log: $(wc -l <"$tmp/gtseg/kern.pc") instructions, $(awk '$2 == 0' "$tmp/gtseg/kern.flow" | wc -l) traps"
-bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" "kern:k:$tmp/gtseg/kern"
+bash "$NTRACE_TOP/scripts/perf-e2e-itrace.sh" "$hostperf" "$tmp" "$tmp/root" "kern:k:$tmp/gtseg/kern:ts"

@@ -39,6 +39,12 @@ struct ntrace_encoder_ops {
 	/* flush into the sink; *overflow: messages were dropped */
 	int (*disable)(struct ntrace_encoder *te,
 		       const struct ntrace_prog *prog, bool *overflow);
+	/*
+	 * Optional, for a timestamp unit that counts from its own reset: the
+	 * time CSR value at which it read 0 (-ENODATA: not known). Without
+	 * it, an External unit's TSTAMP is the time CSR itself (0).
+	 */
+	int (*ts_zero)(struct ntrace_encoder *te, u64 *zero);
 };
 
 struct ntrace_funnel_ops {
@@ -72,6 +78,7 @@ struct ntrace_encoder {
 	struct ntrace_sink *sink;
 	int cpu;			/* logical CPU of the encoder's hart */
 	u64 hartid;			/* that hart's ID (its DT node's reg) */
+	u64 timebase_hz;		/* the time CSR's rate, 0: unknown */
 	struct ntrace_caps caps;
 	bool failed;			/* see ntrace_tci_failed() */
 	struct list_head node;
@@ -257,6 +264,7 @@ const char *ntrace_path_sink_mode(void);
 bool ntrace_path_src_required(void);
 int ntrace_path_src_id(int cpu);
 s64 ntrace_path_hartid(int cpu);
+int ntrace_path_ts_zero(int cpu, u64 *zero);
 
 /* ntrace_shared.c: sinks shared through funnels */
 int ntrace_shared_prepare(int cpu, struct ntrace_sink *sink);

@@ -3,8 +3,8 @@
  * ntrace: sysfs of the PMU device (/sys/bus/event_source/devices/ntrace):
  * format/ (the config bit layout of include/uapi/linux/ntrace.h), caps/
  * (what discovery found, one value per file, common to every traced CPU;
- * sink_mode is a word, not a number; hartid_cpu<N> and src_id_cpu<N> per
- * CPU)
+ * sink_mode is a word, not a number; hartid_cpu<N>, src_id_cpu<N> and
+ * ts_zero_cpu<N> per CPU)
  * cpumask (the CPUs with an encoder -> sink path) and topology (each
  * CPU's path through funnels to its sink; the sinks and funnels).
  */
@@ -224,14 +224,26 @@ static struct attribute *ntrace_caps_attrs[] = {
 };
 
 /*
- * caps/hartid_cpu<N> and caps/src_id_cpu<N>: the hart ID of CPU N and the
- * SRC of its messages behind a funnel (its CPU number, or a fixed ID).
- * Made for every possible CPU at load; a CPU with no path has neither.
+ * caps/hartid_cpu<N>, caps/src_id_cpu<N> and caps/ts_zero_cpu<N>: the hart
+ * ID of CPU N, the SRC of its messages behind a funnel (its CPU number, or
+ * a fixed ID), and the time CSR value at which its timestamp unit read 0
+ * (read from the unit at each read of the file). Made for every possible
+ * CPU at load; a CPU with no path has none of them.
  */
+enum ntrace_cpu_cap {
+	CPU_CAP_HARTID, CPU_CAP_SRC_ID, CPU_CAP_TS_ZERO, NR_CPU_CAPS,
+};
+
+static const char *const cpu_cap_names[NR_CPU_CAPS] = {
+	[CPU_CAP_HARTID] = "hartid",
+	[CPU_CAP_SRC_ID] = "src_id",
+	[CPU_CAP_TS_ZERO] = "ts_zero",
+};
+
 struct ntrace_cpu_cap_attr {
 	struct device_attribute attr;
 	int cpu;
-	bool src_id;			/* else hartid */
+	enum ntrace_cpu_cap id;
 	char name[24];
 };
 
@@ -243,9 +255,21 @@ static ssize_t cpu_cap_show(struct device *dev, struct device_attribute *attr,
 {
 	struct ntrace_cpu_cap_attr *a =
 		container_of(attr, struct ntrace_cpu_cap_attr, attr);
-	s64 id = a->src_id ? ntrace_path_src_id(a->cpu) :
-			     ntrace_path_hartid(a->cpu);
+	u64 zero;
+	s64 id;
+	int err;
 
+	switch (a->id) {
+	case CPU_CAP_TS_ZERO:
+		err = ntrace_path_ts_zero(a->cpu, &zero);
+		return err ? err : sysfs_emit(page, "%llu\n", zero);
+	case CPU_CAP_SRC_ID:
+		id = ntrace_path_src_id(a->cpu);
+		break;
+	default:
+		id = ntrace_path_hartid(a->cpu);
+		break;
+	}
 	return id < 0 ? -ENODATA : sysfs_emit(page, "%lld\n", id);
 }
 
@@ -255,7 +279,7 @@ struct attribute_group ntrace_cpu_caps_group = {
 
 int ntrace_cpu_caps_init(void)
 {
-	unsigned int n = 2 * num_possible_cpus(), i = 0;
+	unsigned int n = NR_CPU_CAPS * num_possible_cpus(), i = 0;
 	int cpu;
 
 	cpu_cap_attrs = kcalloc(n, sizeof(*cpu_cap_attrs), GFP_KERNEL);
@@ -265,15 +289,15 @@ int ntrace_cpu_caps_init(void)
 		return -ENOMEM;
 	}
 	for_each_possible_cpu(cpu) {
-		unsigned int k;
+		enum ntrace_cpu_cap k;
 
-		for (k = 0; k < 2; k++, i++) {
+		for (k = 0; k < NR_CPU_CAPS; k++, i++) {
 			struct ntrace_cpu_cap_attr *a = &cpu_cap_attrs[i];
 
 			a->cpu = cpu;
-			a->src_id = k;
+			a->id = k;
 			snprintf(a->name, sizeof(a->name), "%s_cpu%d",
-				 k ? "src_id" : "hartid", cpu);
+				 cpu_cap_names[k], cpu);
 			sysfs_attr_init(&a->attr.attr);
 			a->attr.attr.name = a->name;
 			a->attr.attr.mode = 0444;

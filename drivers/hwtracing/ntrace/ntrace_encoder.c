@@ -187,7 +187,8 @@ void ntrace_encoder_probe_timestamp(struct ntrace_encoder *te)
 	writel(TCI_TS_ACTIVE, reg);
 	v = 0;
 	of_property_read_u32(te->dev->of_node, "riscv,timestamp-frequency", &v);
-	c->ts_rate_hz = ntrace_ts_rate(c->ts_mode, v, te_timebase_hz());
+	te->timebase_hz = te_timebase_hz();
+	c->ts_rate_hz = ntrace_ts_rate(c->ts_mode, v, te->timebase_hz);
 	if (c->ts_mode && !c->ts_rate_hz)
 		dev_info(te->dev, "timestamp mode %u with no known rate (riscv,timestamp-frequency)\n",
 			 c->ts_mode);

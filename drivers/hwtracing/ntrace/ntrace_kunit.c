@@ -350,7 +350,9 @@ static void ntrace_info_layout_test(struct kunit *test)
 {
 	/* The ABI: sizes and u64 alignment of include/uapi/linux/ntrace.h */
 	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_auxtrace_info), 88);
-	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_cpu_info), 64);
+	KUNIT_EXPECT_EQ(test, sizeof(struct ntrace_cpu_info), 72);
+	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_cpu_info, ts_zero),
+			NTRACE_CPU_INFO_SIZE_V1);
 	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, config), 32);
 	/* the time conversion is appended to the first layout */
 	KUNIT_EXPECT_EQ(test, offsetof(struct ntrace_auxtrace_info, time_shift),

@@ -542,6 +542,31 @@ s64 ntrace_path_hartid(int cpu)
 	return id;
 }
 
+/*
+ * The time CSR value at which cpu's timestamp unit read 0 (caps/
+ * ts_zero_cpu<N>): the personality's reading of its unit against the time
+ * CSR, or 0 for an External unit (TSTAMP is the time CSR). -ENODATA
+ * without a path or where it is not known.
+ */
+int ntrace_path_ts_zero(int cpu, u64 *zero)
+{
+	const struct ntrace_path *p;
+	int err = -ENODATA;
+
+	mutex_lock(&registry_lock);
+	p = per_cpu_ptr(&paths, cpu);
+	if (p->te && p->te->caps.ts_mode) {
+		if (p->te->ops->ts_zero) {
+			err = p->te->ops->ts_zero(p->te, zero);
+		} else if (p->te->caps.ts_mode == TCI_TS_MODE_EXTERNAL) {
+			*zero = 0;
+			err = 0;
+		}
+	}
+	mutex_unlock(&registry_lock);
+	return err;
+}
+
 bool ntrace_path_src_required(void)
 {
 	return path_src_required;

@@ -22,12 +22,16 @@
  * disable register, and its enable is its sink's.
  */
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/io.h>
 #include <linux/iopoll.h>
+#include <linux/irqflags.h>
+#include <linux/math64.h>
 #include <linux/ntrace_tci.h>
 #include <linux/ntrace_tci_v0.h>
 #include <linux/of.h>
+#include <linux/timex.h>
 
 #include "ntrace.h"
 
@@ -117,6 +121,16 @@ static int sifive_te_discover(struct ntrace_encoder *te)
 	c->src_bits = FIELD_GET(TCI_V0_TE_SRC_BITS_MASK, impl);
 	c->src_id = FIELD_GET(TCI_V0_TE_SRC_ID_MASK, impl);
 	ntrace_encoder_probe_timestamp(te);
+	if (c->ts_mode) {
+		/*
+		 * The unit runs from here while bound, never paused, reset
+		 * or prescaled, so that one reading against the time CSR
+		 * (sifive_te_ts_zero()) places all its values.
+		 */
+		c->ts_prescale_max = 0;
+		writel(TCI_V0_TS_ACTIVE | TCI_V0_TS_COUNT,
+		       te->base + TCI_V0_TS_CONTROL);
+	}
 	if (!c->modes) {
 		dev_err(te->dev, "encoder takes no instruction trace mode (teControl %#x)\n",
 			reset);
@@ -153,8 +167,10 @@ static void sifive_te_program(struct ntrace_encoder *te,
 	/* TSTAMP in every message that can have one, as 1.0's trTsEnable */
 	if (ts)
 		ts |= FIELD_PREP(TCI_V0_TS_BRANCH_MASK, TCI_V0_TS_BRANCH_ALL);
+	/* an internal unit keeps counting (tsCount), with or without TSTAMPs */
 	if (te->caps.ts_mode)
-		writel(ts ? ts : TCI_TS_ACTIVE, te->base + TCI_V0_TS_CONTROL);
+		writel((ts ? ts : TCI_V0_TS_ACTIVE) | TCI_V0_TS_COUNT,
+		       te->base + TCI_V0_TS_CONTROL);
 }
 
 /* teEnable first, then teTracing; the sink's fields are left as they are. */
@@ -189,11 +205,62 @@ static int sifive_te_disable(struct ntrace_encoder *te,
 	return err;
 }
 
+/* Readings of the unit between two time CSR reads, V0_TS_GAP_US apart. */
+#define V0_TS_TRIES	4
+#define V0_TS_GAP_US	20
+
+/*
+ * A v0 unit counts from its own reset, not from the time CSR's zero: the
+ * funnel's (tsType 2, internal, bus clock) that its encoders' slave units
+ * (tsType 4) follow, or the encoder's own. No register sets its value or
+ * makes it count the time CSR (tsType is read-only, tsReset only zeroes
+ * it), and its clock need not be the time CSR's (the P550's runs at
+ * 700 MHz). So its value U (the encoder's tsLower/tsUpper: a slave's is
+ * the funnel's) is read between two time CSR reads t0, t1 with
+ * interrupts off: the time CSR stood at most at t1 when the unit stood at
+ * U, so the time CSR value at which it read 0 is at most t1 less U in time
+ * CSR ticks (its rate ts_rate_hz against timebase-frequency). The least
+ * of those bounds over a few readings is the answer: a reading that was
+ * slow, or a register that trailed the unit, only makes a bound larger.
+ */
+static int sifive_te_ts_zero(struct ntrace_encoder *te, u64 *zero)
+{
+	void __iomem *b = te->base;
+	u64 rate = te->caps.ts_rate_hz, tb = te->timebase_hz;
+	u64 best = U64_MAX, unit, t1;
+	unsigned long flags;
+	u32 hi, lo;
+	int i;
+
+	if (!rate || !tb)
+		return -ENODATA;
+	for (i = 0; i < V0_TS_TRIES; i++) {
+		if (i)
+			udelay(V0_TS_GAP_US);
+		local_irq_save(flags);
+		hi = readl(b + TCI_V0_TS_UPPER);
+		lo = readl(b + TCI_V0_TS_LOWER);
+		if (readl(b + TCI_V0_TS_UPPER) != hi) {	/* carried: again */
+			hi = readl(b + TCI_V0_TS_UPPER);
+			lo = readl(b + TCI_V0_TS_LOWER);
+		}
+		t1 = get_cycles();
+		local_irq_restore(flags);
+		unit = (u64)hi << 32 | lo;
+		if (rate != tb)
+			unit = mul_u64_u64_div_u64(unit, tb, rate);
+		best = min(best, t1 - unit);
+	}
+	*zero = best;
+	return 0;
+}
+
 const struct ntrace_encoder_ops ntrace_sifive_te_ops = {
 	.discover = sifive_te_discover,
 	.program = sifive_te_program,
 	.enable = sifive_te_enable,
 	.disable = sifive_te_disable,
+	.ts_zero = sifive_te_ts_zero,
 };
 
 /* ---- Funnel ------------------------------------------------------------- */

@@ -195,6 +195,20 @@
  * default clock; for an event with another clock (use_clockid, perf
  * record -k) the page still describes sched_clock, so the recorder leaves
  * the conversion out (time_mult 0).
+ *
+ * A unit with its own zero. Some units count from their own reset, not
+ * from the time CSR's zero (SiFive's pre-ratified units: the funnel's
+ * system counter, which the encoders' slave units follow, or an encoder's
+ * own). The driver reads such a unit against the time CSR and gives the
+ * time CSR value at which it read 0 (caps/ts_zero_cpu<N>), which the
+ * recorder copies into ntrace_cpu_info.ts_zero; the unit's own rate is
+ * ts_rate_hz. Then, with ts_zero not 0, a full timestamp T is
+ *
+ *	perf_ns = conv(ts_zero) + (T << (2 * ts_prescale)) * 10^9 / ts_rate_hz
+ *
+ * where conv() is the conversion above of a time CSR value (the unit's
+ * clock need not be the time CSR's). ts_zero 0 (a unit that counts the
+ * time CSR, or a record without the field): the formula above.
  */
 
 struct ntrace_auxtrace_info {
@@ -251,8 +265,10 @@ struct ntrace_auxtrace_info {
 
 /*
  * One record per CPU that has a trace encoder. All sizes are in bits
- * unless the name says otherwise. 64 bytes, u64-aligned.
+ * unless the name says otherwise. u64-aligned: 64 bytes in the first
+ * layout, 72 with ts_zero; a reader takes a field beyond rec_size as 0.
  */
+#define NTRACE_CPU_INFO_SIZE_V1		64
 struct ntrace_cpu_info {
 	__u32 cpu;		/* logical CPU number (perf's cpu field) */
 	__u32 hartid;		/* RISC-V hart ID of that CPU */
@@ -295,6 +311,9 @@ struct ntrace_cpu_info {
 	__u32 te_features;	/* trTeInstFeatures as read back */
 	__u32 te_impl;		/* trTeImpl */
 	__u32 ts_control;	/* trTsControl as read back */
+
+	/* rec_size >= 72: see "A unit with its own zero" above */
+	__u64 ts_zero;		/* time CSR value at which the unit read 0 */
 };
 
 #endif /* _UAPI_LINUX_NTRACE_H */

@@ -199,6 +199,41 @@ static void trace_run(void)
 
 /* ---- register tests ---------------------------------------------------------- */
 
+/*
+ * The unit read through b's tsLower/tsUpper counts what the time CSR
+ * counts: over a spin, both advance alike. The model refreshes the
+ * registers at the reading hart's blocks (every 64th while it does not
+ * trace), so either reading may trail: TS_TRAIL ticks (100 us at 10 MHz)
+ * cover that and a host that stops the vCPU in between.
+ */
+#define TS_TRAIL	1000
+
+static void ts_rate_check(uintptr_t b, const char *what)
+{
+	uint64_t t0, t1, a, c;
+	uint32_t hi;
+	long t;
+	int ok;
+
+	t0 = rdtime();
+	hi = rd32(b + TCI_V0_TS_UPPER);
+	a = (uint64_t)hi << 32 | rd32(b + TCI_V0_TS_LOWER);
+	for (t = 0; t < 400000; t++)
+		__asm__ volatile("nop");
+	hi = rd32(b + TCI_V0_TS_UPPER);
+	c = (uint64_t)hi << 32 | rd32(b + TCI_V0_TS_LOWER);
+	t1 = rdtime();
+	ok = c > a && c - a <= t1 - t0 + TS_TRAIL && c - a + ((t1 - t0) >> 7) + TS_TRAIL >= t1 - t0;
+	check(ok, what);
+	if (!ok) {
+		puts_("# counter advanced ");
+		puthex(c - a);
+		puts_(" time CSR ");
+		puthex(t1 - t0);
+		puts_("\n");
+	}
+}
+
 static void regs_encoder(void)
 {
 	uintptr_t te = V0_TE(0);
@@ -286,6 +321,11 @@ static void regs_encoder(void)
 		 "tsBranch 2 (reserved) keeps the old value");
 	wr32(te + TCI_V0_TS_CONTROL, TCI_V0_TS_ACTIVE | TCI_SET(V0_TS_BRANCH, 3));
 	check_eq(TCI_GET(rd32(te + TCI_V0_TS_CONTROL), V0_TS_BRANCH), 3, "tsBranch 3 is legal");
+	if (emb) {
+		/* the own unit, as the driver runs it: tsCount=1, tsPrescale 0 */
+		wr32(te + TCI_V0_TS_CONTROL, TCI_V0_TS_ACTIVE | TCI_V0_TS_COUNT);
+		ts_rate_check(te, "encoder's own unit: tsLower/tsUpper advance as the time CSR does");
+	}
 	wr32(te + TCI_V0_TS_CONTROL, 0);
 	check_eq(rd32(te + TCI_V0_TS_CONTROL), ts, "tsActive=0: the unit back in reset");
 	/* in reset, other registers ignore writes */
@@ -403,6 +443,23 @@ static void regs_funnel(void)
 	wr32(V0_TE(0) + TCI_V0_TS_CONTROL, TCI_V0_TS_ACTIVE);
 	b = rd32(V0_TE(0) + TCI_V0_TS_LOWER);
 	check(a > 0 && b >= a && b - a < 100000, "encoder tsLower (slave) follows the funnel's counter");
+	/*
+	 * What the driver relies on to place the counter on the time CSR: it
+	 * runs at the platform timer's rate (tsPrescale 0), the encoder's
+	 * tsLower/tsUpper read it at any time, and nothing but tsReset (and
+	 * reset) changes its value: tsLower/tsUpper ignore writes.
+	 */
+	ts_rate_check(V0_TE(0), "encoder tsLower/tsUpper (slave) advance as the time CSR does");
+	a = rd32(V0_TE(0) + TCI_V0_TS_LOWER);
+	wr32(V0_TE(0) + TCI_V0_TS_LOWER, 0);
+	wr32(V0_TE(0) + TCI_V0_TS_UPPER, 0x12);
+	wr32(f + TCI_V0_TS_LOWER, 0);
+	wr32(f + TCI_V0_TS_UPPER, 0x12);
+	wr32(f + TCI_V0_TS_CONTROL, TCI_V0_TS_ACTIVE | TCI_V0_TS_COUNT);
+	b = rd32(f + TCI_V0_TS_LOWER);
+	check(b > a && rd32(f + TCI_V0_TS_UPPER) != 0x12 &&
+	      rd32(V0_TE(0) + TCI_V0_TS_LOWER) >= a && rd32(V0_TE(0) + TCI_V0_TS_UPPER) != 0x12,
+	      "tsLower/tsUpper of funnel and encoder ignore writes (the counter goes on)");
 	wr32(V0_TE(0), 0);
 	/* a trace into the buffer; then a buffer outside RAM: tfSinkError */
 	wr32(f, TCI_V0_ACTIVE | rst | TCI_V0_ENABLE);

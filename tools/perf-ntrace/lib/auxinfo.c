@@ -106,7 +106,7 @@ static int parse(const uint8_t *p, size_t size, struct ntrace_auxinfo *info,
 		return ntrace_err_set(err, NTRACE_EVERSION,
 				      "ntrace AUXTRACE_INFO version %u is not supported (expected %u)",
 				      h.version, NTRACE_AUXTRACE_VERSION);
-	if (h.hdr_size < AUXINFO_HDR_MIN || h.hdr_size % 8 || h.rec_size < sizeof(struct ntrace_cpu_info) ||
+	if (h.hdr_size < AUXINFO_HDR_MIN || h.hdr_size % 8 || h.rec_size < NTRACE_CPU_INFO_SIZE_V1 ||
 	    h.rec_size % 8 || h.nr_cpus > 65536 ||
 	    h.hdr_size + (uint64_t)h.nr_cpus * h.rec_size > size)
 		return ntrace_err_set(err, NTRACE_ECORRUPT,
@@ -140,7 +140,10 @@ static int parse(const uint8_t *p, size_t size, struct ntrace_auxinfo *info,
 	for (i = 0; i < h.nr_cpus; i++) {
 		struct ntrace_cpu_info c;
 
-		memcpy(&c, p + h.hdr_size + (size_t)i * h.rec_size, sizeof(c));
+		/* a shorter record (an older recorder): the rest reads as 0 */
+		memset(&c, 0, sizeof(c));
+		memcpy(&c, p + h.hdr_size + (size_t)i * h.rec_size,
+		       h.rec_size < sizeof(c) ? h.rec_size : sizeof(c));
 		info->cpus[i].cpu = c.cpu;
 		info->cpus[i].hartid = c.hartid;
 		info->cpus[i].ts_rate_hz = c.ts_rate_hz;
@@ -151,6 +154,7 @@ static int parse(const uint8_t *p, size_t size, struct ntrace_auxinfo *info,
 					      "ntrace AUXTRACE_INFO, CPU %u: trTsPrescale %u is above 3",
 					      c.cpu, c.ts_prescale);
 		info->cpus[i].ts_width = c.ts_width;
+		info->cpus[i].ts_zero = c.ts_zero;
 		if (cpu_cfg(&c, &info->cpus[i].cfg, &why))
 			return ntrace_err_set(err, NTRACE_ECONFIG,
 					      "ntrace AUXTRACE_INFO, CPU %u: unusable encoder settings: %s",
@@ -193,19 +197,33 @@ const struct ntrace_auxinfo_cpu *ntrace_auxinfo_cpu(const struct ntrace_auxinfo 
 	return &info->cpus[0];
 }
 
-uint64_t ntrace_auxinfo_perf_time(const struct ntrace_auxinfo *info,
-				  const struct ntrace_auxinfo_cpu *cpu, uint64_t ts)
+/* perf time of a time CSR value: perf's tsc_to_perf_time() */
+static uint64_t csr_perf_time(const struct ntrace_auxinfo *info, uint64_t cyc)
 {
-	uint64_t cyc, quot, rem;
+	uint64_t quot, rem;
 
-	if (!info->time_mult)
-		return 0;
-	/* the include/uapi/linux/ntrace.h formula, perf's tsc_to_perf_time() */
-	cyc = cpu ? ts << (2 * cpu->ts_prescale) : ts;
 	if (info->time_flags & NTRACE_TIME_CAP_SHORT)
 		cyc = info->time_cycles + ((cyc - info->time_cycles) & info->time_mask);
 	quot = cyc >> info->time_shift;
 	rem = cyc & ((1ULL << info->time_shift) - 1);
 	return info->time_zero + quot * info->time_mult +
 	       ((rem * info->time_mult) >> info->time_shift);
+}
+
+uint64_t ntrace_auxinfo_perf_time(const struct ntrace_auxinfo *info,
+				  const struct ntrace_auxinfo_cpu *cpu, uint64_t ts)
+{
+	uint64_t cyc;
+
+	if (!info->time_mult)
+		return 0;
+	/* the include/uapi/linux/ntrace.h formulas */
+	cyc = cpu ? ts << (2 * cpu->ts_prescale) : ts;
+	if (!cpu || !cpu->ts_zero)
+		return csr_perf_time(info, cyc);
+	/* a unit with its own zero, counting at ts_rate_hz */
+	if (!cpu->ts_rate_hz)
+		return csr_perf_time(info, cpu->ts_zero + cyc);
+	return csr_perf_time(info, cpu->ts_zero) +
+	       (uint64_t)((unsigned __int128)cyc * 1000000000u / cpu->ts_rate_hz);
 }

@@ -27,6 +27,7 @@ struct ntrace_auxinfo_cpu {
 	uint64_t ts_rate_hz;		/* timestamp clock, 0 if unknown */
 	uint8_t ts_prescale;		/* trTsPrescale: clock divided by 4^n */
 	uint8_t ts_width;		/* trTsWidth */
+	uint64_t ts_zero;		/* time CSR value at the unit's 0; 0: none */
 	struct ntrace_dec_cfg cfg;	/* decoder settings of this CPU's encoder */
 };
 

@@ -640,8 +640,56 @@ static void test_auxinfo(void)
 	       "auxinfo: a record with 0 there (every older file) is N-Trace 1.0");
 	ntrace_auxinfo_free(&info);
 	tap_ok(offsetof(struct ntrace_cpu_info, variant) == 36 &&
-	       sizeof(struct ntrace_cpu_info) == 64,
-	       "auxinfo: the record keeps its layout (variant in the old reserved0, byte 36)");
+	       offsetof(struct ntrace_cpu_info, ts_zero) == NTRACE_CPU_INFO_SIZE_V1 &&
+	       sizeof(struct ntrace_cpu_info) == 72,
+	       "auxinfo: the record keeps its layout (variant in the old reserved0, byte 36; ts_zero appended at 64)");
+}
+
+/*
+ * A v0 unit counts from its own reset: the record's ts_zero (the time CSR
+ * value at which it read 0) places its values on perf's clock, at the
+ * unit's own rate; a record without the field (rec_size 64) converts as
+ * before.
+ */
+static void test_ts_zero(void)
+{
+	struct ntrace_auxinfo info;
+	struct payload p;
+	char err[256];
+	uint64_t t;
+	int rc;
+
+	p550_payload(&p);
+	p.h.time_mult = 100u << 20;	/* 100 ns per tick: a 10 MHz time CSR */
+	p.h.time_shift = 20;
+	p.h.time_zero = 5;
+	p.h.time_flags = NTRACE_TIME_CAP_ZERO;
+	p.c.ts_rate_hz = 10000000;
+	p.c.ts_zero = 287000000;	/* the unit started 28.7 s after the CSR */
+	rc = ntrace_auxinfo_parse(&p, sizeof(p), &info, err, sizeof(err));
+	t = rc ? 0 : ntrace_auxinfo_perf_time(&info, &info.cpus[0], 1000);
+	tap_ok(!rc && info.cpus[0].ts_zero == 287000000 && t == 5 + 287001000ull * 100,
+	       "auxinfo: ts_zero + TSTAMP is a time CSR value (%llu ns) %s",
+	       (unsigned long long)t, rc ? err : "");
+	ntrace_auxinfo_free(&info);
+
+	p.c.ts_rate_hz = 700000000;	/* [NXR] the P550's trace timer */
+	rc = ntrace_auxinfo_parse(&p, sizeof(p), &info, err, sizeof(err));
+	t = rc ? 0 : ntrace_auxinfo_perf_time(&info, &info.cpus[0], 700);
+	tap_ok(!rc && t == 5 + 287000000ull * 100 + 1000,
+	       "auxinfo: a unit at its own rate (700 MHz): 700 ticks after ts_zero are 1000 ns (%llu)",
+	       (unsigned long long)t);
+	ntrace_auxinfo_free(&info);
+
+	p.c.ts_rate_hz = 10000000;
+	p.h.rec_size = NTRACE_CPU_INFO_SIZE_V1;
+	rc = ntrace_auxinfo_parse(&p, sizeof(p.h) + NTRACE_CPU_INFO_SIZE_V1, &info, err,
+				  sizeof(err));
+	t = rc ? 0 : ntrace_auxinfo_perf_time(&info, &info.cpus[0], 1000);
+	tap_ok(!rc && !info.cpus[0].ts_zero && t == 5 + 1000 * 100,
+	       "auxinfo: a 64-byte record (older recorder) has no ts_zero: TSTAMP is the time CSR %s",
+	       rc ? err : "");
+	ntrace_auxinfo_free(&info);
 }
 
 static void test_regs(void)
@@ -708,6 +756,7 @@ int main(void)
 	test_call_counter();
 	test_coswap();
 	test_auxinfo();
+	test_ts_zero();
 	test_regs();
 	ntrace_images_free(img);
 	return tap_done();

@@ -7,7 +7,7 @@
  * Tables 42-44 encode them ("parameter - 1" where the table says so). A
  * missing sysfs gives exit status 1 and a message naming the module.
  * caps/ts_zero_cpu<N> is measured at each read (the time CSR against a
- * SiFive v0 timestamp unit): two reads agree within 10 ms of time CSR
+ * SiFive v0 timestamp unit): two reads agree within 50 ms of time CSR
  * ticks, not to the tick (ntrace_time_test checks its accuracy).
  */
 #include <arpa/inet.h>
@@ -61,8 +61,8 @@ static long cap_num(const char *name)
 	return strtol(v, NULL, 0);
 }
 
-/* Time CSR ticks in 10 ms (the DT's timebase-frequency; 10 MHz if none). */
-static unsigned long long ticks_10ms(void)
+/* Time CSR ticks in 50 ms (the DT's timebase-frequency; 10 MHz if none). */
+static unsigned long long ticks_50ms(void)
 {
 	FILE *f = fopen("/proc/device-tree/cpus/timebase-frequency", "rb");
 	uint32_t be = 0;
@@ -73,10 +73,10 @@ static unsigned long long ticks_10ms(void)
 		be = 10000000;
 	if (f)
 		fclose(f);
-	return be / 100;
+	return be / 20;
 }
 
-/* A caps/ value read again: equal, or a measurement within 10 ms. */
+/* A caps/ value read again: equal, or a measurement within 50 ms. */
 static bool same_cap(const char *name, const char *want, const char *got)
 {
 	unsigned long long a, b;
@@ -87,7 +87,7 @@ static bool same_cap(const char *name, const char *want, const char *got)
 		return false;
 	a = strtoull(want, NULL, 0);
 	b = strtoull(got, NULL, 0);
-	return (a > b ? a - b : b - a) <= ticks_10ms();
+	return (a > b ? a - b : b - a) <= ticks_50ms();
 }
 
 /* text without its ts_zero lines (measured at each read) */

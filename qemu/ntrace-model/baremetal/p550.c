@@ -203,8 +203,10 @@ static void trace_run(void)
  * The unit read through b's tsLower/tsUpper counts what the time CSR
  * counts: over a spin, both advance alike. The model refreshes the
  * registers at the reading hart's blocks (every 64th while it does not
- * trace), so either reading may trail: TS_TRAIL ticks (100 us at 10 MHz)
- * cover that and a host that stops the vCPU in between.
+ * trace), so either reading may trail, by as long as a loaded host stops
+ * the vCPU in between (200 us in a CI run): over a spin of some 40 ms the
+ * two must agree within a quarter and TS_TRAIL ticks (100 us at 10 MHz),
+ * which a unit at another rate (the P550's 700 MHz) or stopped misses.
  */
 #define TS_TRAIL	1000
 
@@ -218,12 +220,12 @@ static void ts_rate_check(uintptr_t b, const char *what)
 	t0 = rdtime();
 	hi = rd32(b + TCI_V0_TS_UPPER);
 	a = (uint64_t)hi << 32 | rd32(b + TCI_V0_TS_LOWER);
-	for (t = 0; t < 400000; t++)
+	for (t = 0; t < 4000000; t++)
 		__asm__ volatile("nop");
 	hi = rd32(b + TCI_V0_TS_UPPER);
 	c = (uint64_t)hi << 32 | rd32(b + TCI_V0_TS_LOWER);
 	t1 = rdtime();
-	ok = c > a && c - a <= t1 - t0 + TS_TRAIL && c - a + ((t1 - t0) >> 7) + TS_TRAIL >= t1 - t0;
+	ok = c > a && c - a <= t1 - t0 + TS_TRAIL && c - a + ((t1 - t0) >> 2) + TS_TRAIL >= t1 - t0;
 	check(ok, what);
 	if (!ok) {
 		puts_("# counter advanced ");

@@ -99,7 +99,7 @@ static struct fz {
 	int ncomp;
 	bool offline[MAX_CPUS];
 	bool ctr_module;	/* riscv_ctr was loaded at the start */
-	char params[3][32];	/* the module parameters' first values */
+	char params[4][32];	/* the module parameters' first values */
 	int kmsg;
 	size_t page;
 	/* what happened */
@@ -111,7 +111,9 @@ static struct fz {
 	unsigned char history[HISTORY];
 } fz;
 
-static const char *const param_names[] = { "drain_us", "direct", "switch_drain" };
+static const char *const param_names[] = { "drain_us", "direct", "switch_drain", "peek" };
+_Static_assert(sizeof(param_names) / sizeof(param_names[0]) ==
+	       sizeof(fz.params) / sizeof(fz.params[0]), "a saved value per parameter");
 
 static volatile unsigned long spin_sink;
 
@@ -699,7 +701,10 @@ static int op_param(void)
 		{ "0", "1", "100", "4000", "1000000", "4294967295" },
 		{ "0", "1", "Y", "N", "2", "x" },
 		{ "0", "1", "Y", "N", "", "on" },
+		{ "0", "1", "Y", "N", "0x1", "off" },
 	};
+	_Static_assert(sizeof(values) / sizeof(values[0]) ==
+		       sizeof(param_names) / sizeof(param_names[0]), "values per parameter");
 	unsigned int i = fz_below(&fz.rng, ARRAY_SIZE(param_names));
 
 	if (!kmod_is_loaded("ntrace"))

@@ -395,7 +395,7 @@ static void check_read_only(void)
 		"/sys/module/riscv_ctr/parameters",
 	};
 	static const char *const root_writable[] = {
-		"drain_us", "direct", "switch_drain",
+		"drain_us", "direct", "switch_drain", "peek",
 	};
 	unsigned int files = 0, bad = 0;
 	char first[600] = "";
@@ -431,7 +431,7 @@ static void check_read_only(void)
 		closedir(dir);
 	}
 	ksft_test_result(files && !bad,
-			 "sysfs: %u files of caps/, format/, the SBI PMU and the module parameters; only drain_us, direct and switch_drain writable, by root alone (%u wrong%s%s)\n",
+			 "sysfs: %u files of caps/, format/, the SBI PMU and the module parameters; only drain_us, direct, switch_drain and peek writable, by root alone (%u wrong%s%s)\n",
 			 files, bad, first[0] ? ": " : "", first);
 
 	/* the unprivileged user may write none of them */

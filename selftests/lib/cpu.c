@@ -30,40 +30,47 @@ int cpu_set_online(int cpu, bool on)
 	return err;
 }
 
-int cpu_of_hart(int hart)
+/*
+ * The first /proc/cpuinfo processor whose number is cpu or whose hart is
+ * hart (the other -1): its number and hart, or -1 and -1.
+ */
+static void cpuinfo_find(int cpu, long hart, int *cpu_out, long *hart_out)
 {
 	FILE *f = fopen("/proc/cpuinfo", "r");
-	int cpu = -1, found = -1, v;
+	int cur = -1, v;
 	char line[256];
+	long h;
 
-	if (!f)
-		return -1;
-	while (found < 0 && fgets(line, sizeof(line), f)) {
+	*cpu_out = -1;
+	*hart_out = -1;
+	while (f && *cpu_out < 0 && fgets(line, sizeof(line), f)) {
 		if (sscanf(line, "processor : %d", &v) == 1)
-			cpu = v;
-		else if (sscanf(line, "hart : %d", &v) == 1 && v == hart)
-			found = cpu;
+			cur = v;
+		else if (sscanf(line, "hart : %ld", &h) == 1 &&
+			 (cur == cpu || h == hart)) {
+			*cpu_out = cur;
+			*hart_out = h;
+		}
 	}
-	fclose(f);
-	return found;
+	if (f)
+		fclose(f);
+}
+
+int cpu_of_hart(int hart)
+{
+	long h;
+	int cpu;
+
+	cpuinfo_find(-1, hart, &cpu, &h);
+	return cpu;
 }
 
 long cpu_hart(int cpu)
 {
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	int cur = -1, v;
-	long hart = -1, h;
-	char line[256];
+	long hart;
+	int c;
 
-	if (!f)
-		return -1;
-	while (hart < 0 && fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "processor : %d", &v) == 1)
-			cur = v;
-		else if (cur == cpu && sscanf(line, "hart : %ld", &h) == 1)
-			hart = h;
-	}
-	fclose(f);
+	cpuinfo_find(cpu, -1, &c, &hart);
 	return hart;
 }
 

@@ -112,8 +112,7 @@ static struct fz {
 } fz;
 
 static const char *const param_names[] = { "drain_us", "direct", "switch_drain", "peek" };
-_Static_assert(sizeof(param_names) / sizeof(param_names[0]) ==
-	       sizeof(fz.params) / sizeof(fz.params[0]), "a saved value per parameter");
+_Static_assert(ARRAY_SIZE(param_names) == ARRAY_SIZE(fz.params), "a saved value per parameter");
 
 static volatile unsigned long spin_sink;
 
@@ -703,8 +702,7 @@ static int op_param(void)
 		{ "0", "1", "Y", "N", "", "on" },
 		{ "0", "1", "Y", "N", "0x1", "off" },
 	};
-	_Static_assert(sizeof(values) / sizeof(values[0]) ==
-		       sizeof(param_names) / sizeof(param_names[0]), "values per parameter");
+	_Static_assert(ARRAY_SIZE(values) == ARRAY_SIZE(param_names), "values per parameter");
 	unsigned int i = fz_below(&fz.rng, ARRAY_SIZE(param_names));
 
 	if (!kmod_is_loaded("ntrace"))

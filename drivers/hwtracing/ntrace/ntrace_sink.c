@@ -426,6 +426,19 @@ int ntrace_sink_enable_at(struct ntrace_sink *sink,
 	return sink_start(sink, w->start, w->len, w->wp, stop, true);
 }
 
+/* Where trRamWP (wrap bit cleared) is in the window; -EIO outside it. */
+static int wp_offset(struct ntrace_sink *sink, u64 wp, size_t *len)
+{
+	wp &= ~3ull;
+	if (wp < sink->win_start || wp > sink->win_start + sink->win_size) {
+		ntrace_tci_failed(sink->dev, &sink->failed,
+				  "trRamWP outside the buffer it was given");
+		return -EIO;
+	}
+	*len = wp - sink->win_start;
+	return 0;
+}
+
 /*
  * trRamEnable 1 -> 0 flushes the last partial word; wait for trRamEmpty,
  * then tell how much of the window holds trace (offsets from its start).
@@ -445,15 +458,11 @@ int ntrace_sink_disable(struct ntrace_sink *sink, struct ntrace_drain *d)
 	wp = sink->ops->get_wp(sink);
 	/* trRamWrap and the v0 teSinkWrapped are both bit 0 */
 	d->wrapped = wp & TCI_RAM_WRAP;
-	wp &= ~3ull;
 	d->head = 0;
-	if (wp < sink->win_start || wp > sink->win_start + sink->win_size) {
-		ntrace_tci_failed(sink->dev, &sink->failed,
-				  "trRamWP outside the buffer it was given");
+	if (wp_offset(sink, wp, &d->len)) {
 		d->len = 0;
 		return -EIO;
 	}
-	d->len = wp - sink->win_start;
 	if (d->wrapped) {
 		if (!sink->win_stop)
 			d->head = d->len;
@@ -477,14 +486,7 @@ int ntrace_sink_written(struct ntrace_sink *sink, size_t *len)
 
 	if (wp & TCI_RAM_WRAP)
 		return -ENOSPC;
-	wp &= ~3ull;
-	if (wp < sink->win_start || wp > sink->win_start + sink->win_size) {
-		ntrace_tci_failed(sink->dev, &sink->failed,
-				  "trRamWP outside the buffer it was given");
-		return -EIO;
-	}
-	*len = wp - sink->win_start;
-	return 0;
+	return wp_offset(sink, wp, len);
 }
 
 void ntrace_sink_read_start(struct ntrace_sink_reader *r,

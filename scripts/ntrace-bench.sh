@@ -16,8 +16,8 @@
 #    a pipe ping-pong on one CPU, with no ntrace event (baseline) and with
 #    an ntrace//u event on both processes.
 #  - the driver's instructions per MB of trace drained, at 6 and 2
-#    instructions per branch, direct mode (default: every drain stops the
-#    encoder), direct with peeks (peek=1) and copy mode (QEMU
+#    instructions per branch, direct mode (default), direct without
+#    peeks (peek=0: every drain stops the encoder) and copy mode (QEMU
 #    -icount shift=4, 62.5 MIPS virtual: the time the driver spends in its
 #    start, stop and drain paths, from its drains file, at 16 ns per
 #    instruction; and the traced child's kernel instructions less the
@@ -74,7 +74,7 @@ commands() {
 		echo "/usr/bin/ntrace_bench throughput -n $insns 3 2"
 	    done ;;
 	ic) echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 6 2"
-	    echo "/usr/bin/ntrace_bench reload peek=1"
+	    echo "/usr/bin/ntrace_bench reload peek=0"
 	    echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 6 2"
 	    echo "/usr/bin/ntrace_bench reload direct=0"
 	    echo "/usr/bin/ntrace_bench throughput -n $((insns / 4)) 6 2" ;;

@@ -137,21 +137,15 @@ commands() {
 	echo "# scripts/perf-e2e.sh"
 	for r in "${recs[@]}"; do
 		IFS=';' read -r name opts p <<<"$r"
-		# peeks on (off by default), drains every 1.6 ms for a 4 MiB
-		# window: records that continue the last (NTRACE_AUX_FLAG_CONT)
-		if [ "$name" = peek ]; then
-			echo "write /sys/module/ntrace/parameters/drain_us 100"
-			echo "write /sys/module/ntrace/parameters/peek 1"
-		fi
+		# drains every 1.6 ms for a 4 MiB window, most of them peeks:
+		# records that continue the last (NTRACE_AUX_FLAG_CONT)
+		[ "$name" != peek ] || echo "write /sys/module/ntrace/parameters/drain_us 100"
 		if [ "$opts" = trigger ]; then	# a snapshot at trigger_point
 			echo "/usr/bin/perf-ntrace trigger --perf /usr/bin/perf -m $trig_ring -o /tmp/export/$name.data trigger_point -- /usr/bin/$p >/tmp/export/$name.out"
 			continue
 		fi
 		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
-		if [ "$name" = peek ]; then
-			echo "write /sys/module/ntrace/parameters/drain_us 4000"
-			echo "write /sys/module/ntrace/parameters/peek 0"
-		fi
+		[ "$name" != peek ] || echo "write /sys/module/ntrace/parameters/drain_us 4000"
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/${recs[0]%%;*}.data >/tmp/export/rep.report"
 	# the sink mode the driver uses

@@ -43,14 +43,9 @@ static bool direct = true;
 module_param(direct, bool, 0644);
 MODULE_PARM_DESC(direct, "let a CPU's own SMEM sink write the AUX area itself where its memory allows (default on; off: copy through the sink's buffer)");
 
-/*
- * Off by default for now: a CPU-wide recording with timestamps gave one
- * sample out of time order in perf script once records continued (CI
- * pre-check, 2 December), not yet understood.
- */
-static bool peek;
+static bool peek = true;
 module_param(peek, bool, 0644);
-MODULE_PARM_DESC(peek, "direct mode: a timed drain publishes what the sink wrote and leaves it capturing, stopping it only to give it a new window when this one is nearly full (default off: every drain stops the encoder)");
+MODULE_PARM_DESC(peek, "direct mode: a timed drain publishes what the sink wrote and leaves it capturing, stopping it only to give it a new window when this one is nearly full (default on; off: every drain stops the encoder)");
 
 static bool switch_drain = true;
 module_param(switch_drain, bool, 0644);

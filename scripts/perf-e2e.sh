@@ -56,8 +56,9 @@
 # minutes);
 # NTRACE_KVARIANT=debug boots the KASAN + lockdep kernel.
 # The ntrace configuration's sink writes the AUX areas itself (direct
-# mode); NTRACE_E2E_CONFIG=ntrace-copy runs the same in copy mode
-# (ntrace.direct=0: through the sink's bounce buffer).
+# mode), but for the "copy" recording, made with ntrace.direct=0 (through
+# the sink's bounce buffer); NTRACE_E2E_CONFIG=ntrace-copy runs them all
+# in copy mode.
 # NTRACE_E2E_CONFIG=ntrace-sram (scripts/perf-e2e-sram.sh) records through
 # the model's 64 KiB SRAM sink read out by the driver through trRamData,
 # with the recordings whose trace rate a 64 KiB sink holds between drains
@@ -111,6 +112,7 @@ recs=(
 	"cs-btm;-e ntrace//u;callsys"
 	"cs-htm;-e ntrace/htm=1,iret=1/u;callsys"
 	"peek;-e ntrace/htm=1,iret=1/u;callsys"
+	"copy;-e ntrace/htm=1,iret=1/u;callsys"
 	"cs-rep;-e ntrace/htm=1,iret=1,rephist=1,seqjump=1,sync_period=3/u;callsys"
 	"cs-all;-e ntrace/alljumps=1,ts=1,ctx=1/u;callsys"
 	"dyn1;-e ntrace//u;callsys-dyn"
@@ -140,12 +142,21 @@ commands() {
 		# drains every 1.6 ms for a 4 MiB window, most of them peeks:
 		# records that continue the last (NTRACE_AUX_FLAG_CONT)
 		[ "$name" != peek ] || echo "write /sys/module/ntrace/parameters/drain_us 100"
+		# copy mode on this topology (direct=0 applies at the next start)
+		if [ "$name" = copy ] && [ "$config" = ntrace ]; then
+			echo "/usr/bin/perf-ntrace info >/tmp/export/copy.before"
+			echo "write /sys/module/ntrace/parameters/direct 0"
+		fi
 		if [ "$opts" = trigger ]; then	# a snapshot at trigger_point
 			echo "/usr/bin/perf-ntrace trigger --perf /usr/bin/perf -m $trig_ring -o /tmp/export/$name.data trigger_point -- /usr/bin/$p >/tmp/export/$name.out"
 			continue
 		fi
 		echo "/usr/bin/perf record $opts -o /tmp/export/$name.data -- /usr/bin/$p >/tmp/export/$name.out"
 		[ "$name" != peek ] || echo "write /sys/module/ntrace/parameters/drain_us 4000"
+		if [ "$name" = copy ] && [ "$config" = ntrace ]; then
+			echo "write /sys/module/ntrace/parameters/direct 1"
+			echo "/usr/bin/perf-ntrace info >/tmp/export/copy.after"
+		fi
 	done
 	echo "/usr/bin/perf report -D -i /tmp/export/${recs[0]%%;*}.data >/tmp/export/rep.report"
 	# the sink mode the driver uses
@@ -182,6 +193,23 @@ case $clean in
 "ok "*) ok "$variant kernel log clean while recording" ;;
 *) not_ok "$variant kernel log: ${clean#*: } (console: build/perf-e2e/$variant.console)" ;;
 esac
+
+# the copy recording went through the bounce buffer: copy drains only
+# (the drains lines of perf-ntrace info before and after it, all CPUs)
+if have copy && [ "$config" = ntrace ]; then
+	drains() { # FILE: "direct-drains copy-drains copy-bytes" over all CPUs
+		awk '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); n[kv[1]] += kv[2] } }
+		     END { print n["direct"] + 0, n["copy"] + 0, n["copy_bytes"] + 0 }' \
+			< <(grep -o 'cpu[0-9]* direct=.*' "$1" 2>/dev/null)
+	}
+	read -r d0 c0 b0 < <(drains "$tmp/out/copy.before")
+	read -r d1 c1 b1 < <(drains "$tmp/out/copy.after")
+	if [ -s "$tmp/out/copy.after" ] && [ "$d1" = "$d0" ] && [ "$c1" -gt "$c0" ]; then
+		ok "copy: with direct=0 the recording drained by copy only: $((c1 - c0)) copies, $((b1 - b0)) bytes, no direct drain"
+	else
+		not_ok "copy: drains with direct=0: direct $d0 -> $d1, copy $c0 -> $c1 (perf-ntrace info before/after)"
+	fi
+fi
 
 want_mode=smem
 [ "$config" != ntrace-sram ] || want_mode=sram

@@ -95,6 +95,7 @@ struct tcpu {
 	uint32_t pid;		/* whose counters the decoder adds to */
 	uint64_t next_off;	/* AUX offset after the last byte fed */
 	bool lossy_end;		/* data may be missing after it */
+	bool mid_msg;		/* the last byte fed did not end a message */
 	struct ntrace_pd_chunk chunk;	/* the last data fed, as announced */
 };
 

@@ -301,11 +301,12 @@ static int tcpu_end(struct pd_dec *x, struct tcpu *tc)
  * decoder goes on when the data continues the same task's, with the same
  * images and nothing lost in between (the ntrace driver starts each record
  * with a sync message anyway; other producers need not); else a new one
- * starts. cut: the data starts at a message boundary (an exec cut).
+ * starts. cut: the data starts at a message boundary (an exec cut);
+ * boundary: it does, but need not start a new decoder.
  */
 static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_images *img,
 			const uint8_t *buf, uint64_t off, uint64_t len, bool cut,
-			struct ntrace_pd_task *t)
+			bool boundary, struct ntrace_pd_task *t)
 {
 	const struct ntrace_auxinfo_cpu *pcpu = ntrace_auxinfo_cpu(&x->info, (int32_t)a->cpu);
 	struct tcpu *tc = tcpu_of(x, a->cpu);
@@ -321,7 +322,7 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	gap = tc->lossy_end || (tc->next_off != at && (tc->d || tc->next_off)) ||
 	      (!off && (a->flags & NTRACE_PD_AUX_PARTIAL));
 	/* bad bytes before the first sync: damage, not a message cut at the start */
-	aligned = cut || (!off && !(a->flags & PD_AUX_UNALIGNED));
+	aligned = cut || boundary || (!off && !(a->flags & PD_AUX_UNALIGNED));
 	if (!tc->d || cut || gap || tc->tid != a->tid || tc->img != img) {
 		struct ntrace_dec_cfg cfg = pcpu->cfg;
 		const char *why = NULL;
@@ -371,10 +372,56 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	t->bytes += len;
 	tc->next_off = at + len;
 	tc->lossy_end = false;
+	tc->mid_msg = (buf[off + len - 1] & 3) != 3;
 	if (x->last_fed != tc->d && x->ops->on_decoder)
 		x->ops->on_decoder(x->ctx, tc->d);
 	x->last_fed = tc->d;
 	return ntrace_decoder_feed(tc->d, buf + off, (size_t)len);
+}
+
+/*
+ * A record that continues its CPU's last one (NTRACE_PD_AUX_CONT: the
+ * driver published what the sink had written while it went on capturing)
+ * may start inside a message, whose last bytes the sink held back. They
+ * belong to the decoder that has the message's start, whichever task and
+ * images the record's run is of (an exec may lie between): fed to it here,
+ * up to the message's end (its byte with MSEO 3). Returns how many.
+ */
+static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_t *buf,
+			  uint64_t len, int *rc)
+{
+	struct tcpu *tc = tcpu_of(x, a->cpu);
+	struct ntrace_pd_task *t;
+	uint64_t n = 0;
+
+	*rc = 0;
+	if (!tc || !tc->d || !tc->mid_msg || tc->lossy_end || tc->next_off != a->off ||
+	    !(a->flags & NTRACE_PD_AUX_CONT) || (a->flags & NTRACE_PD_AUX_PARTIAL))
+		return 0;
+	while (n < len && (buf[n] & 3) != 3)
+		n++;
+	n = n < len ? n + 1 : len;
+	if (!n)
+		return 0;
+	t = task_of(x, tc->pid);
+	if (!t) {
+		*rc = pd_fail(x, NTRACE_ENOMEM, "out of memory");
+		return 0;
+	}
+	t->bytes += n;
+	x->st->chunk_bytes += n;
+	tc->next_off += n;
+	tc->mid_msg = (buf[n - 1] & 3) != 3;
+	/* its output is the last chunk's task's */
+	if (x->last_fed != tc->d) {
+		if (x->ops->on_chunk)
+			x->ops->on_chunk(x->ctx, &tc->chunk);
+		if (x->ops->on_decoder)
+			x->ops->on_decoder(x->ctx, tc->d);
+		x->last_fed = tc->d;
+	}
+	*rc = ntrace_decoder_feed(tc->d, buf, (size_t)n);
+	return n;
 }
 
 /* First position in x->corder of a chunk of cpu that ends after AUX offset lo. */
@@ -486,7 +533,7 @@ static int cmp_task(const void *pa, const void *pb)
 static int task_record(struct pd_dec *x, const struct auxrec *a)
 {
 	const struct ntrace_auxinfo_cpu *pcpu = ntrace_auxinfo_cpu(&x->info, (int32_t)a->cpu);
-	uint64_t missing, whole, pos = 0, cut, ent[16];
+	uint64_t missing, whole, pos, tail, cut, ent[16];
 	struct ntrace_pd_task *t = task_of(x, a->pid);
 	const struct taskev *in[8];
 	struct ntrace_images *img;
@@ -517,13 +564,16 @@ static int task_record(struct pd_dec *x, const struct auxrec *a)
 	/* Generation k (0: before the first exec) ends at exec k or the record. */
 #define LIM_T(k) ((k) < nin ? in[k]->time : a->time)
 #define LIM_S(k) ((k) < nin ? in[k]->seq : SIZE_MAX)
+	pos = tail = task_tail(x, a, buf, whole, &rc);
+	if (rc)
+		goto out;
 	img = images_of(x, a->pid, LIM_T(0), LIM_S(0));
 	for (k = 0; img && k < nin; k++) {
 		nent = exec_entries(x, a->pid, in[k], LIM_T(k + 1), LIM_S(k + 1), ent, 16);
 		cut = find_entry_sync(&pcpu->cfg.enc.codec, buf, whole, pos, ent, nent);
 		if (cut >= whole)
 			break;	/* the new program ran no user code in this record */
-		rc = task_segment(x, a, img, buf, pos, cut - pos, pos > 0, t);
+		rc = task_segment(x, a, img, buf, pos, cut - pos, pos > tail, pos > 0, t);
 		if (rc)
 			goto out;
 		pos = cut;
@@ -537,7 +587,7 @@ static int task_record(struct pd_dec *x, const struct auxrec *a)
 		rc = pd_fail(x, NTRACE_ENOMEM, "out of memory");
 		goto out;
 	}
-	rc = task_segment(x, a, img, buf, pos, whole - pos, pos > 0, t);
+	rc = task_segment(x, a, img, buf, pos, whole - pos, pos > tail, pos > 0, t);
 	if (!rc && (missing || (a->flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
 					    NTRACE_PD_AUX_PARTIAL)))) {
 		struct tcpu *tc = tcpu_of(x, a->cpu);

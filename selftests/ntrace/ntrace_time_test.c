@@ -172,47 +172,51 @@ struct ts_list {
 	unsigned int n;
 	unsigned long msgs;
 	unsigned long bad;
+	/* the message being read, which a continued AUX record completes */
+	bool in;
+	int tcode;
+	unsigned int nbits, prev_end, last_end, nf;
+	uint8_t mdo[64];
 };
 
-static void sync_timestamps(const uint8_t *p, size_t len, struct ts_list *l)
+/* cont: p continues the bytes of the last call (NTRACE_AUX_FLAG_CONT) */
+static void sync_timestamps(const uint8_t *p, size_t len, bool cont, struct ts_list *l)
 {
-	unsigned int nbits = 0, prev_end = 0, last_end = 0, nf = 0;
-	uint8_t mdo[64];
-	bool in = false;
 	size_t i;
-	int tcode = -1;
 
+	if (!cont)
+		l->in = false;
 	for (i = 0; i < len; i++) {
 		unsigned int b;
 
-		if (!in && p[i] == 0xff)
+		if (!l->in && p[i] == 0xff)
 			continue;		/* idle */
-		if (!in) {
-			in = true;
-			nbits = prev_end = last_end = nf = 0;
-			memset(mdo, 0, sizeof(mdo));
-			tcode = p[i] >> 2;
+		if (!l->in) {
+			l->in = true;
+			l->nbits = l->prev_end = l->last_end = l->nf = 0;
+			memset(l->mdo, 0, sizeof(l->mdo));
+			l->tcode = p[i] >> 2;
 		}
-		if ((p[i] & 3) == 2 || nbits + 6 > 8 * sizeof(mdo)) {
+		if ((p[i] & 3) == 2 || l->nbits + 6 > 8 * sizeof(l->mdo)) {
 			l->bad++;
-			in = false;
+			l->in = false;
 			continue;
 		}
-		for (b = 0; b < 6; b++, nbits++)
+		for (b = 0; b < 6; b++, l->nbits++)
 			if (p[i] >> (2 + b) & 1)
-				mdo[nbits / 8] |= 1 << (nbits % 8);
+				l->mdo[l->nbits / 8] |= 1 << (l->nbits % 8);
 		if (p[i] & 3) {
-			prev_end = last_end;
-			last_end = nbits;
-			nf++;
+			l->prev_end = l->last_end;
+			l->last_end = l->nbits;
+			l->nf++;
 		}
 		if ((p[i] & 3) != 3)
 			continue;
-		in = false;
+		l->in = false;
 		l->msgs++;
-		if (!nt_tcode_is_sync(tcode))
+		if (!nt_tcode_is_sync(l->tcode))
 			continue;
-		if (nf < 3) {
+		if (l->nf < 3) {
 			l->bad++;
 			continue;
 		}
@@ -220,8 +224,8 @@ static void sync_timestamps(const uint8_t *p, size_t len, struct ts_list *l)
 			uint64_t v = 0;
 			unsigned int k;
 
-			for (k = 0; k < last_end - prev_end && k < 64; k++)
-				if (mdo[(prev_end + k) / 8] >> ((prev_end + k) % 8) & 1)
+			for (k = 0; k < l->last_end - l->prev_end && k < 64; k++)
+				if (l->mdo[(l->prev_end + k) / 8] >> ((l->prev_end + k) % 8) & 1)
 					v |= 1ull << k;
 			l->v[l->n++] = v;
 		}
@@ -360,6 +364,7 @@ struct recording {
 	int conv_err;
 	uint64_t itrace_time, aux_time;	/* perf's sample_id times */
 	unsigned int nr_itrace, nr_aux;
+	uint64_t aux_end;		/* where the last AUX record ended */
 	struct ts_list ts;
 };
 
@@ -397,7 +402,9 @@ static void walk_ring(struct perf_event_mmap_page *up, const uint8_t *aux, size_
 			r->aux_time = a->time;
 			for (i = 0; i < n; i++)
 				buf[i] = aux[(a->aux_offset + i) % aux_size];
-			sync_timestamps(buf, n, &r->ts);
+			sync_timestamps(buf, n, (a->flags & NTRACE_AUX_FLAG_CONT) &&
+					a->aux_offset == r->aux_end, &r->ts);
+			r->aux_end = a->aux_offset + a->aux_size;
 		}
 		tail += h.size;
 	}
@@ -598,7 +605,8 @@ static void check_perf_record(void)
 	unsigned int nbuf = 0, ncpu = 0, i;
 	uint64_t lo, hi, off, end, prescale_shift = 0, zero, rec_zero = 0;
 	static struct { uint64_t ref; unsigned int n; } refs[1024];
-	unsigned int nref = 0;
+	unsigned int nref = 0, last_idx = 0;
+	uint64_t last_end = 0;
 	uint8_t *p;
 	size_t len = 0;
 	void *base;
@@ -666,7 +674,11 @@ static void check_perf_record(void)
 			memcpy(&a, p + off, sizeof(a));
 			if (off + h.size + a.size > end)
 				break;
-			sync_timestamps(p + off + h.size, a.size, &ts);
+			/* a buffer may go on from the last of its AUX area */
+			sync_timestamps(p + off + h.size, a.size,
+					nbuf && a.idx == last_idx && a.offset == last_end, &ts);
+			last_idx = a.idx;
+			last_end = a.offset + a.size;
 			if (ts.n > n0 && nref < ARRAY_SIZE(refs)) {
 				refs[nref].ref = a.reference;
 				refs[nref++].n = ts.n;

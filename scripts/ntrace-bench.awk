@@ -19,7 +19,7 @@ $1 == "throughput" { summary()
 	if (v("sink") == "shared") shared = ", shared by " harts " harts tracing at once, one event each"
 	ic = boot == "ic"
 	printf "trace throughput (%s%s): %s instructions per run, AUX area %s KiB (perf record default)%s:\n", (sink ? sink : "driver defaults: direct mode where possible"), shared, v("insns"), v("aux_kib"), ic ? ", QEMU -icount (MB/s in virtual time)" : ""
-	printf "  %-12s %9s %9s %8s %12s %11s %8s %9s %-23s%s\n", "insn/branch", "trace MB", "B/insn", "MB/s", "MIPS traced", "MIPS plain", "records", "records/s", "trunc/partial/coll/lost", ic ? " driver insns/MB  kernel insns/MB peeks" : ""
+	printf "  %-12s %9s %9s %8s %12s %11s %8s %9s %-23s%s\n", "insn/branch", "trace MB", "B/insn", "MB/s", "MIPS traced", "MIPS plain", "records", "records/s", "trunc/partial/coll/lost", ic ? " driver insns/MB  kernel insns/MB peeks   copied KB" : ""
 	best = 0; knee = ""; insns = v("insns") }
 $1 == "tp" { loss = v("truncated") + v("partial") + v("collision") + v("lost"); rows++
 	printf "  %-12s %9.2f %9.3f %8.2f %12.2f %11.1f %8d %9.0f %-23s", v("insn_per_branch"), v("bytes") / 1e6, v("bytes") / insns, v("mbps"), v("mips"), v("plain_mips"), v("records"), v("records") / v("secs"),
@@ -27,7 +27,7 @@ $1 == "tp" { loss = v("truncated") + v("partial") + v("collision") + v("lost"); 
 	# the driver's own time (-icount shift=4: 16 ns per instruction);
 	# the child's kernel instructions less the untraced one's, which
 	# also hold the scheduler's work and vary by tens of thousands
-	if (ic && v("bytes") > 0) printf " %14.0f %14.0f %5d", v("driver_ns") / 16 / (v("bytes") / 1e6), (v("kinsns") - v("plain_kinsns")) / (v("bytes") / 1e6), v("peeks")
+	if (ic && v("bytes") > 0) printf " %14.0f %14.0f %5d %11.0f", v("driver_ns") / 16 / (v("bytes") / 1e6), (v("kinsns") - v("plain_kinsns")) / (v("bytes") / 1e6), v("peeks"), v("copy_bytes") / 1024
 	printf "\n"
 	if (!loss && v("mbps") + 0 > best) { best = v("mbps") + 0; bestm = v("mips") + 0 }
 	if (loss && knee == "") knee = v("insn_per_branch") }

@@ -21,7 +21,10 @@
 #    -icount shift=4, 62.5 MIPS virtual: the time the driver spends in its
 #    start, stop and drain paths, from its drains file, at 16 ns per
 #    instruction; and the traced child's kernel instructions less the
-#    untraced one's, which also count the scheduler's work);
+#    untraced one's, which also count the scheduler's work), with the
+#    bytes a direct event still copied (the stretch at the end of a run of
+#    memory too short for a window): each boot's AUX areas lie where the
+#    page allocator puts them, so a reload may give more runs and copies;
 #  - the throughput again in copy mode (direct=0; 256 and 64 KiB bounce
 #    buffers) and with longer drain periods (drain_us 16 and 64 ms; a
 #    direct window drains in proportion to its length, see ntrace.rst);

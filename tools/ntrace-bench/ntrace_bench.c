@@ -311,21 +311,30 @@ fail:
 /*
  * The driver's drains file summed over the CPUs: nanoseconds spent in its
  * start, stop and drain paths (with QEMU's -icount shift=4, 16 per guest
- * instruction) and drains that left the sink running.
+ * instruction), drains that left the sink running, and the drains that
+ * copied (copy mode, or a direct event's stretch at the end of a run of
+ * memory too short for a window) and their bytes.
  */
-static void driver_time(uint64_t *ns, uint64_t *peeks)
+struct driver_counts {
+	unsigned long long ns, peeks, copies, copy_bytes;
+};
+
+static void driver_time(struct driver_counts *c)
 {
 	FILE *f = fopen(NTRACE_SYSFS "/drains", "r");
-	unsigned long long n, p;
+	unsigned long long d, db, n, b, p, t;
 	char line[256];
 	const char *at;
 
-	*ns = *peeks = 0;
+	memset(c, 0, sizeof(*c));
 	while (f && fgets(line, sizeof(line), f)) {
-		at = strstr(line, " peeks=");
-		if (at && sscanf(at, " peeks=%llu ns=%llu", &p, &n) == 2) {
-			*ns += n;
-			*peeks += p;
+		at = strstr(line, " direct=");
+		if (at && sscanf(at, " direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu ns=%llu",
+				 &d, &db, &n, &b, &p, &t) == 6) {
+			c->ns += t;
+			c->peeks += p;
+			c->copies += n;
+			c->copy_bytes += b;
 		}
 	}
 	if (f)
@@ -351,15 +360,15 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 	for (i = 0; i < argc; i++) {
 		struct result plain, tr;
 		int k = atoi(argv[i]) - 2;
-		uint64_t ns0, ns1, peeks0, peeks1;
+		struct driver_counts d0, d1;
 
 		if (run_traced(k, insns, 0, harts, &plain))
 			return 1;
-		driver_time(&ns0, &peeks0);
+		driver_time(&d0);
 		if (run_traced(k, insns, aux_kib, harts, &tr))
 			return 1;
-		driver_time(&ns1, &peeks1);
-		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu driver_ns=%llu peeks=%llu\n",
+		driver_time(&d1);
+		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu driver_ns=%llu peeks=%llu copies=%llu copy_bytes=%llu\n",
 		       k, k + 2, (unsigned long long)tr.bytes, tr.secs, plain.secs,
 		       tr.bytes / tr.secs / 1e6, insns * harts / tr.secs / 1e6,
 		       insns * harts / plain.secs / 1e6, (unsigned long long)tr.records,
@@ -369,8 +378,8 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 		       (unsigned long long)tr.lost,
 		       (unsigned long long)tr.kinsns,
 		       (unsigned long long)plain.kinsns,
-		       (unsigned long long)(ns1 - ns0),
-		       (unsigned long long)(peeks1 - peeks0));
+		       d1.ns - d0.ns, d1.peeks - d0.peeks, d1.copies - d0.copies,
+		       d1.copy_bytes - d0.copy_bytes);
 		fflush(stdout);
 	}
 	return 0;

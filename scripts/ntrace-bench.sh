@@ -22,9 +22,11 @@
 #    start, stop and drain paths, from its drains file, at 16 ns per
 #    instruction; and the traced child's kernel instructions less the
 #    untraced one's, which also count the scheduler's work), with the
-#    bytes a direct event still copied (the stretch at the end of a run of
-#    memory too short for a window): each boot's AUX areas lie where the
-#    page allocator puts them, so a reload may give more runs and copies;
+#    bytes a direct event still copied (a stretch at the end of a run of
+#    memory too short for a window, when the next run is short too): each
+#    boot's AUX areas lie where the page allocator puts them, so a reload
+#    may give more runs. Trace MB count the AUX records' bytes less the
+#    idle bytes (0xff) they start with: the driver's fill before a window;
 #  - the throughput again in copy mode (direct=0; 256 and 64 KiB bounce
 #    buffers) and with longer drain periods (drain_us 16 and 64 ms; a
 #    direct window drains in proportion to its length, see ntrace.rst);

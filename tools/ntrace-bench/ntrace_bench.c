@@ -311,27 +311,30 @@ fail:
 /*
  * The driver's drains file summed over the CPUs: nanoseconds spent in its
  * start, stop and drain paths (with QEMU's -icount shift=4, 16 per guest
- * instruction), drains that left the sink running, and the drains that
+ * instruction), drains that left the sink running, the drains that
  * copied (copy mode, or a direct event's stretch at the end of a run of
- * memory too short for a window) and their bytes.
+ * memory too short for a window, when the next run is short too) and their
+ * bytes, and the idle bytes it put before windows and copies (in the AUX
+ * records' bytes, but no trace).
  */
 struct driver_counts {
-	unsigned long long ns, peeks, copies, copy_bytes;
+	unsigned long long ns, peeks, copies, copy_bytes, fill;
 };
 
 static void driver_time(struct driver_counts *c)
 {
 	FILE *f = fopen(NTRACE_SYSFS "/drains", "r");
-	unsigned long long d, db, n, b, p, t;
+	unsigned long long d, db, n, b, p, t, fl;
 	char line[256];
 	const char *at;
 
 	memset(c, 0, sizeof(*c));
 	while (f && fgets(line, sizeof(line), f)) {
 		at = strstr(line, " direct=");
-		if (at && sscanf(at, " direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu ns=%llu",
-				 &d, &db, &n, &b, &p, &t) == 6) {
+		if (at && sscanf(at, " direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu ns=%llu fill=%llu",
+				 &d, &db, &n, &b, &p, &t, &fl) == 7) {
 			c->ns += t;
+			c->fill += fl;
 			c->peeks += p;
 			c->copies += n;
 			c->copy_bytes += b;
@@ -368,7 +371,9 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 		if (run_traced(k, insns, aux_kib, harts, &tr))
 			return 1;
 		driver_time(&d1);
-		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu driver_ns=%llu peeks=%llu copies=%llu copy_bytes=%llu\n",
+		/* trace bytes: the records' less the driver's idle fill */
+		tr.bytes -= d1.fill - d0.fill < tr.bytes ? d1.fill - d0.fill : tr.bytes;
+		printf("bench tp k=%d insn_per_branch=%d bytes=%llu secs=%.4f plain_secs=%.4f mbps=%.2f mips=%.2f plain_mips=%.2f records=%llu truncated=%llu partial=%llu collision=%llu lost=%llu kinsns=%llu plain_kinsns=%llu driver_ns=%llu peeks=%llu copies=%llu copy_bytes=%llu fill=%llu\n",
 		       k, k + 2, (unsigned long long)tr.bytes, tr.secs, plain.secs,
 		       tr.bytes / tr.secs / 1e6, insns * harts / tr.secs / 1e6,
 		       insns * harts / plain.secs / 1e6, (unsigned long long)tr.records,
@@ -379,7 +384,7 @@ static int throughput(int argc, char **argv, uint64_t insns, unsigned int aux_ki
 		       (unsigned long long)tr.kinsns,
 		       (unsigned long long)plain.kinsns,
 		       d1.ns - d0.ns, d1.peeks - d0.peeks, d1.copies - d0.copies,
-		       d1.copy_bytes - d0.copy_bytes);
+		       d1.copy_bytes - d0.copy_bytes, d1.fill - d0.fill);
 		fflush(stdout);
 	}
 	return 0;

@@ -211,6 +211,15 @@ struct ntrace_window {
 int ntrace_aux_window(const struct ntrace_aux_map *m, unsigned long head,
 		      size_t room, bool snapshot, u64 lo, u64 hi,
 		      struct ntrace_window *w);
+/*
+ * The same, but a window that the end of a run of memory cuts shorter
+ * than min_len (and not the free space) moves to the next run, after the
+ * stretch to that end, which w->pad then counts: the caller fills it with
+ * idle bytes. -ENOSPC when that window is short too.
+ */
+int ntrace_aux_window_min(const struct ntrace_aux_map *m, unsigned long head,
+			  size_t room, bool snapshot, u64 lo, u64 hi,
+			  size_t min_len, struct ntrace_window *w);
 
 /* What a trace component node is driven as (ntrace_component.c). */
 enum ntrace_role {

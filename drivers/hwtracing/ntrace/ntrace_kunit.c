@@ -913,6 +913,52 @@ static void ntrace_aux_window_snapshot_test(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, w.to_room);
 }
 
+/*
+ * A window that a run's end cuts short moves to the next run, after idle
+ * bytes up to that end; one whose next run is short too is refused.
+ */
+static void ntrace_aux_window_min_test(struct kunit *test)
+{
+	const u64 lo = 0x80000000, hi = 0xfffffffc;
+	struct ntrace_window w;
+	struct test_map t;
+
+	two_runs(&t);
+	/* 0x100 bytes before the first run's end, 4 KiB free: the second run */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x100, 4096, false,
+						    lo, hi, 1024, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 0x100);
+	KUNIT_EXPECT_EQ(test, w.start, 0x90000000);
+	KUNIT_EXPECT_EQ(test, w.len, 4096 - 0x100);
+	KUNIT_EXPECT_TRUE(test, w.to_room);
+	/* unaligned: the pad counts the bytes to the word as well */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x101, 4096, false,
+						    lo, hi, 1024, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 0x101);
+	KUNIT_EXPECT_EQ(test, w.start, 0x90000000);
+	/* long enough where it is: unchanged */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x100, 4096, false,
+						    lo, hi, 0x100, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 0);
+	KUNIT_EXPECT_EQ(test, w.start, 0x80001f00);
+	KUNIT_EXPECT_EQ(test, w.len, 0x100);
+	/* the second run ends the ring 0x40 on: wraps to the first run */
+	KUNIT_ASSERT_EQ(test, ntrace_aux_window_min(&t.m, 16384 - 0x40, 16384, false,
+						    lo, hi, 1024, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 0x40);
+	KUNIT_EXPECT_EQ(test, w.start, 0x80000000);
+	KUNIT_EXPECT_EQ(test, w.len, 8192);
+	KUNIT_EXPECT_FALSE(test, w.to_room);
+	/* no room past the run's end, or the next window short as well */
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x100, 0x100, false,
+						    lo, hi, 1024, &w), 0);
+	KUNIT_EXPECT_TRUE(test, w.to_room);
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x100, 0x100 + 4096, false,
+						    lo, hi, 8192, &w), 0);
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 16384 - 0x40, 16384, false,
+						    lo, hi, 9000, &w), -ENOSPC);
+}
+
 static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_defaults_test),
 	KUNIT_CASE(ntrace_options_test),
@@ -933,6 +979,7 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_aux_map_test),
 	KUNIT_CASE(ntrace_aux_window_test),
 	KUNIT_CASE(ntrace_aux_window_snapshot_test),
+	KUNIT_CASE(ntrace_aux_window_min_test),
 	{ }
 };
 

@@ -52,8 +52,6 @@ module_param(switch_drain, bool, 0644);
 MODULE_PARM_DESC(switch_drain, "per-CPU events: drain at every context switch, so that each AUX record is one task's trace (default on)");
 
 /* Idle bytes (all MSEO 3, no message): fill the AUX area where no trace is. */
-static const u8 idle[8] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
-
 /* The AUX area of one event, as perf allocated it. */
 struct ntrace_aux {
 	void **pages;
@@ -88,6 +86,7 @@ struct ntrace_cpu {
 	u64 drains[2];
 	u64 bytes[2];
 	u64 peeks;			/* direct drains that left it running */
+	u64 fill;			/* idle bytes put before windows */
 	u64 ns;				/* in start, stop, drains (local_clock) */
 };
 
@@ -117,12 +116,13 @@ ssize_t ntrace_pmu_drains_show(char *page)
 		const struct ntrace_cpu *nc = per_cpu_ptr(&ntrace_cpus, cpu);
 
 		len += sysfs_emit_at(page, len,
-				     "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu ns=%llu\n",
+				     "cpu%d direct=%llu direct_bytes=%llu copy=%llu copy_bytes=%llu peeks=%llu ns=%llu fill=%llu\n",
 				     cpu, READ_ONCE(nc->drains[1]),
 				     READ_ONCE(nc->bytes[1]),
 				     READ_ONCE(nc->drains[0]),
 				     READ_ONCE(nc->bytes[0]),
-				     READ_ONCE(nc->peeks), READ_ONCE(nc->ns));
+				     READ_ONCE(nc->peeks), READ_ONCE(nc->ns),
+				     READ_ONCE(nc->fill));
 	}
 	return len;
 }
@@ -262,6 +262,20 @@ static void aux_write(struct ntrace_aux *aux, unsigned long head,
 
 	for (; len; head += n, src += n, len -= n)
 		memcpy(aux_at(aux, head, len, &n), src, n);
+}
+
+/*
+ * Fill len bytes of the AUX ring from head with the idle pattern (the
+ * bytes before a window or a copy), counted in the drains file.
+ */
+static void aux_fill_idle(struct ntrace_cpu *nc, struct ntrace_aux *aux,
+			  unsigned long head, size_t len)
+{
+	size_t n;
+
+	WRITE_ONCE(nc->fill, nc->fill + len);
+	for (; len; head += n, len -= n)
+		memset(aux_at(aux, head, len, &n), 0xff, n);
 }
 
 /* Copy len bytes of the sink's buffer from r into the AUX ring at head. */
@@ -425,7 +439,7 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
 	if (len && !sink->sram && !aux->snapshot) {
 		pad = (d.head + skip - h->head) & (sizeof(long) - 1);
 		if (len + pad <= h->size)
-			aux_write(aux, h->head, idle, pad);
+			aux_fill_idle(nc, aux, h->head, pad);
 		else
 			pad = 0;
 	}
@@ -456,8 +470,10 @@ static bool ntrace_drain(struct ntrace_cpu *nc, int cpu)
  * it can, else on its buffer. The window starts at a word: idle bytes
  * fill the AUX area from the head up to it. A window that the end of a
  * run of memory makes shorter than the sink's buffer would fill sooner
- * than the buffer and lose trace the copy would keep: that stretch goes
- * through the buffer.
+ * than the buffer and lose trace the copy would keep: the stretch to that
+ * end is filled with idle bytes too (a memset, cheaper than copying it)
+ * and the window starts in the next run; where that one is short as well,
+ * the trace goes through the buffer.
  */
 static int ntrace_sink_arm(struct ntrace_cpu *nc, int cpu)
 {
@@ -467,11 +483,11 @@ static int ntrace_sink_arm(struct ntrace_cpu *nc, int cpu)
 
 	nc->direct = false;
 	if (aux && !direct_refused(cpu, aux->map, aux->snapshot) &&
-	    !ntrace_aux_window(aux->map, h->head, h->size, aux->snapshot,
-			       sink->min_addr, sink->max_addr, &nc->win) &&
-	    (nc->win.to_room || nc->win.len >= sink->buf_size) &&
+	    !ntrace_aux_window_min(aux->map, h->head, h->size, aux->snapshot,
+				   sink->min_addr, sink->max_addr,
+				   sink->buf_size, &nc->win) &&
 	    !ntrace_sink_enable_at(sink, &nc->win, !aux->snapshot)) {
-		aux_write(aux, h->head, idle, nc->win.pad);
+		aux_fill_idle(nc, aux, h->head, nc->win.pad);
 		nc->direct = true;
 		nc->published = 0;
 		return 0;
@@ -587,7 +603,8 @@ static bool ntrace_peek(struct ntrace_cpu *nc, struct perf_event *event)
 	    ntrace_sink_written(ntrace_path_sink(cpu), &len))
 		return false;
 	n = w->pad + len - nc->published;
-	if (w->len - len < 2 * n + PAGE_SIZE)
+	/* what came since the last drain: not the idle bytes before it */
+	if (w->len - len < 2 * (nc->published ? n : len) + PAGE_SIZE)
 		return false;
 	if (!n)
 		return true;

@@ -96,3 +96,26 @@ int ntrace_aux_window(const struct ntrace_aux_map *m, unsigned long head,
 		return -ERANGE;
 	return 0;
 }
+
+int ntrace_aux_window_min(const struct ntrace_aux_map *m, unsigned long head,
+			  size_t room, bool snapshot, u64 lo, u64 hi,
+			  size_t min_len, struct ntrace_window *w)
+{
+	size_t skip;
+	int err;
+
+	err = ntrace_aux_window(m, head, room, snapshot, lo, hi, w);
+	if (err || w->to_room || w->len >= min_len)
+		return err;
+	/* head + skip: the next run's start (runs are whole pages) */
+	skip = w->pad + w->len;
+	if (skip >= room)
+		return -ENOSPC;
+	err = ntrace_aux_window(m, head + skip, room - skip, false, lo, hi, w);
+	if (err)
+		return err;
+	if (!w->to_room && w->len < min_len)
+		return -ENOSPC;
+	w->pad += skip;
+	return 0;
+}

@@ -263,6 +263,21 @@ static struct tcpu *tcpu_of(struct pd_dec *x, uint32_t cpu)
 	return tc;
 }
 
+/*
+ * tc's decoder takes input again after another's: announce its last chunk,
+ * so that what it outputs is told as that chunk's task's.
+ */
+static void tcpu_resume(struct pd_dec *x, struct tcpu *tc)
+{
+	if (x->last_fed == tc->d)
+		return;
+	if (x->ops->on_chunk)
+		x->ops->on_chunk(x->ctx, &tc->chunk);
+	if (x->ops->on_decoder)
+		x->ops->on_decoder(x->ctx, tc->d);
+	x->last_fed = tc->d;
+}
+
 /* Finish the CPU's decoder; its counters go to its task. */
 static int tcpu_end(struct pd_dec *x, struct tcpu *tc)
 {
@@ -273,13 +288,7 @@ static int tcpu_end(struct pd_dec *x, struct tcpu *tc)
 	if (!tc->d)
 		return 0;
 	/* What finish flushes belongs to this decoder's last data. */
-	if (x->last_fed != tc->d) {
-		if (x->ops->on_chunk)
-			x->ops->on_chunk(x->ctx, &tc->chunk);
-		if (x->ops->on_decoder)
-			x->ops->on_decoder(x->ctx, tc->d);
-		x->last_fed = tc->d;
-	}
+	tcpu_resume(x, tc);
 	rc = ntrace_decoder_finish(tc->d);
 	ntrace_decoder_stats(tc->d, &ds);
 	pd_add_stats(&x->st->dec, &ds);
@@ -413,13 +422,7 @@ static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_
 	tc->next_off += n;
 	tc->mid_msg = (buf[n - 1] & 3) != 3;
 	/* its output is the last chunk's task's */
-	if (x->last_fed != tc->d) {
-		if (x->ops->on_chunk)
-			x->ops->on_chunk(x->ctx, &tc->chunk);
-		if (x->ops->on_decoder)
-			x->ops->on_decoder(x->ctx, tc->d);
-		x->last_fed = tc->d;
-	}
+	tcpu_resume(x, tc);
 	*rc = ntrace_decoder_feed(tc->d, buf, (size_t)n);
 	return n;
 }

@@ -332,6 +332,16 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
 	      (!off && (a->flags & NTRACE_PD_AUX_PARTIAL));
 	/* bad bytes before the first sync: damage, not a message cut at the start */
 	aligned = cut || boundary || (!off && !(a->flags & PD_AUX_UNALIGNED));
+	/*
+	 * A record that continues the last (no stop, so no sync message to
+	 * start a new decoder at) of the same task: the trace goes on, only
+	 * the task's mappings changed in between.
+	 */
+	if (tc->d && !cut && !gap && tc->tid == a->tid && tc->img != img &&
+	    (a->flags & NTRACE_PD_AUX_CONT)) {
+		ntrace_decoder_set_images(tc->d, img);
+		tc->img = img;
+	}
 	if (!tc->d || cut || gap || tc->tid != a->tid || tc->img != img) {
 		struct ntrace_dec_cfg cfg = pcpu->cfg;
 		const char *why = NULL;

@@ -284,6 +284,25 @@ else
 	not_ok "task mode, pid -1 record without switch-in: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/task42.head") PCs, $(grep -E '^(errors|reaped_records):|^process' "$WORK/t.st" | tr '\n' ' ') $(head -c 300 "$WORK/t.err")"
 fi
 
+# A drain that left the sink running (a peek) cut 42's second run in two
+# AUX records inside a message, the second flagged NTRACE_AUX_FLAG_CONT,
+# with a new executable mapping of 42 between them: the message's tail
+# goes to the decoder that has its start, though the images changed.
+"$PDT" --write "$WORK/cont.data" "${targs[@]:0:8}" --run 0 42 "$WORK/task42.0.bin" \
+	--run 1 43 "$WORK/task43.0.bin" --run 1 42 "$WORK/task42.1.bin" --cont-mid \
+	--mmap-between "/bin/$ta@0x10000,0x80000" --run 0 43 "$WORK/task43.1.bin" \
+	--run 0 42 "$WORK/task42.2.bin" --run 1 43 "$WORK/task43.2.bin" ||
+	{ not_ok "task mode: perfdata_test writes a continued record"; exit 1; }
+task_decode "$WORK/cont.data"
+st=$?
+if [ $st -eq 0 ] && [ ! -s "$WORK/t.err" ] && cmp -s "$WORK/t.42" "$WORK/$ta.expect" &&
+   cmp -s "$WORK/t.43" "$WORK/$tb.expect" && grep -q '^errors: 0$' "$WORK/t.st" &&
+   grep -q '^parse_errors: 0$' "$WORK/t.st"; then
+	ok "task mode: a continued AUX record starting inside a message, a new mapping before it: the same PCs, no error"
+else
+	not_ok "task mode, continued record: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/$ta.expect") PCs, $(grep -E '^(errors|parse_errors):' "$WORK/t.st" | tr '\n' ' ') $(head -c 300 "$WORK/t.err")"
+fi
+
 # The patched perf: the same records, and perf script's PCs per process.
 # perf_pcs FILE: $WORK/ps.42, ps.43 ("0x..." per line), ps.out (with the
 # decode errors, e), ps.err (-v: perf's debug lines); exit status of perf script
@@ -317,6 +336,14 @@ if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
 		ok "task mode: patched perf script gives the pid -1 record to 42 as well (ntrace_scan__reaped)"
 	else
 		not_ok "task mode: perf script, pid -1 record: exit $st, 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
+	fi
+	perf_pcs "$WORK/cont.data"
+	st=$?
+	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
+	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
+		ok "task mode: patched perf script, a continued record starting inside a message: each process its retired PCs"
+	else
+		not_ok "task mode: perf script, continued record: exit $st, 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
 	fi
 	perf_pcs "$WORK/noswitch.data"
 	if cmp -s "$WORK/ps.42" "$WORK/task42.head" && cmp -s "$WORK/ps.43" "$WORK/$tb.expect" &&

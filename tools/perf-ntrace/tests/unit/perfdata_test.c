@@ -26,6 +26,14 @@
  *       --reaped PID     PID was reaped before its final switch-out: an EXIT,
  *                        then its last AUX record (and switch-out) with pid -1
  *       --no-switch-in CPU  no switch-in and no ITRACE_START on CPU
+ *       --cont-mid       the last --run's bytes in two AUX records, the second
+ *                        flagged NTRACE_AUX_FLAG_CONT and starting inside a
+ *                        message (after the first byte past the middle that
+ *                        does not end one), as a drain that left the sink
+ *                        running cuts them
+ *       --mmap-between PATH@ADDR,LEN  with --cont-mid: an executable MMAP2 of
+ *                        the run's process between the two records (its image
+ *                        set changes there)
  *   perfdata_test --list FILE      "OFFSET SIZE TYPE NAME" per record, offset and
  *                                  size in hex as perf report -D prints them
  *   perfdata_test --split-pcs PCS N PREFIX  cut a ground-truth .pcs file into N
@@ -101,6 +109,9 @@ struct run_spec {
 	uint32_t cpu, pid;
 	uint8_t *trace;
 	size_t len;
+	size_t cont_at;			/* 0, or where a CONT record starts */
+	const char *mmap_elf;		/* mapped between the two records */
+	uint64_t mmap_addr, mmap_len;
 };
 
 struct synth {
@@ -471,10 +482,24 @@ static void records_task(struct wbuf *w, struct synth *s)
 			       ID_DUMMY + r->cpu * ID_CPU_STEP);
 			rec_end(w, at);
 		}
+		if (r->cont_at) {
+			at = rec_start(w, NTRACE_PD_AUX, 0);
+			w64(w, aux_off[r->cpu]);
+			w64(w, r->cont_at);
+			w64(w, 0);	/* flags */
+			sid_of(w, pid, pid, t0 + 850, true, r->cpu, id);
+			rec_end(w, at);
+		}
+		if (r->cont_at && r->mmap_elf) {
+			at = mmap2_exec_rec(w, r->pid, r->mmap_elf, r->mmap_addr, r->mmap_len, 4321);
+			sid_of(w, r->pid, r->pid, t0 + 870, true, r->cpu,
+			       ID_DUMMY + r->cpu * ID_CPU_STEP);
+			rec_end(w, at);
+		}
 		at = rec_start(w, NTRACE_PD_AUX, 0);
-		w64(w, aux_off[r->cpu]);
-		w64(w, r->len);
-		w64(w, 0);		/* flags */
+		w64(w, aux_off[r->cpu] + r->cont_at);
+		w64(w, r->len - r->cont_at);
+		w64(w, r->cont_at ? NTRACE_AUX_FLAG_CONT : 0);
 		sid_of(w, pid, pid, t0 + 900, true, r->cpu, id);
 		rec_end(w, at);
 		s->time = t0 + 900;
@@ -1140,6 +1165,25 @@ static int task_opt(struct synth *s, int argc, char **argv, int *i)
 		if (r->cpu >= s->ncpus)
 			s->ncpus = r->cpu + 1;
 		return 1;
+	}
+	if (!strcmp(o, "--cont-mid") && s->nruns) {
+		struct run_spec *r = &s->runs[s->nruns - 1];
+		size_t k = r->len / 2;
+
+		while (k + 1 < r->len && (r->trace[k] & 3) == 3)
+			k++;
+		if (k + 1 >= r->len) {
+			fprintf(stderr, "perfdata_test: --cont-mid: no message to cut in the last run\n");
+			return -1;
+		}
+		r->cont_at = k + 1;
+		return 1;
+	}
+	if (!strcmp(o, "--mmap-between") && *i + 1 < argc && s->nruns) {
+		struct run_spec *r = &s->runs[s->nruns - 1];
+
+		++*i;
+		return elf_spec(argv[*i], &r->mmap_elf, &r->mmap_addr, &r->mmap_len) ? -1 : 1;
 	}
 	if (!strcmp(o, "--reaped") && *i + 1 < argc) {
 		s->reaped = (uint32_t)strtoul(argv[++*i], NULL, 0);

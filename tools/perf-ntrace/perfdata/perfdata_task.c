@@ -431,7 +431,13 @@ static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_
 	x->st->chunk_bytes += n;
 	tc->next_off += n;
 	tc->mid_msg = (buf[n - 1] & 3) != 3;
-	/* its output is the last chunk's task's */
+	/* its output is the last chunk's task's, at this record's time */
+	tc->chunk.file_offset = a->file_offset;
+	tc->chunk.aux_offset = a->off;
+	tc->chunk.size = n;
+	tc->chunk.resync = false;
+	tc->chunk.time = a->time;
+	x->last_fed = NULL;
 	tcpu_resume(x, tc);
 	*rc = ntrace_decoder_feed(tc->d, buf, (size_t)n);
 	return n;

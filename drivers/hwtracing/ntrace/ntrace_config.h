@@ -215,7 +215,8 @@ int ntrace_aux_window(const struct ntrace_aux_map *m, unsigned long head,
  * The same, but a window that the end of a run of memory cuts shorter
  * than min_len (and not the free space) moves to the next run, after the
  * stretch to that end, which w->pad then counts: the caller fills it with
- * idle bytes. -ENOSPC when that window is short too.
+ * idle bytes. -ENOSPC when that window is short too, or the stretch is
+ * more than an eighth of room.
  */
 int ntrace_aux_window_min(const struct ntrace_aux_map *m, unsigned long head,
 			  size_t room, bool snapshot, u64 lo, u64 hi,

@@ -915,7 +915,8 @@ static void ntrace_aux_window_snapshot_test(struct kunit *test)
 
 /*
  * A window that a run's end cuts short moves to the next run, after idle
- * bytes up to that end; one whose next run is short too is refused.
+ * bytes up to that end; one whose next run is short too, or whose idle
+ * bytes would take more than an eighth of the free space, is refused.
  */
 static void ntrace_aux_window_min_test(struct kunit *test)
 {
@@ -957,6 +958,17 @@ static void ntrace_aux_window_min_test(struct kunit *test)
 						    lo, hi, 8192, &w), 0);
 	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 16384 - 0x40, 16384, false,
 						    lo, hi, 9000, &w), -ENOSPC);
+	/* idle bytes for more than an eighth of the free space: refused */
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 4096, 16384 - 4096, false,
+						    lo, hi, 8192, &w), -ENOSPC);
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x200, 16384 - 4096, false,
+						    lo, hi, 8192, &w), 0);
+	KUNIT_EXPECT_EQ(test, w.pad, 0x200);
+	/* an eighth of 12 KiB is 0x600 bytes */
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x600, 16384 - 4096, false,
+						    lo, hi, 8192, &w), 0);
+	KUNIT_EXPECT_EQ(test, ntrace_aux_window_min(&t.m, 8192 - 0x604, 16384 - 4096, false,
+						    lo, hi, 8192, &w), -ENOSPC);
 }
 
 static struct kunit_case ntrace_cases[] = {

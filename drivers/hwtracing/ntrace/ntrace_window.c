@@ -107,9 +107,14 @@ int ntrace_aux_window_min(const struct ntrace_aux_map *m, unsigned long head,
 	err = ntrace_aux_window(m, head, room, snapshot, lo, hi, w);
 	if (err || w->to_room || w->len >= min_len)
 		return err;
-	/* head + skip: the next run's start (runs are whole pages) */
+	/*
+	 * head + skip: the next run's start (runs are whole pages). Idle
+	 * bytes take AUX space that a copy would fill with trace: not more
+	 * than an eighth of the free space (a small AUX area in two runs
+	 * would lose half of itself).
+	 */
 	skip = w->pad + w->len;
-	if (skip >= room)
+	if (skip > room / 8)
 		return -ENOSPC;
 	err = ntrace_aux_window(m, head + skip, room - skip, false, lo, hi, w);
 	if (err)

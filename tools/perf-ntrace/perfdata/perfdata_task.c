@@ -404,7 +404,8 @@ static int task_segment(struct pd_dec *x, const struct auxrec *a, struct ntrace_
  * may start inside a message, whose last bytes the sink held back. They
  * belong to the decoder that has the message's start, whichever task and
  * images the record's run is of (an exec may lie between): fed to it here,
- * up to the message's end (its byte with MSEO 3). Returns how many.
+ * up to the message's end (its byte with MSEO 3), or passed over where
+ * that task is not decoded (--pid). Returns how many.
  */
 static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_t *buf,
 			  uint64_t len, int *rc)
@@ -414,7 +415,7 @@ static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_
 	uint64_t n = 0;
 
 	*rc = 0;
-	if (!tc || !tc->d || !tc->mid_msg || tc->lossy_end || tc->next_off != a->off ||
+	if (!tc || !tc->mid_msg || tc->lossy_end || tc->next_off != a->off ||
 	    !(a->flags & NTRACE_PD_AUX_CONT) || (a->flags & NTRACE_PD_AUX_PARTIAL))
 		return 0;
 	while (n < len && (buf[n] & 3) != 3)
@@ -422,6 +423,10 @@ static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_
 	n = n < len ? n + 1 : len;
 	if (!n)
 		return 0;
+	tc->next_off += n;
+	tc->mid_msg = (buf[n - 1] & 3) != 3;
+	if (!tc->d)
+		return n;
 	t = task_of(x, tc->pid);
 	if (!t) {
 		*rc = pd_fail(x, NTRACE_ENOMEM, "out of memory");
@@ -429,8 +434,6 @@ static uint64_t task_tail(struct pd_dec *x, const struct auxrec *a, const uint8_
 	}
 	t->bytes += n;
 	x->st->chunk_bytes += n;
-	tc->next_off += n;
-	tc->mid_msg = (buf[n - 1] & 3) != 3;
 	/* its output is the last chunk's task's, at this record's time */
 	tc->chunk.file_offset = a->file_offset;
 	tc->chunk.aux_offset = a->off;
@@ -480,8 +483,9 @@ static uint64_t gather(const struct pd_dec *x, const struct auxrec *a, uint8_t *
 			continue;
 		memcpy(buf + (s - lo), c->data + (s - c->offset), (size_t)(e - s));
 		covered += e - s;
-		if (s == lo)
-			*first_missing = e - lo > *first_missing ? e - lo : *first_missing;
+		/* chunks in offset order: this one extends the bytes from lo */
+		if (s <= lo + *first_missing && e - lo > *first_missing)
+			*first_missing = e - lo;
 	}
 	return a->size - (covered > a->size ? a->size : covered);
 }
@@ -546,6 +550,41 @@ static int cmp_task(const void *pa, const void *pb)
 	const struct ntrace_pd_task *a = pa, *b = pb;
 
 	return a->pid < b->pid ? -1 : a->pid > b->pid;
+}
+
+/*
+ * A record of a process not decoded (--pid): no gap after it, and its
+ * first bytes may end the last message of the task decoded before it.
+ */
+static int task_skip(struct pd_dec *x, const struct auxrec *a)
+{
+	struct tcpu *tc = tcpu_of(x, a->cpu);
+	uint64_t whole, n;
+	uint8_t *buf;
+	int rc;
+
+	if (!tc)
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
+	if (tc->next_off != a->off)
+		return 0;
+	if (a->size > SIZE_MAX)
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
+	buf = malloc((size_t)a->size);
+	if (!buf)
+		return pd_fail(x, NTRACE_ENOMEM, "out of memory");
+	gather(x, a, buf, &whole);
+	n = task_tail(x, a, buf, whole, &rc);
+	if (!rc)
+		rc = tcpu_end(x, tc);
+	tc->next_off = a->off + a->size;
+	tc->lossy_end = whole < a->size ||
+			(a->flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
+				     NTRACE_PD_AUX_PARTIAL));
+	/* its own last message cut by its end: the next record's tail is its */
+	if (whole > n)
+		tc->mid_msg = (buf[whole - 1] & 3) != 3;
+	free(buf);
+	return rc;
 }
 
 /* Decode one AUX record: cut at execs, each part with its images. */
@@ -707,24 +746,12 @@ int pd_task_decode(struct pd_dec *x)
 	for (i = 0; i < x->nauxs && !rc; i++) {
 		const struct auxrec *a = &x->auxs[i];
 
-		struct tcpu *tc;
-
 		if (!a->size || (x->opts && x->opts->cpu >= 0 && (int32_t)a->cpu != x->opts->cpu))
 			continue;
-		if (!x->opts || !x->opts->pid || a->pid == x->opts->pid) {
+		if (!x->opts || !x->opts->pid || a->pid == x->opts->pid)
 			rc = task_record(x, a);
-			continue;
-		}
-		/* Another process's record: not decoded, and not a gap either. */
-		tc = tcpu_of(x, a->cpu);
-		if (!tc)
-			return pd_fail(x, NTRACE_ENOMEM, "out of memory");
-		if (tc->next_off == a->off) {
-			rc = tcpu_end(x, tc);
-			tc->next_off = a->off + a->size;
-			tc->lossy_end = a->flags & (NTRACE_PD_AUX_TRUNCATED | NTRACE_PD_AUX_COLLISION |
-						    NTRACE_PD_AUX_PARTIAL);
-		}
+		else
+			rc = task_skip(x, a);
 	}
 	for (i = 0; i < x->ntcpus && !rc; i++)
 		rc = tcpu_end(x, &x->tcpus[i]);

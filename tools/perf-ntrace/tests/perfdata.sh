@@ -303,6 +303,27 @@ else
 	not_ok "task mode, continued record: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/$ta.expect") PCs, $(grep -E '^(errors|parse_errors):' "$WORK/t.st" | tr '\n' ' ') $(head -c 300 "$WORK/t.err")"
 fi
 
+# A drain that left the sink running across a switch the event did not
+# cut at (switch_drain=0): 42's first run ends in 43's next record on its
+# CPU, whose first byte ends 42's last message. That byte is 42's with
+# --pid 42 too, and --pid 43 passes over it.
+"$PDT" --write "$WORK/tail.data" "${targs[@]:0:8}" --run 0 42 "$WORK/task42.0.bin" \
+	--cont-tail --run 0 43 "$WORK/task43.0.bin" --run 1 43 "$WORK/task43.1.bin" \
+	--run 1 42 "$WORK/task42.1.bin" --run 0 42 "$WORK/task42.2.bin" \
+	--run 1 43 "$WORK/task43.2.bin" ||
+	{ not_ok "task mode: perfdata_test writes records that end in the next"; exit 1; }
+task_decode "$WORK/tail.data"
+st=$?
+"$TOOL" decode --root "$WORK" --pid 42 -o "$WORK/p42" "$WORK/tail.data" 2>"$WORK/p.err"
+"$TOOL" decode --root "$WORK" --pid 43 -o "$WORK/p43" "$WORK/tail.data" 2>>"$WORK/p.err"
+if [ $st -eq 0 ] && [ ! -s "$WORK/t.err" ] && [ ! -s "$WORK/p.err" ] &&
+   cmp -s "$WORK/t.42" "$WORK/$ta.expect" && cmp -s "$WORK/t.43" "$WORK/$tb.expect" &&
+   cmp -s "$WORK/p42" "$WORK/$ta.expect" && cmp -s "$WORK/p43" "$WORK/$tb.expect"; then
+	ok "task mode: 42's last message ending in 43's continued record: the same PCs, with --pid 42 and --pid 43 too"
+else
+	not_ok "task mode, message ending in another's record: exit $st, 42: $(wc -l <"$WORK/t.42"), --pid 42: $(wc -l <"$WORK/p42"), 43: $(wc -l <"$WORK/t.43"), --pid 43: $(wc -l <"$WORK/p43") of $(wc -l <"$WORK/$ta.expect")/$(wc -l <"$WORK/$tb.expect") PCs: $(head -c 300 "$WORK/t.err" "$WORK/p.err")"
+fi
+
 # The patched perf: the same records, and perf script's PCs per process.
 # perf_pcs FILE: $WORK/ps.42, ps.43 ("0x..." per line), ps.out (with the
 # decode errors, e), ps.err (-v: perf's debug lines); exit status of perf script

@@ -34,6 +34,11 @@
  *       --mmap-between PATH@ADDR,LEN  with --cont-mid: an executable MMAP2 of
  *                        the run's process between the two records (its image
  *                        set changes there)
+ *       --cont-tail      the last byte of the last --run's trace (its last
+ *                        message's end) goes in the next run's AUX record on
+ *                        that CPU, flagged NTRACE_AUX_FLAG_CONT, as a drain
+ *                        that left the sink running after a switch the event
+ *                        did not cut at publishes it (with the next task's pid)
  *   perfdata_test --list FILE      "OFFSET SIZE TYPE NAME" per record, offset and
  *                                  size in hex as perf report -D prints them
  *   perfdata_test --split-pcs PCS N PREFIX  cut a ground-truth .pcs file into N
@@ -110,6 +115,7 @@ struct run_spec {
 	uint8_t *trace;
 	size_t len;
 	size_t cont_at;			/* 0, or where a CONT record starts */
+	bool cont_tail;			/* last byte in the next run's record */
 	const char *mmap_elf;		/* mapped between the two records */
 	uint64_t mmap_addr, mmap_len;
 };
@@ -425,6 +431,7 @@ static void round_end(struct wbuf *w)
 static void records_task(struct wbuf *w, struct synth *s)
 {
 	uint64_t aux_off[64] = { 0 }, cpu_end[64] = { 0 }, task_end[MAX_TASKS] = { 0 };
+	uint64_t carry[64] = { 0 };	/* the last run's bytes this run's record starts with */
 	uint64_t t = 1000000, t0;
 	unsigned int i, k, c, last = MAX_RUNS;
 	size_t at;
@@ -484,9 +491,9 @@ static void records_task(struct wbuf *w, struct synth *s)
 		}
 		if (r->cont_at) {
 			at = rec_start(w, NTRACE_PD_AUX, 0);
-			w64(w, aux_off[r->cpu]);
-			w64(w, r->cont_at);
-			w64(w, 0);	/* flags */
+			w64(w, aux_off[r->cpu] - carry[r->cpu]);
+			w64(w, r->cont_at + carry[r->cpu]);
+			w64(w, carry[r->cpu] ? NTRACE_AUX_FLAG_CONT : 0);
 			sid_of(w, pid, pid, t0 + 850, true, r->cpu, id);
 			rec_end(w, at);
 		}
@@ -496,10 +503,12 @@ static void records_task(struct wbuf *w, struct synth *s)
 			       ID_DUMMY + r->cpu * ID_CPU_STEP);
 			rec_end(w, at);
 		}
+		if (r->cont_at)
+			carry[r->cpu] = 0;
 		at = rec_start(w, NTRACE_PD_AUX, 0);
-		w64(w, aux_off[r->cpu] + r->cont_at);
-		w64(w, r->len - r->cont_at);
-		w64(w, r->cont_at ? NTRACE_AUX_FLAG_CONT : 0);
+		w64(w, aux_off[r->cpu] + r->cont_at - carry[r->cpu]);
+		w64(w, r->len - r->cont_at + carry[r->cpu] - r->cont_tail);
+		w64(w, r->cont_at || carry[r->cpu] ? NTRACE_AUX_FLAG_CONT : 0);
 		sid_of(w, pid, pid, t0 + 900, true, r->cpu, id);
 		rec_end(w, at);
 		s->time = t0 + 900;
@@ -507,6 +516,7 @@ static void records_task(struct wbuf *w, struct synth *s)
 		auxtrace_rec(w, s, aux_off[r->cpu], r->trace, r->len, r->cpu, UINT32_MAX);
 		switch_rec(w, r->cpu, pid, t0 + 950, true);
 		aux_off[r->cpu] += r->len;
+		carry[r->cpu] = r->cont_tail;
 		cpu_end[r->cpu] = task_end[k] = t0 + 1000;
 		if (i % 2 || i + 1 == s->nruns)
 			round_end(w);
@@ -1177,6 +1187,17 @@ static int task_opt(struct synth *s, int argc, char **argv, int *i)
 			return -1;
 		}
 		r->cont_at = k + 1;
+		return 1;
+	}
+	if (!strcmp(o, "--cont-tail") && s->nruns) {
+		struct run_spec *r = &s->runs[s->nruns - 1];
+
+		if (r->len < 2 || (r->trace[r->len - 1] & 3) != 3 ||
+		    (r->trace[r->len - 2] & 3) == 3) {
+			fprintf(stderr, "perfdata_test: --cont-tail: the last run does not end with a message of 2 bytes or more\n");
+			return -1;
+		}
+		r->cont_tail = true;
 		return 1;
 	}
 	if (!strcmp(o, "--mmap-between") && *i + 1 < argc && s->nruns) {

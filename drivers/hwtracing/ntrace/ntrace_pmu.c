@@ -741,8 +741,13 @@ static void ntrace_pmu_start(struct perf_event *event, int flags)
 	}
 	event->hw.state = 0;
 	nc->event = event;
-	/* new or remapped address filters -> ntrace_addr_filters_sync() */
-	perf_event_addr_filters_sync(event);
+	/*
+	 * New or remapped address filters -> ntrace_addr_filters_sync().
+	 * perf bumps the generation, then restarts the event (an IPI to this
+	 * CPU): an unchanged one needs no lock at every switch-in.
+	 */
+	if (READ_ONCE(event->addr_filters_gen) != event->hw.addr_filters_gen)
+		perf_event_addr_filters_sync(event);
 	ntrace_hw_start(nc, cpu, event);
 	if (ntrace_drains(nc))
 		hrtimer_start(&nc->timer, drain_period(nc, cpu),

@@ -11,12 +11,23 @@
 #                                 ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram
 #                                 ntrace-p550-smp1 ntrace-p550-hartmap (SiFive v0 personality;
 #                                 the 4 harts are CPUs 2, 0, 3, 1 as on the P550)]
+#   NTRACE_GUEST_COPY=1           also boot each ntrace configuration whose
+#                                 sinks can write the AUX area (no funnel, no
+#                                 SRAM) as NAME-copy, with ntrace.direct=0
 #   NTRACE_GUEST_TIMEOUT=SECONDS  wall-clock limit per boot
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${NTRACE_KVARIANT:-guest}
 configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram ntrace-p550-smp1 ntrace-p550-hartmap}
+if [ "${NTRACE_GUEST_COPY:-0}" = 1 ]; then
+	for c in $configs; do
+		case $c in
+		ntrace*-copy | *funnel* | *sram* | ntrace-p550*) ;;
+		ntrace*) [[ " $configs " == *" $c-copy "* ]] || configs+=" $c-copy" ;;
+		esac
+	done
+fi
 if [ "$variant" = debug ]; then limit=${NTRACE_GUEST_TIMEOUT:-2400}; else limit=${NTRACE_GUEST_TIMEOUT:-300}; fi
 
 start=$SECONDS

@@ -31,7 +31,8 @@
 #                         the board's CPU 0 is hart 2: gen-dt.sh -p),
 #                         ntrace-p550-smp1,
 #                         ntrace-sifive-hart-smp2 (v0 encoders with their
-#                         own sinks)
+#                         own sinks); any ntrace one with -copy after it,
+#                         e.g. ntrace-smp2-copy: with ntrace.direct=0
 #   --mode test|demo|run  what the init does (guest/init.c); run executes
 #                         the image's /etc/ntrace/run.list (guest/runlist.h) [test]
 #   --timeout SECONDS     wall-clock limit; QEMU is killed after it  [900]
@@ -104,16 +105,17 @@ case $mode in test|demo|run) ;; *) die "unknown --mode '$mode' (test, demo or ru
 # kmod_load() pass "ntrace.X=Y" on to the module, as modprobe does);
 # dtform, foreign: gen-dt.sh -f and -x (the plugin's foreign=);
 # harts: gen-dt.sh -p, the hart of each Linux CPU (else CPU N is hart N)
-topo=hart sram= kargs= dtform=ntrace foreign= harts=
-case $config in
+# NAME-copy: configuration NAME with the sinks copying through their buffer
+# (ntrace.direct=0), as a sink that cannot write the AUX area does
+topo=hart sram= kargs= dtform=ntrace foreign= harts= base=$config
+[[ $config != ntrace*-copy ]] || base=${config%-copy}
+case $base in
 smp1) cpu=rv64,sscofpmf=true smp=1 ;;
 smp2) cpu=rv64,sscofpmf=true smp=2 ;;
 ctr) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=1 ;;
 ctr-smp2) cpu=rv64,smctr=true,ssctr=true,smcsrind=true,sscsrind=true,sscofpmf=true smp=2 ;;
 ntrace) cpu=rv64,sscofpmf=true smp=1 ;;
 ntrace-smp2) cpu=rv64,sscofpmf=true smp=2 ;;
-ntrace-copy) cpu=rv64,sscofpmf=true smp=1 kargs=ntrace.direct=0 ;;
-ntrace-smp2-copy) cpu=rv64,sscofpmf=true smp=2 kargs=ntrace.direct=0 ;;
 ntrace-funnel) cpu=rv64,sscofpmf=true smp=1 topo=funnel ;;
 ntrace-funnel-smp2) cpu=rv64,sscofpmf=true smp=2 topo=funnel ;;
 ntrace-funnel-smp4) cpu=rv64,sscofpmf=true smp=4 topo=funnel ;;
@@ -135,8 +137,9 @@ ntrace-p550) cpu=rv64,sscofpmf=true smp=4 topo=p550 dtform= ;;
 ntrace-p550-hartmap) cpu=rv64,sscofpmf=true smp=4 topo=p550 dtform= harts=2,0,3,1 ;;
 ntrace-p550-smp1) cpu=rv64,sscofpmf=true smp=1 topo=p550 dtform= ;;
 ntrace-sifive-hart-smp2) cpu=rv64,sscofpmf=true smp=2 topo=sifive-hart dtform= ;;
-*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-copy, ntrace-smp2-copy, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel-smp4-hartmap, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2, ntrace-upstream-dt-pertype, ntrace-p550, ntrace-p550-hartmap, ntrace-p550-smp1 or ntrace-sifive-hart-smp2)" ;;
+*) die "unknown --config '$config' (smp1, smp2, ctr, ctr-smp2, ntrace, ntrace-smp2, ntrace-funnel, ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel-smp4-hartmap, ntrace-funnel2-smp4, ntrace-sram, ntrace-ctr, ntrace-ctr-smp2, ntrace-upstream-dt, ntrace-upstream-dt-funnel-smp2, ntrace-upstream-dt-pertype, ntrace-p550, ntrace-p550-hartmap, ntrace-p550-smp1 or ntrace-sifive-hart-smp2; any ntrace one with -copy after it)" ;;
 esac
+[ "$base" = "$config" ] || kargs="${kargs:+$kargs }ntrace.direct=0"
 [ -n "${mem:-}" ] || mem=512M
 [ "$variant" = debug ] && [ "$mem" = 512M ] && mem=1G
 [[ $mem =~ ^[0-9]+[MG]$ ]] || die "--mem wants a size like 512M or 1G, got '$mem'"

@@ -131,3 +131,37 @@ void bm_hart_turn(unsigned int hart)
 	__asm__ volatile("fence rw, rw");
 	done = hart;
 }
+
+static void (*volatile together)(unsigned int hart);
+static volatile unsigned int finished[BM_MAX_HARTS];
+
+unsigned int bm_all_harts(void (*fn)(unsigned int hart))
+{
+	unsigned int h, n = bm_harts(), mask = 1;
+	long t;
+
+	__asm__ volatile("fence rw, rw");
+	together = fn;
+	fn(0);
+	for (h = 1; h < n; h++) {
+		for (t = 0; t < 200000000L && !finished[h]; t++)
+			;
+		mask |= finished[h] ? 1u << h : 0;
+	}
+	__asm__ volatile("fence rw, rw");
+	return mask;
+}
+
+void bm_hart_join(unsigned long hartid)
+{
+	void (*fn)(unsigned int hart);
+
+	if (hartid >= bm_harts())
+		return;
+	while (!(fn = together))
+		;
+	__asm__ volatile("fence rw, rw");
+	fn((unsigned int)hartid);
+	__asm__ volatile("fence rw, rw");
+	finished[hartid] = 1;
+}

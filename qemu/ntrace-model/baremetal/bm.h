@@ -115,6 +115,18 @@ unsigned int bm_harts(void);
 void bm_each_hart(void (*fn)(unsigned int hart));
 void bm_hart_turn(unsigned int hart);
 
+/*
+ * Run fn on every hart at the same time: hart 0 calls bm_all_harts(fn)
+ * from main(), the program's hart_main() calls bm_hart_join(). Returns
+ * the mask of harts that finished fn (each waited for a while).
+ */
+unsigned int bm_all_harts(void (*fn)(unsigned int hart));
+void bm_hart_join(unsigned long hartid);
+
+/* Workloads with data-dependent branches (work.c), never inlined. */
+unsigned int collatz(unsigned int n);
+unsigned int sum_to(unsigned int n);
+
 /* Harts other than 0 call this (start.S; a weak one returns at once). */
 void hart_main(unsigned long hartid);
 

@@ -36,25 +36,8 @@ struct fcfg {
 
 static uintptr_t funnels[16], sinks[16];
 static unsigned int nfunnels, nsinks;
-static volatile unsigned int go, done[BM_MAX_HARTS];
 static volatile uint32_t te_ctl[BM_MAX_HARTS], te_feat[BM_MAX_HARTS];
 static volatile unsigned int result[BM_MAX_HARTS];
-
-static __attribute__((noinline)) unsigned int collatz(unsigned int n)
-{
-	unsigned int steps = 0;
-
-	while (n != 1) {
-		n = n & 1 ? 3 * n + 1 : n / 2;
-		steps++;
-	}
-	return steps;
-}
-
-static __attribute__((noinline)) unsigned int sum_to(unsigned int n)
-{
-	return n ? n + sum_to(n - 1) : 0;
-}
 
 static void workload(unsigned int h)
 {
@@ -282,20 +265,12 @@ static void report(unsigned int s)
 
 void hart_main(unsigned long hartid)
 {
-	if (hartid >= bm_harts())
-		return;
-	while (!go)
-		;
-	__asm__ volatile("fence rw, rw");
-	hart_trace((unsigned int)hartid);
-	__asm__ volatile("fence rw, rw");
-	done[hartid] = 1;
+	bm_hart_join(hartid);
 }
 
 int main(void)
 {
-	unsigned int i, h, n = bm_harts(), ovf = 0;
-	long t;
+	unsigned int i, h, n = bm_harts(), ovf = 0, done;
 
 	discover();
 	for (i = 0; i < nfunnels; i++)
@@ -305,14 +280,7 @@ int main(void)
 		sink_setup(i);
 	for (i = 0; i < nfunnels; i++)
 		funnel_setup(i);
-	__asm__ volatile("fence rw, rw");
-	go = 1;
-	hart_trace(0);
-	done[0] = 1;
-	for (h = 1; h < n; h++)
-		for (t = 0; t < 200000000L && !done[h]; t++)
-			;
-	__asm__ volatile("fence rw, rw");
+	done = bm_all_harts(hart_trace);
 	for (h = 0; h < n; h++) {
 		puts_("HART ");
 		putdec(h);
@@ -321,7 +289,7 @@ int main(void)
 		puts_(" control=");
 		puthex(te_ctl[h]);
 		putch('\n');
-		check(done[h], "hart traced its workload");
+		check(done >> h & 1, "hart traced its workload");
 		check_eq(te_feat[h], TCI_SET(TE_F_SRC_ID, SRC_ID(h)) | TCI_SET(TE_F_SRC_BITS, SRC_BITS),
 			 "trTeSrcID=9+hart, trTeSrcBits=4 read back");
 		ovf += !!(te_ctl[h] & TCI_TE_INST_STALL_OR_OVF);

@@ -15,22 +15,6 @@ static volatile int done1;
 static volatile uint32_t wp_of[2];
 static volatile unsigned int result[2];
 
-static __attribute__((noinline)) unsigned int collatz(unsigned int n)
-{
-	unsigned int steps = 0;
-
-	while (n != 1) {
-		n = n & 1 ? 3 * n + 1 : n / 2;
-		steps++;
-	}
-	return steps;
-}
-
-static __attribute__((noinline)) unsigned int sum_to(unsigned int n)
-{
-	return n ? n + sum_to(n - 1) : 0;
-}
-
 static int trace_self(unsigned int h)
 {
 	uintptr_t te = TE_BASE(h), rs = RAM_BASE(h);

@@ -31,7 +31,6 @@ struct pcfg {
 #define BUF(s)	(0x80400000UL + (uintptr_t)(s) * 0x100000)
 
 static int emb;	/* sifive-hart: each encoder has its own sink */
-static volatile unsigned int go, done[BM_MAX_HARTS];
 static volatile uint32_t te_ctl[BM_MAX_HARTS], te_impl[BM_MAX_HARTS], ts_ctl[BM_MAX_HARTS];
 static volatile unsigned int result[BM_MAX_HARTS];
 
@@ -43,22 +42,6 @@ static uint32_t buf_bytes(void)
 static uint32_t word_bytes(void)
 {
 	return emb ? 4 : 8;	/* sinkBytes: 0 in the TE, 1 in the TF */
-}
-
-static __attribute__((noinline)) unsigned int collatz(unsigned int n)
-{
-	unsigned int steps = 0;
-
-	while (n != 1) {
-		n = n & 1 ? 3 * n + 1 : n / 2;
-		steps++;
-	}
-	return steps;
-}
-
-static __attribute__((noinline)) unsigned int sum_to(unsigned int n)
-{
-	return n ? n + sum_to(n - 1) : 0;
 }
 
 static void workload(unsigned int h)
@@ -132,22 +115,15 @@ static void report_sink(unsigned int s, uintptr_t base)
 
 void hart_main(unsigned long hartid)
 {
-	if (hartid >= bm_harts() || CFG->regs)
-		return;
-	while (!go)
-		;
-	__asm__ volatile("fence rw, rw");
-	hart_trace((unsigned int)hartid);
-	__asm__ volatile("fence rw, rw");
-	done[hartid] = 1;
+	if (!CFG->regs)
+		bm_hart_join(hartid);
 }
 
 static void trace_run(void)
 {
-	unsigned int h, n = bm_harts();
+	unsigned int h, n = bm_harts(), done;
 	uint32_t tf = TCI_V0_ACTIVE | (CFG->stop_on_wrap ? TCI_V0_STOP_ON_WRAP : 0) |
 		      TCI_SET(V0_SINK, TCI_V0_SINK_SBA);
-	long t;
 
 	if (!emb) {
 		/* the funnel and its sink first, then the encoders */
@@ -160,14 +136,7 @@ static void trace_run(void)
 		check_eq(rd32(V0_TF + TCI_V0_CONTROL) & (TCI_V0_ENABLE | TCI_V0_STOP_ON_WRAP),
 			 TCI_V0_ENABLE | (tf & TCI_V0_STOP_ON_WRAP), "tfEnable (and tfStopOnWrap) set");
 	}
-	__asm__ volatile("fence rw, rw");
-	go = 1;
-	hart_trace(0);
-	done[0] = 1;
-	for (h = 1; h < n; h++)
-		for (t = 0; t < 200000000L && !done[h]; t++)
-			;
-	__asm__ volatile("fence rw, rw");
+	done = bm_all_harts(hart_trace);
 	for (h = 0; h < n; h++) {
 		puts_("HART ");
 		putdec(h);
@@ -178,7 +147,7 @@ static void trace_run(void)
 		puts_(" ts=");
 		puthex(ts_ctl[h]);
 		putch('\n');
-		check(done[h], "hart traced its workload");
+		check(done >> h & 1, "hart traced its workload");
 		check_eq(te_ctl[h] & ~TCI_V0_EMPTY, te_control() | TCI_SET(V0_TE_SLICE_FORMAT, 1),
 			 "teControl reads back as written, teSliceFormat 1 (encoder disabled)");
 		check(te_ctl[h] & TCI_V0_EMPTY, "teEmpty=1 after teEnable=0");

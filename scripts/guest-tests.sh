@@ -9,6 +9,8 @@
 #   NTRACE_GUEST_CONFIGS="..."    boot configurations [smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2
 #                                 ntrace-smp2-copy
 #                                 ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram
+#                                 ntrace-upstream-dt ntrace-upstream-dt-funnel-smp2
+#                                 ntrace-upstream-dt-pertype (the other DT forms)
 #                                 ntrace-p550-smp1 ntrace-p550-hartmap (SiFive v0 personality;
 #                                 the 4 harts are CPUs 2, 0, 3, 1 as on the P550)]
 #   NTRACE_GUEST_COPY=1           also boot each ntrace configuration whose
@@ -19,7 +21,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 variant=${NTRACE_KVARIANT:-guest}
-configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram ntrace-p550-smp1 ntrace-p550-hartmap}
+configs=${NTRACE_GUEST_CONFIGS:-smp1 smp2 ctr ctr-smp2 ntrace ntrace-smp2 ntrace-smp2-copy ntrace-funnel-smp2 ntrace-funnel-smp4 ntrace-funnel2-smp4 ntrace-sram ntrace-upstream-dt ntrace-upstream-dt-funnel-smp2 ntrace-upstream-dt-pertype ntrace-p550-smp1 ntrace-p550-hartmap}
 if [ "${NTRACE_GUEST_COPY:-0}" = 1 ]; then
 	for c in $configs; do
 		case $c in

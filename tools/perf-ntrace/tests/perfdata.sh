@@ -366,6 +366,14 @@ if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
 	else
 		not_ok "task mode: perf script, continued record: exit $st, 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
 	fi
+	perf_pcs "$WORK/tail.data"
+	st=$?
+	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
+	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
+		ok "task mode: patched perf script, 42's last message ending in 43's continued record: each process its retired PCs"
+	else
+		not_ok "task mode: perf script, message ending in another's record: exit $st, 42: $(wc -l <"$WORK/ps.42"), 43: $(wc -l <"$WORK/ps.43") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
+	fi
 	perf_pcs "$WORK/noswitch.data"
 	if cmp -s "$WORK/ps.42" "$WORK/task42.head" && cmp -s "$WORK/ps.43" "$WORK/$tb.expect" &&
 	   ! grep -q 'pid -1 given' "$WORK/ps.err" &&

@@ -338,16 +338,21 @@ perf_pcs() {
 	done
 	return $st
 }
-if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
-	cmp_perf "task mode: patched perf reads the records as we do" "$hostperf" "$WORK/reaped.data"
-	perf_pcs "$WORK/task.data"
+# perf_exact FILE WHAT: perf script gives 42 and 43 exactly their PCs, no error
+perf_exact() {
+	local st
+	perf_pcs "$1"
 	st=$?
 	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
 	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
-		ok "task mode: patched perf script --itrace=i1ie -F pid,ip gives each process its retired PCs"
+		ok "task mode: patched perf script$2"
 	else
-		not_ok "task mode: perf script: exit $st, 42: $(wc -l <"$WORK/ps.42"), 43: $(wc -l <"$WORK/ps.43") PCs: $(grep -v kallsyms "$WORK/ps.err" | head -c 300)"
+		not_ok "task mode: perf script on ${1##*/}: exit $st, 42: $(wc -l <"$WORK/ps.42"), 43: $(wc -l <"$WORK/ps.43") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
 	fi
+}
+if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
+	cmp_perf "task mode: patched perf reads the records as we do" "$hostperf" "$WORK/reaped.data"
+	perf_exact "$WORK/task.data" " --itrace=i1ie -F pid,ip gives each process its retired PCs"
 	perf_pcs "$WORK/reaped.data"
 	st=$?
 	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
@@ -358,22 +363,10 @@ if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
 	else
 		not_ok "task mode: perf script, pid -1 record: exit $st, 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
 	fi
-	perf_pcs "$WORK/cont.data"
-	st=$?
-	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
-	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
-		ok "task mode: patched perf script, a continued record starting inside a message: each process its retired PCs"
-	else
-		not_ok "task mode: perf script, continued record: exit $st, 42: $(wc -l <"$WORK/ps.42") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
-	fi
-	perf_pcs "$WORK/tail.data"
-	st=$?
-	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
-	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
-		ok "task mode: patched perf script, 42's last message ending in 43's continued record: each process its retired PCs"
-	else
-		not_ok "task mode: perf script, message ending in another's record: exit $st, 42: $(wc -l <"$WORK/ps.42"), 43: $(wc -l <"$WORK/ps.43") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
-	fi
+	perf_exact "$WORK/cont.data" \
+		", a continued record starting inside a message: each process its retired PCs"
+	perf_exact "$WORK/tail.data" \
+		", 42's last message ending in 43's continued record: each process its retired PCs"
 	perf_pcs "$WORK/noswitch.data"
 	if cmp -s "$WORK/ps.42" "$WORK/task42.head" && cmp -s "$WORK/ps.43" "$WORK/$tb.expect" &&
 	   ! grep -q 'pid -1 given' "$WORK/ps.err" &&

@@ -26,7 +26,7 @@
 set -uo pipefail
 . "$(dirname "$0")/../../../scripts/lib.sh"
 BUILD=$NTRACE_BUILD GT_DIR=$NTRACE_GT_DIR
-scratch WORK "$BUILD/perfdata" || exit 1
+scratch WORK "$BUILD/perfdata" "${NTRACE_KEEP:-}" || exit 1
 TAP_PREFIX="perfdata: "
 
 # copies: other builds may rewrite the build directory meanwhile
@@ -324,6 +324,30 @@ else
 	not_ok "task mode, message ending in another's record: exit $st, 42: $(wc -l <"$WORK/t.42"), --pid 42: $(wc -l <"$WORK/p42"), 43: $(wc -l <"$WORK/t.43"), --pid 43: $(wc -l <"$WORK/p43") of $(wc -l <"$WORK/$ta.expect")/$(wc -l <"$WORK/$tb.expect") PCs: $(head -c 300 "$WORK/t.err" "$WORK/p.err")"
 fi
 
+# 42 execs another program at the same address, and a drain that left the
+# sink running (a peek) publishes a record of its run that holds only the
+# old program's trace, its last message unfinished: the next record's
+# first byte ends that message and is decoded with the old program's code
+# (its last instructions are of other lengths in the new one), the rest
+# with the new one's. 42 runs the middle of $tb, then execs $ta; 43 runs $ta.
+cat "$WORK/task43.1.bin" "$WORK/task42.0.bin" >"$WORK/exec42.bin"
+cat "$WORK/task43.1.expect" "$WORK/$ta.expect" >"$WORK/exec42.expect"
+"$PDT" --write "$WORK/exec.data" --task 42 "$tb" "/bin/$tb@0x10000,0x100000" \
+	--task 43 "$ta" "/bin/$ta@0x10000,0x100000" --run 0 42 "$WORK/exec42.bin" \
+	--cont-at $(($(stat -c %s "$WORK/task43.1.bin") - 1)) \
+	--exec-in "$ta" "/bin/$ta@0x10000,0x100000" --run 1 43 "$WORK/task42.0.bin" \
+	--run 1 42 "$WORK/task42.1.bin" --run 0 43 "$WORK/task42.1.bin" \
+	--run 0 42 "$WORK/task42.2.bin" --run 1 43 "$WORK/task42.2.bin" ||
+	{ not_ok "task mode: perfdata_test writes an exec between two records"; exit 1; }
+task_decode "$WORK/exec.data"
+st=$?
+if [ $st -eq 0 ] && [ ! -s "$WORK/t.err" ] && cmp -s "$WORK/t.42" "$WORK/exec42.expect" &&
+   cmp -s "$WORK/t.43" "$WORK/$ta.expect" && grep -q '^errors: 0$' "$WORK/t.st"; then
+	ok "task mode: 42's last message before its exec ending in its next record: the old program's PCs, then the new one's"
+else
+	not_ok "task mode, exec between two records: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/exec42.expect"), 43: $(wc -l <"$WORK/t.43")/$(wc -l <"$WORK/$ta.expect") PCs: $(head -c 300 "$WORK/t.err")"
+fi
+
 # The patched perf: the same records, and perf script's PCs per process.
 # perf_pcs FILE: $WORK/ps.42, ps.43 ("0x..." per line), ps.out (with the
 # decode errors, e), ps.err (-v: perf's debug lines); exit status of perf script
@@ -338,13 +362,14 @@ perf_pcs() {
 	done
 	return $st
 }
-# perf_exact FILE WHAT: perf script gives 42 and 43 exactly their PCs, no error
+# perf_exact FILE WHAT [EXPECT42 EXPECT43]: perf script gives 42 and 43
+# exactly their PCs ($ta's and $tb's unless given), no error
 perf_exact() {
 	local st
 	perf_pcs "$1"
 	st=$?
-	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "$WORK/$ta.expect" &&
-	   cmp -s "$WORK/ps.43" "$WORK/$tb.expect" && ! grep -q 'trace error' "$WORK/ps.out"; then
+	if [ $st -eq 0 ] && cmp -s "$WORK/ps.42" "${3:-$WORK/$ta.expect}" &&
+	   cmp -s "$WORK/ps.43" "${4:-$WORK/$tb.expect}" && ! grep -q 'trace error' "$WORK/ps.out"; then
 		ok "task mode: patched perf script$2"
 	else
 		not_ok "task mode: perf script on ${1##*/}: exit $st, 42: $(wc -l <"$WORK/ps.42"), 43: $(wc -l <"$WORK/ps.43") PCs: $(grep -E 'ntrace|error' "$WORK/ps.err" "$WORK/ps.out" | head -c 300)"
@@ -367,6 +392,9 @@ if [ -n "${hostperf:-}" ] && [ -x "$hostperf" ]; then
 		", a continued record starting inside a message: each process its retired PCs"
 	perf_exact "$WORK/tail.data" \
 		", 42's last message ending in 43's continued record: each process its retired PCs"
+	perf_exact "$WORK/exec.data" \
+		", 42's last message before its exec ending in its next record: the old program's PCs, then the new one's" \
+		"$WORK/exec42.expect" "$WORK/$ta.expect"
 	perf_pcs "$WORK/noswitch.data"
 	if cmp -s "$WORK/ps.42" "$WORK/task42.head" && cmp -s "$WORK/ps.43" "$WORK/$tb.expect" &&
 	   ! grep -q 'pid -1 given' "$WORK/ps.err" &&

@@ -39,6 +39,10 @@
  *                        that CPU, flagged NTRACE_AUX_FLAG_CONT, as a drain
  *                        that left the sink running after a switch the event
  *                        did not cut at publishes it (with the next task's pid)
+ *       --cont-at N      as --cont-mid, the second record starting at byte N
+ *       --exec-in COMM PATH@ADDR,LEN  the last --run's process execs PATH
+ *                        during the run, before its (first) AUX record: a
+ *                        COMM record flagged exec and an executable MMAP2
  *   perfdata_test --list FILE      "OFFSET SIZE TYPE NAME" per record, offset and
  *                                  size in hex as perf report -D prints them
  *   perfdata_test --split-pcs PCS N PREFIX  cut a ground-truth .pcs file into N
@@ -118,6 +122,8 @@ struct run_spec {
 	bool cont_tail;			/* last byte in the next run's record */
 	const char *mmap_elf;		/* mapped between the two records */
 	uint64_t mmap_addr, mmap_len;
+	const char *exec_comm, *exec_elf;	/* exec'd in the run */
+	uint64_t exec_addr, exec_len;
 };
 
 struct synth {
@@ -290,10 +296,10 @@ static void chunk_lose_mid(struct wbuf *w, struct synth *s)
 	free(p);
 }
 
-/* COMM record of process pid (its sample_id is the caller's). */
-static size_t comm_rec(struct wbuf *w, uint32_t pid, const char *comm)
+/* COMM record of process pid, misc as given (its sample_id is the caller's). */
+static size_t comm_rec(struct wbuf *w, uint32_t pid, const char *comm, uint16_t misc)
 {
-	size_t at = rec_start(w, NTRACE_PD_COMM, 0);
+	size_t at = rec_start(w, NTRACE_PD_COMM, misc);
 
 	w32(w, pid);
 	w32(w, pid);
@@ -327,7 +333,7 @@ static void records(struct wbuf *w, struct synth *s)
 	size_t at, i, pos, end, n;
 	uint64_t aux_off = 0;
 
-	at = comm_rec(w, 42, "app");
+	at = comm_rec(w, 42, "app", 0);
 	sid(w, s, false);
 	rec_end(w, at);
 	if (s->elf) {
@@ -440,7 +446,7 @@ static void records_task(struct wbuf *w, struct synth *s)
 	for (k = 0; k < s->ntasks; k++) {
 		const struct task_spec *tk = &s->tasks[k];
 
-		at = comm_rec(w, tk->pid, tk->comm);
+		at = comm_rec(w, tk->pid, tk->comm, 0);
 		sid_of(w, tk->pid, tk->pid, t += 100, true, 0, ID_DUMMY);
 		rec_end(w, at);
 		at = mmap2_exec_rec(w, tk->pid, tk->elf, tk->addr, tk->len, 1234 + k);
@@ -486,6 +492,16 @@ static void records_task(struct wbuf *w, struct synth *s)
 			w32(w, 1);		/* ptid */
 			w64(w, t0 + 800);
 			sid_of(w, r->pid, r->pid, t0 + 800, true, r->cpu,
+			       ID_DUMMY + r->cpu * ID_CPU_STEP);
+			rec_end(w, at);
+		}
+		if (r->exec_elf) {
+			at = comm_rec(w, r->pid, r->exec_comm, NTRACE_PD_MISC_COMM_EXEC);
+			sid_of(w, r->pid, r->pid, t0 + 820, true, r->cpu,
+			       ID_DUMMY + r->cpu * ID_CPU_STEP);
+			rec_end(w, at);
+			at = mmap2_exec_rec(w, r->pid, r->exec_elf, r->exec_addr, r->exec_len, 5678);
+			sid_of(w, r->pid, r->pid, t0 + 825, true, r->cpu,
 			       ID_DUMMY + r->cpu * ID_CPU_STEP);
 			rec_end(w, at);
 		}
@@ -1205,6 +1221,23 @@ static int task_opt(struct synth *s, int argc, char **argv, int *i)
 
 		++*i;
 		return elf_spec(argv[*i], &r->mmap_elf, &r->mmap_addr, &r->mmap_len) ? -1 : 1;
+	}
+	if (!strcmp(o, "--cont-at") && *i + 1 < argc && s->nruns) {
+		struct run_spec *r = &s->runs[s->nruns - 1];
+
+		r->cont_at = strtoull(argv[++*i], NULL, 0);
+		if (!r->cont_at || r->cont_at >= r->len) {
+			fprintf(stderr, "perfdata_test: --cont-at N: 0 < N < the last run's length\n");
+			return -1;
+		}
+		return 1;
+	}
+	if (!strcmp(o, "--exec-in") && *i + 2 < argc && s->nruns) {
+		struct run_spec *r = &s->runs[s->nruns - 1];
+
+		r->exec_comm = argv[++*i];
+		++*i;
+		return elf_spec(argv[*i], &r->exec_elf, &r->exec_addr, &r->exec_len) ? -1 : 1;
 	}
 	if (!strcmp(o, "--reaped") && *i + 1 < argc) {
 		s->reaped = (uint32_t)strtoul(argv[++*i], NULL, 0);

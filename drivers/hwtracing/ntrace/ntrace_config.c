@@ -360,6 +360,8 @@ void ntrace_cpu_info_pack(struct ntrace_cpu_info *out,
 #define NT_TCODE_DIRECT_BRANCH_SYNC		11
 #define NT_TCODE_INDIRECT_BRANCH_SYNC		12
 #define NT_TCODE_INDIRECT_BRANCH_HIST_SYNC	29
+#define NT_TCODE_ERROR				8
+#define NT_ECODE_PROG_LOST			BIT(2)
 
 size_t ntrace_split_msgs(const u8 *buf, size_t len, unsigned int src_bits,
 			 bool wait, ntrace_msg_fn emit, void *ctx)
@@ -437,6 +439,20 @@ bool ntrace_msg_is_sync(const u8 *msg)
 		return true;
 	}
 	return false;
+}
+
+size_t ntrace_error_msg(u8 *buf, unsigned int src, unsigned int src_bits)
+{
+	/* after TCODE, six bits a byte: SRC, ETYPE[4] (0), then ECODE */
+	unsigned int bits = src_bits + 4 + 3, i;
+	u32 v = src | NT_ECODE_PROG_LOST << (src_bits + 4);
+	size_t n = 1;
+
+	buf[0] = NT_TCODE_ERROR << 2;
+	for (i = 0; i < bits; i += 6)
+		buf[n++] = ((v >> i) & 0x3f) << 2;
+	buf[n - 1] |= NT_MSEO_END_MSG;
+	return n;
 }
 
 enum ntrace_role ntrace_role_of_impl(u32 impl, const char **what)

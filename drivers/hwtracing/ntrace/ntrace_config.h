@@ -161,6 +161,18 @@ size_t ntrace_msgs_fit(const u8 *buf, size_t len, size_t max);
 /* msg (a whole message) is a synchronisation message: a decoder can start there. */
 bool ntrace_msg_is_sync(const u8 *msg);
 
+/* The longest message ntrace_error_msg() writes: TCODE, 12 + 4 + 3 bits */
+#define NTRACE_ERROR_MSG_MAX	5
+
+/*
+ * Write into buf an Error message of source src (a SRC field of src_bits
+ * bits, 12 at most): ETYPE 0, ECODE "program trace messages lost", no
+ * TSTAMP. Put before a synchronisation message, it tells a decoder that
+ * messages before it are missing (N-Trace 1.0, Error message). Returns its
+ * length.
+ */
+size_t ntrace_error_msg(u8 *buf, unsigned int src, unsigned int src_bits);
+
 /*
  * An AUX area as the physical memory behind it (ntrace_window.c): runs of
  * contiguous bytes in ring order, ring offset off at physical address phys.

@@ -808,6 +808,48 @@ static void ntrace_split_malformed_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, o.n, 0);
 }
 
+/*
+ * ntrace_error_msg(): the Error message that marks a hole the driver
+ * made (ntrace_shared.c), as this test's encoder writes one (TCODE 8,
+ * SRC, ETYPE[4] 0, ECODE 0b100 "program trace lost"), and one worked by
+ * hand from the message table: SRC 3 of 2 bits is MDO 000011 (0x0C), ECODE
+ * MDO 000100 ending the message (0x13).
+ */
+static void ntrace_error_msg_test(struct kunit *test)
+{
+	static const u8 hand[] = { 0x20, 0x0c, 0x13 };
+	static const unsigned int widths[] = { 0, 1, 2, 5, 6, 7, 12 };
+	u8 buf[NTRACE_ERROR_MSG_MAX + 1];
+	struct split_out o = { };
+	struct msg_enc e;
+	unsigned int i, src;
+	size_t n;
+
+	n = ntrace_error_msg(buf, 3, 2);
+	KUNIT_ASSERT_EQ(test, n, sizeof(hand));
+	KUNIT_EXPECT_MEMEQ(test, buf, hand, sizeof(hand));
+	for (i = 0; i < ARRAY_SIZE(widths); i++) {
+		src = (1u << widths[i]) - 1 - (widths[i] > 1);
+		enc_start(&e, 8, widths[i], src);
+		enc_bits(&e, 0, 4);
+		enc_var(&e, 4, true);
+		memset(buf, 0xaa, sizeof(buf));
+		n = ntrace_error_msg(buf, src, widths[i]);
+		KUNIT_EXPECT_LE(test, n, NTRACE_ERROR_MSG_MAX);
+		KUNIT_EXPECT_EQ_MSG(test, n, e.len, "%u SRC bits", widths[i]);
+		KUNIT_EXPECT_MEMEQ_MSG(test, buf, e.buf, e.len, "%u SRC bits", widths[i]);
+		KUNIT_EXPECT_EQ(test, buf[n], 0xaa);
+		/* a whole message of its source, and no sync */
+		memset(&o, 0, sizeof(o));
+		KUNIT_EXPECT_EQ(test, ntrace_split_msgs(buf, n, widths[i], false,
+							split_collect, &o), 0);
+		KUNIT_ASSERT_EQ(test, o.n, 1);
+		KUNIT_EXPECT_EQ(test, o.src[0], widths[i] ? src : 0);
+		KUNIT_EXPECT_EQ(test, o.size[0], n);
+		KUNIT_EXPECT_FALSE(test, ntrace_msg_is_sync(buf));
+	}
+}
+
 /* Room for the runs of a 16 KiB AUX ring on the stack. */
 struct test_map {
 	struct ntrace_aux_map m;
@@ -988,6 +1030,7 @@ static struct kunit_case ntrace_cases[] = {
 	KUNIT_CASE(ntrace_split_cut_test),
 	KUNIT_CASE(ntrace_split_malformed_test),
 	KUNIT_CASE(ntrace_msgs_fit_test),
+	KUNIT_CASE(ntrace_error_msg_test),
 	KUNIT_CASE(ntrace_aux_map_test),
 	KUNIT_CASE(ntrace_aux_window_test),
 	KUNIT_CASE(ntrace_aux_window_snapshot_test),

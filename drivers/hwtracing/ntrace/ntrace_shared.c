@@ -127,6 +127,7 @@ void ntrace_shared_free(void)
 
 struct split_ctx {
 	const struct cpumask *cpus;
+	unsigned int src_bits;
 	bool fixed_ids;			/* some source's SRC is not its CPU */
 };
 
@@ -144,9 +145,23 @@ static int src_cpu(const struct split_ctx *c, unsigned int src)
 	return -1;
 }
 
+/* Append msg to s's staging buffer; false when it is full. */
+static bool stage_bytes(struct ntrace_src *s, const u8 *msg, size_t n)
+{
+	if (s->len + n > s->size) {
+		s->full = true;
+		s->lost = true;
+		return false;
+	}
+	memcpy(s->stage + s->len, msg, n);
+	s->len += n;
+	return true;
+}
+
 static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 {
 	struct split_ctx *c = ctx;
+	u8 err[NTRACE_ERROR_MSG_MAX];
 	struct ntrace_src *s;
 	int cpu = src_cpu(c, src);
 
@@ -162,14 +177,18 @@ static void stage_msg(void *ctx, unsigned int src, const u8 *msg, size_t n)
 			return;
 		}
 		s->resync = false;
+		/*
+		 * Messages before this sync are missing. Inside a record
+		 * (some staged before them), say so in the stream, as an
+		 * encoder that lost messages does, or a decoder would go on
+		 * from the last message it saw and invent the flow between;
+		 * a record starts afresh anyway.
+		 */
+		if (s->len &&
+		    !stage_bytes(s, err, ntrace_error_msg(err, src, c->src_bits)))
+			return;
 	}
-	if (s->len + n > s->size) {
-		s->full = true;
-		s->lost = true;
-		return;
-	}
-	memcpy(s->stage + s->len, msg, n);
-	s->len += n;
+	stage_bytes(s, msg, n);
 }
 
 /* Stage nothing more of src's trace until its own drain. */
@@ -267,6 +286,7 @@ static void shared_drain(struct ntrace_sink *sink, int cpu)
 	src_bits = FIELD_GET(TCI_TE_F_SRC_BITS_MASK,
 			     ntrace_prog_features(&s->prog, &s->path.te->caps,
 						  cpu));
+	ctx.src_bits = src_bits;
 	len = shared_take(sink, s, &d, &buf);
 	/*
 	 * A stop-on-wrap sink that filled up refused what came after: the

@@ -97,6 +97,12 @@ static const char decode_help[] =
 	"                  by default these quirks of real encoders are decoded\n"
 	"                  through, reported once per source and counted\n"
 	"                  (--format=stats: quirk.NAME)\n"
+	"  --resume-at-targets  where the flow leaves the images (code nobody has,\n"
+	"                  such as firmware) with no message missed, resume at the\n"
+	"                  first indirect branch target back in one instead of the\n"
+	"                  next sync (a damaged trace may resume wrongly); on for\n"
+	"                  a perf.data file of a SiFive v0 encoder, which traces\n"
+	"                  firmware whatever the event excluded\n"
 	"encoder settings (the decoder needs those that change the messages' meaning;\n"
 	"BTM or HTM, return depth, repeated history, repeat branch and the sync\n"
 	"settings it reads from the messages alone; --mode only decides for a source\n"
@@ -111,7 +117,7 @@ enum {
 	OPT_FORMAT = IMG_OPT__END, OPT_MAXW, OPT_SRC, OPT_WRAPPED, OPT_SYMBOLS, OPT_PERF_DATA,
 	OPT_ROOT, OPT_ELF_DIR, OPT_CPU, OPT_VDSO, OPT_PID, OPT_SHOW_TASK, OPT_NO_TASK,
 	OPT_CHECK_WIDTHS, OPT_STRICT, OPT_DSO, OPT_MAX_COUNT, OPT_PIECE, OPT_MAX_DEPTH, OPT_MIN_SLICE,
-	OPT_TIME, OPT_UNTIL,
+	OPT_TIME, OPT_UNTIL, OPT_RESUME,
 };
 
 struct decode_ctx {
@@ -458,6 +464,7 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		{ "wrapped", no_argument, NULL, OPT_WRAPPED },
 		{ "check-widths", no_argument, NULL, OPT_CHECK_WIDTHS },
 		{ "strict", no_argument, NULL, OPT_STRICT },
+		{ "resume-at-targets", no_argument, NULL, OPT_RESUME },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "piece-size", required_argument, NULL, OPT_PIECE },
 		{ "symbols", no_argument, NULL, OPT_SYMBOLS },
@@ -524,6 +531,9 @@ static int parse_args(int argc, char **argv, struct decode_args *a, struct decod
 		case OPT_STRICT:
 			a->cfg.enc.codec.strict = true;
 			a->pdo.strict = true;
+			break;
+		case OPT_RESUME:
+			a->cfg.resume_at_targets = true;
 			break;
 		case 'j':
 			if (!opt_uint("decode", "jobs", optarg, 1024, &x) || !x) {

@@ -81,6 +81,8 @@ static int cpu_cfg(const struct ntrace_cpu_info *c, struct ntrace_dec_cfg *cfg, 
 	/* the SiFive v0 call counter is deeper than return_depth holds */
 	if (c->variant == NTRACE_VARIANT_SIFIVE_V0 && e->implicit_return)
 		e->return_depth = NTRACE_V0_RETURN_DEPTH;
+	/* a v0 encoder cannot filter by privilege: it traces firmware too */
+	cfg->resume_at_targets = c->variant == NTRACE_VARIANT_SIFIVE_V0;
 	ntrace_enc_cfg_effective(e);
 	return ntrace_enc_cfg_check(e, why);
 }

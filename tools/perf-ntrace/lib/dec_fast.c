@@ -204,6 +204,9 @@ size_t dec_fast(struct ntrace_decoder *d, const uint8_t *buf, size_t len)
 				target = ntrace_addr_from_uaddr(m->f[1], s->ref_addr, d->xlen);
 				s->ref_addr = target;
 				rc = dec_final_indirect(d, s, m->tcode, target);
+				/* the walk left the images: back at target? */
+				if (rc && !s->synced)
+					dec_resume(d, s, m->tcode, target);
 			}
 			if (memo)
 				dec_memo_stop(d, s, &rec, pc, word, m->f[1], target, rc);

@@ -55,6 +55,12 @@ struct dec_hist {
 struct dec_src {
 	bool used;
 	bool synced;
+	/*
+	 * Not synced only because the flow left the images: no message was
+	 * missed, so ref_addr still follows the encoder's and the target of
+	 * an indirect branch back into an image is known.
+	 */
+	bool ref_ok;
 	bool hinted;		/* a settings-mismatch hint was given */
 	bool trap_counted;	/* a trapping instruction ended an I-CNT (warned once) */
 	uint8_t quirks_told;	/* bit per enum ntrace_quirk: reported once */
@@ -252,6 +258,13 @@ void dec_hist_clear(struct ntrace_decoder *d, struct dec_src *s);
 
 /* dec_msg.c: forget the flow of s; it waits for a sync */
 void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s);
+/*
+ * Source s, whose walk left the images with no message missed (ref_ok),
+ * resumes at target, the address an indirect branch message told, if an
+ * image holds code there; true if it did.
+ */
+bool dec_resume(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		uint64_t target);
 /* dec_msg.c: the end of an indirect branch message (B-TYPE 0) whose I-CNT,
  * HIST and target (U-ADDR applied) are taken; as put_src() would do it */
 int dec_final_indirect(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,

@@ -58,6 +58,7 @@ static void quirk(struct ntrace_decoder *d, struct dec_src *s, unsigned int q, c
 void dec_src_unsync(struct ntrace_decoder *d, struct dec_src *s)
 {
 	s->synced = false;
+	s->ref_ok = false;
 	s->run_open = false;
 	reset_flow(d, s);
 }
@@ -427,6 +428,8 @@ static void parse_error(struct ntrace_decoder *d, const struct ntrace_msg *m)
 	dec_for_each_src(d, i) {
 		struct dec_src *s = d->srcs[i];
 
+		/* a lost address breaks the U-ADDR chain a resumption follows */
+		s->ref_ok = false;
 		if (!s->synced)
 			continue;
 		any = true;
@@ -491,6 +494,38 @@ static void mode_check(struct ntrace_decoder *d, struct dec_src *s, const struct
 	dec_event(d, s, NTRACE_DEV_WARN, m->tcode, d->text);
 }
 
+bool dec_resume(struct ntrace_decoder *d, struct dec_src *s, unsigned int tcode,
+		uint64_t target)
+{
+	if (s->synced || !s->ref_ok || !dec_block(d, target))
+		return false;
+	reset_flow(d, s);
+	s->run_open = false;
+	s->pc = target;
+	s->synced = true;
+	s->ref_ok = false;
+	d->st.syncs++;
+	snprintf(d->text, sizeof(d->text), "decoding resumes at 0x%" PRIx64 " (%s from code "
+		 "without an image)", target, ntrace_tcode_name(tcode));
+	dec_event(d, s, NTRACE_DEV_SYNC, NTRACE_DEV_SYNC_RESUME, d->text);
+	return true;
+}
+
+/*
+ * A message of source s, which waits for a sync: while it follows the
+ * encoder's addresses (s->ref_ok), an indirect branch tells the next one,
+ * and decoding resumes there if an image holds it.
+ */
+static bool resume_at_target(struct ntrace_decoder *d, struct dec_src *s,
+			     const struct ntrace_msg *m)
+{
+	if ((m->tcode != NTRACE_TC_INDIRECT_BRANCH &&
+	     m->tcode != NTRACE_TC_INDIRECT_BRANCH_HIST) || !(m->flags & NTRACE_MSGF_ADDR))
+		return false;
+	s->ref_addr = ntrace_addr_from_uaddr(m->addr, s->ref_addr, d->xlen);
+	return dec_resume(d, s, m->tcode, s->ref_addr);
+}
+
 /* One message of source s, in stream order. */
 static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct ntrace_msg *m)
 {
@@ -512,6 +547,7 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
 		s->run_open = false;
 		s->synced = false;
+		s->ref_ok = false;
 		reset_flow(d, s);
 		snprintf(d->text, sizeof(d->text),
 			 "the encoder lost messages (Error ETYPE=%u ECODE=0x%" PRIx64
@@ -522,7 +558,8 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 		break;
 	}
 	if (!s->synced) {
-		d->st.skipped++;
+		if (!s->ref_ok || !resume_at_target(d, s, m))
+			d->st.skipped++;
 		return;
 	}
 	switch (m->tcode) {
@@ -532,6 +569,9 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 		s->prev = *m;
 		s->prev_fast = false;
 		s->prev_valid = !branch_msg(d, s, m) && s->synced;
+		/* its walk left the images: its target may be back in one */
+		if (m->tcode != NTRACE_TC_DIRECT_BRANCH && !s->synced)
+			dec_resume(d, s, m->tcode, s->ref_addr);
 		break;
 	case NTRACE_TC_RESOURCE_FULL:
 		resource_full(d, s, m);
@@ -547,6 +587,7 @@ static void put_src(struct ntrace_decoder *d, struct dec_src *s, const struct nt
 		if (final_msg(d, s, m->tcode, 0, 0))
 			break;
 		s->synced = false;
+		s->ref_ok = false;
 		s->run_open = false;
 		reset_flow(d, s);
 		snprintf(d->text, sizeof(d->text), "trace stopped at 0x%" PRIx64 " (EVCODE=%u)",

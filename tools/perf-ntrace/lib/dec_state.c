@@ -10,7 +10,8 @@
  * stack, which quirks were reported (the parallel decoder drops repeated
  * quirk events, pdec_out.c), and for a source that waits for a sync, its
  * flow (pc, I-CNT, history, return stack, open run, last branch message:
- * a sync sets them all before they are read again). A source that does
+ * a sync or a resumption sets them all before they are read again) but
+ * the address a resumption follows. A source that does
  * not exist equals one in its initial state. The parser is not included:
  * callers compare at the end of a good message, where it is idle with
  * nothing pending.
@@ -86,8 +87,13 @@ static void put_src(struct dec_state *st, const struct ntrace_decoder *d,
 	put64(st, s->nheld);
 	for (i = 0; i < s->nheld; i++)
 		put_msg(st, &s->held[i]);
-	if (!s->synced)
+	if (!s->synced) {
+		/* what a resume at an indirect branch target reads */
+		put64(st, s->ref_ok);
+		if (s->ref_ok)
+			put64(st, s->ref_addr);
 		return;
+	}
 	put64(st, s->pc);
 	put64(st, s->ref_addr);
 	put64(st, s->icnt);

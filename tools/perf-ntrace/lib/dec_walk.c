@@ -60,6 +60,7 @@ int dec_error(struct ntrace_decoder *d, struct dec_src *s, const char *fmt, ...)
 			dec_run_close(d, s, s->run_last, 0, NTRACE_DK_STOP, 0);
 		s->run_open = false;
 		s->synced = false;
+		s->ref_ok = false;
 		s->icnt = 0;
 		s->prev_valid = false;
 		s->rs_len = 0;
@@ -340,6 +341,8 @@ int dec_walk(struct ntrace_decoder *d, struct dec_src *s, bool final, const stru
 		if (__builtin_expect(!b, 0)) {
 			dec_error(d, s, "cannot decode at pc 0x%" PRIx64 ": %s", s->pc,
 				  ntrace_images_errmsg(d->img));
+			/* no code here, but no message missed either */
+			s->ref_ok = d->cfg.resume_at_targets;
 			return W_ERROR;
 		}
 		if (r > b->nhalf) {

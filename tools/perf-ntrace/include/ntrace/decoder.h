@@ -91,10 +91,18 @@ struct ntrace_dec_run {
 	uint32_t pad3;
 };
 
+/*
+ * NTRACE_DEV_SYNC's code when no sync message restarted decoding: the flow
+ * left the images (firmware, say, which the P550's encoders trace too) and
+ * an indirect branch or trap return whose target the messages tell came
+ * back into them; decoding resumes at that target.
+ */
+#define NTRACE_DEV_SYNC_RESUME	16
+
 /* Events besides runs; delivered in order with the runs. */
 enum ntrace_dec_ev {
 	NTRACE_DEV_SYNC,	/* a sync message: decoding (re)starts or goes on at pc;
-				 * code = SYNC */
+				 * code = SYNC, or NTRACE_DEV_SYNC_RESUME */
 	NTRACE_DEV_ERROR,	/* decoding stopped: text says why; waits for a sync.
 				 * Bad bytes are one even while no source decodes,
 				 * once a sync was seen since new or reset, or
@@ -149,6 +157,13 @@ struct ntrace_dec_cfg {
 	bool check_widths;		/* report I-CNT, HREPEAT and B-CNT values wider
 					 * than enc's counters (a strictness check: the
 					 * fields carry their own width) */
+	bool resume_at_targets;		/* where the flow left the images with no
+					 * message missed, resume at the first indirect
+					 * branch target back in one
+					 * (NTRACE_DEV_SYNC_RESUME), not at the next
+					 * sync. For traces of code nobody has (a SiFive
+					 * v0 encoder traces firmware); a damaged trace
+					 * that leaves the images can resume wrongly */
 };
 
 /*
@@ -160,7 +175,7 @@ struct ntrace_dec_cfg {
  */
 
 /* Defaults: encoder defaults, return-stack implicit return on, all sources,
- * no width checks. */
+ * no width checks, resumption at syncs only. */
 void ntrace_dec_cfg_default(struct ntrace_dec_cfg *cfg);
 
 /*

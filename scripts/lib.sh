@@ -160,8 +160,9 @@ guest_run() {
 }
 
 # cpuwide_config SUITE [--config CONFIG]: the boot configuration of a
-# CPU-wide run, in $config (ntrace-smp2, or a funnel topology of
-# scripts/guest.sh), and its number of harts in $nh. TAP_PREFIX names the
+# CPU-wide run, in $config (ntrace-smp2, or a funnel or P550 topology of
+# scripts/guest.sh, the funnel one in the upstream DT form too), and its
+# number of harts in $nh. TAP_PREFIX names the
 # suite, and the configuration when it is not the default.
 cpuwide_config() {
 	local suite=$1
@@ -170,9 +171,10 @@ cpuwide_config() {
 	[ "${1:-}" != --config ] || config=${2:?--config wants a boot configuration}
 	case $config in
 	ntrace-smp2) nh=2 ;;
-	ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4) nh=${config##*smp} ;;
-	ntrace-funnel-smp4-hartmap) nh=4 ;;
-	*) die "unknown --config '$config' (ntrace-smp2 or a funnel configuration of scripts/guest.sh)" ;;
+	ntrace-funnel-smp2 | ntrace-funnel-smp4 | ntrace-funnel2-smp4 | \
+	ntrace-upstream-dt-funnel-smp2) nh=${config##*smp} ;;
+	ntrace-funnel-smp4-hartmap | ntrace-p550 | ntrace-p550-hartmap) nh=4 ;;
+	*) die "unknown --config '$config' (ntrace-smp2, or a funnel or 4-hart P550 configuration of scripts/guest.sh)" ;;
 	esac
 	TAP_PREFIX="$suite: "
 	[ "$config" = ntrace-smp2 ] || TAP_PREFIX="$suite $config: "

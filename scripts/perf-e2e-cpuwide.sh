@@ -32,7 +32,9 @@
 # encoder fails.
 # On a topology where the harts share one sink through funnels
 # (--config ntrace-funnel-smp2, ntrace-funnel-smp4, ntrace-funnel2-smp4,
-# ntrace-funnel-smp4-hartmap)
+# ntrace-funnel-smp4-hartmap, ntrace-upstream-dt-funnel-smp2 (the upstream
+# binding's DT form), ntrace-p550 and ntrace-p550-hartmap (SiFive's v0
+# blocks: user and kernel, below))
 # the same truths hold for "perf record -a" and a per-task recording
 # ("perf record -- CMD"): the driver demultiplexes the sink by SRC, so each
 # CPU's AUX records must decode, with perf-ntrace and with perf, to exactly
@@ -60,6 +62,21 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 
 cpuwide_config perf-e2e-cpuwide "$@"
+# SiFive's v0 encoders (the P550) cannot filter by privilege: there the
+# event traces user and kernel and is recorded with --kcore, the truths
+# take every record of a hart's log but firmware's (M mode: no image of
+# it, so decoding resumes where it returns), and the host perf is the
+# decoder (perf-ntrace decodes user images only, so its checks are
+# skipped). The per-task recording (t) runs one program: a v0 funnel drops
+# what comes while a drain has it off, so the driver flags every other
+# source's records then (see the admin guide); with one task traced at a
+# time (but for the fork, where launcher and child overlap) the CPUs with
+# no flagged record must be exact. NTRACE_CPUWIDE_ONLY=t records t alone.
+ev=ntrace//u kcore=
+case $config in
+ntrace-p550*) ev=ntrace/htm=1,sync_period=1,ts=1/ kcore=--kcore ;;
+esac
+only=${NTRACE_CPUWIDE_ONLY:-}
 
 progs=(loop-O2-g switch-O2-g)
 names=(ntloop ntswitch)
@@ -112,8 +129,9 @@ boot() {
 		not_ok "initramfs with perf, the driver and the programs: $(tail -3 "$tmp/$name/initramfs.log")"
 		return 1
 	fi
+	# files, and the directories perf record --kcore writes
 	for f in "$tmp/$name".gt.hart*.txt "$tmp/$name.out"/*; do
-		[ -f "$f" ] && mv "$f" "$out/"
+		[ -e "$f" ] && mv "$f" "$out/"
 	done
 	[ $st = 0 ] || not_ok "guest run $name (exit $st): $(grep -E 'run end|error|No such' "$tmp/$name.guest.log" | grep -v 'exit=0' | head -5 | tr '\n' ' ')"
 	return $st
@@ -142,11 +160,21 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 		load=
 		for ((c = 0; c < nh - 1; c++)); do load+=" $busy@$c"; done
 		load+=" $quiet@$((nh - 1))"
-		boot a 1 "$rec -a -e ntrace//u -o /tmp/export/a.data -- $spawn $both" &&
-		boot t 1 "$rec -e ntrace//u -o /tmp/export/t.data -- $spawn $both" &&
-		boot o 1 "/usr/bin/ntrace_bench reload buf_kb=16 drain_us=1000000" \
-			"$rec -a -e ntrace//u -o /tmp/export/o.data -- $spawn$load" || exit 0
-		if [ -s "$out/a.data" ] && [ -s "$out/t.data" ] && [ -s "$out/o.data" ]; then
+		if [ -n "$kcore" ]; then
+			# the P550's sink is the funnel's, in memory the firmware
+			# gave it: no overflow boot
+			[ "$only" = t ] ||
+				boot a 1 "$rec $kcore -a -e $ev -o /tmp/export/a.data -- $spawn $both" || exit 0
+			boot t 1 "$rec $kcore -e $ev -o /tmp/export/t.data -- $spawn /usr/bin/ntloop" || exit 0
+		else
+			boot a 1 "$rec -a -e $ev -o /tmp/export/a.data -- $spawn $both" &&
+			boot t 1 "$rec -e $ev -o /tmp/export/t.data -- $spawn $both" &&
+			boot o 1 "/usr/bin/ntrace_bench reload buf_kb=16 drain_us=1000000" \
+				"$rec -a -e ntrace//u -o /tmp/export/o.data -- $spawn$load" || exit 0
+		fi
+		if [ -n "$kcore" ] && { [ "$only" = t ] || [ -e "$out/a.data" ]; } && [ -e "$out/t.data" ]; then
+			ok "guest ($nh harts, one shared sink, $variant kernel) recorded perf record $kcore -e $ev, ${only:+not }-a of two programs at once and per task of one (${only:-a }t, $((SECONDS - start)) s)"
+		elif [ -s "$out/a.data" ] && [ -s "$out/t.data" ] && [ -s "$out/o.data" ]; then
 			ok "guest ($nh harts, one shared sink, $variant kernel) recorded perf record -a and per task of two programs at once, and -a with the sink overflowing (3 boots, $((SECONDS - start)) s)"
 		else
 			not_ok "guest runs left no a.data / t.data / o.data"
@@ -178,6 +206,8 @@ fi
 # no kernel warnings, KASAN or lockdep reports while recording
 boots="a c0 h pp" datas="a c0 h"
 [ $config = ntrace-smp2 ] || boots="a t o" datas="a t"
+[ -z "$kcore" ] || boots="a t"
+[ "$only" != t ] || boots=t datas=t
 for name in $boots; do
 	[ "$name" != pp ] || [ -z "${NTRACE_CPUWIDE_NODRAIN:-}" ] || continue
 	clean=$(awk -v cfg=ntrace -f "$NTRACE_TOP/guest/console-to-tap.awk" "$out/$name.console.log" 2>/dev/null |
@@ -243,14 +273,14 @@ hart_match() {
 	done
 	echo "${m# }"
 }
-# gt_harts DATA: the U-mode records of each hart's log as PC lists
+# gt_harts DATA: the U-mode records (all but M mode's, with --kcore) of each hart's log as PC lists
 # $tmp/DATA.hartH (size 0: a trap, no instruction), and the hart of each
 # CPU in hmap[CPU] from the boot's /proc/cpuinfo (none: nothing matches)
 gt_harts() {
 	local h c
 	for ((h = 0; h < nh; h++)); do
-		awk '!/^#/ && $4 == 0 && $2 != 0 { print $1 }' "$out/$1.gt.hart$h.txt" \
-			>"$tmp/$1.hart$h" 2>/dev/null
+		awk -v all="$kcore" '!/^#/ && (all != "" ? $4 != 3 : $4 == 0) && $2 != 0 { print $1 }' \
+			"$out/$1.gt.hart$h.txt" >"$tmp/$1.hart$h" 2>/dev/null
 	done
 	hmap=()
 	[ ! -f "$out/$1.harts.txt" ] || while read -r c h; do hmap[c]=$h; done <"$out/$1.harts.txt"
@@ -366,6 +396,11 @@ for data in $datas; do
 	nflag=0 loss_bad=
 	[ $config = ntrace-smp2 ] || [ -z "$hostperf" ] || nflag=$(aux_flags $data)
 	[ "$nflag" = 0 ] || echo "# $data: AUX records per CPU (CPU RECORDS FLAGGED): $(tr '\n' ';' <"$tmp/$data.flags")"
+	gt_harts $data
+	if [ -n "$kcore" ]; then
+		skip "$what: perf-ntrace decodes every process with its images, in time order, per CPU = the harts' logs" \
+			"user and kernel trace: perf-ntrace has no kernel images (perf decodes it below)"
+	else
 	dec --format=stats -o "$tmp/$data.st" "$out/$data.data" 2>"$tmp/$data.st.err"
 	dst=$?
 	errs=$(sed -n 's/^errors: //p' "$tmp/$data.st")
@@ -396,7 +431,17 @@ for data in $datas; do
 	for ((c = 0; c < nh; c++)); do
 		awk -v c=$c '$1 == c { print $5 }' "$tmp/$data.tpc" >"$tmp/$data.cpu$c"
 	done
-	gt_harts $data
+	truth_match "$tmp/$data" $data
+	if [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ] && [ "$nflag" -gt 0 ]; then
+		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (decoded/truth:$loss_lossy)"
+	elif [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ]; then
+		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth ($gtok: $(counts "$tmp/$data.cpu") instructions)"
+	elif [ "$nflag" -gt 0 ]; then
+		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) against ground truth per hart ($(counts "$tmp/$data.hart")), $nflag AUX records flagged:${loss_bad:- nothing decoded}"
+	else
+		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")); first difference cpu0/hart${hmap[0]:-?}: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart${hmap[0]:-0}" 2>&1 | head -1)"
+	fi
+	fi
 	# the driver's hart of each CPU AUXTRACE_INFO lists (perf report -D),
 	# against the guest's /proc/cpuinfo
 	if [ -n "$hostperf" ]; then
@@ -411,16 +456,6 @@ for data in $datas; do
 		else
 			not_ok "$what: AUXTRACE_INFO's CPUs and harts '${ai# }' != the guest's /proc/cpuinfo '${want# }'"
 		fi
-	fi
-	truth_match "$tmp/$data" $data
-	if [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ] && [ "$nflag" -gt 0 ]; then
-		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth where no AUX record was flagged (${loss_quiet:-none}), an ordered part of it where $nflag were: $loss_n instructions lost (decoded/truth:$loss_lossy)"
-	elif [ -n "$gtok" ] && [ -s "$tmp/$data.tpc" ]; then
-		ok "$what: per CPU, all processes' decoded instructions = the model's ground truth ($gtok: $(counts "$tmp/$data.cpu") instructions)"
-	elif [ "$nflag" -gt 0 ]; then
-		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) against ground truth per hart ($(counts "$tmp/$data.hart")), $nflag AUX records flagged:${loss_bad:- nothing decoded}"
-	else
-		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")); first difference cpu0/hart${hmap[0]:-?}: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart${hmap[0]:-0}" 2>&1 | head -1)"
 	fi
 	# perf decodes the file itself: all CPUs' samples, in time order
 	# (with ts=1 merged by trace time), the programs' flows as QEMU's
@@ -450,9 +485,18 @@ for data in $datas; do
 	fi
 	for i in "${!names[@]}"; do
 		n=${names[$i]}
-		pid=$(awk -v n="$n" '$1 == "process" && $3 == n { print $2 }' "$tmp/$data.st")
-		# its own AUX records flagged: its flow has holes, nothing to compare
-		pfl=$(awk -v p="$pid" '$1 == "process" && $2 == p { for (i = 4; i < NF; i++) if ($i == "flagged") print $(i + 1) }' "$tmp/$data.st")
+		[ -z "$kcore" ] || [ $data != t ] || [ "$n" = ntloop ] || continue
+		if [ -n "$kcore" ]; then
+			# the pid perf's exec COMM record gives the program
+			pid=$("$hostperf" report -D -i "$out/$data.data" 2>/dev/null |
+				awk -v n="$n" '/PERF_RECORD_COMM exec: / { c = p = $NF; sub(/:[^:]*$/, "", c)
+					sub(/^.*:/, "", p); sub(/\/.*/, "", p); if (c == n) { print p; exit } }')
+			pfl=$nflag
+		else
+			pid=$(awk -v n="$n" '$1 == "process" && $3 == n { print $2 }' "$tmp/$data.st")
+			# its own AUX records flagged: its flow has holes, nothing to compare
+			pfl=$(awk -v p="$pid" '$1 == "process" && $2 == p { for (i = 4; i < NF; i++) if ($i == "flagged") print $(i + 1) }' "$tmp/$data.st")
+		fi
 		if [ "$nflag" -gt 0 ] && [ -n "$pid" ] && [ "${pfl:-0}" -gt 0 ]; then
 			skip "$what: pid $pid ($n): launcher part and main..exit against QEMU's flow (perf-ntrace and perf script)" \
 				"$pfl of its AUX records flagged: trace lost (instructions lost on its CPUs above)"
@@ -460,7 +504,7 @@ for data in $datas; do
 		fi
 		if [ -n "$hostperf" ] && [ -n "$pid" ]; then
 			tr -d '[]:' <"$tmp/$data.perf" |
-				awk -v p="$pid" '$1 == p { sub(/^0+/, "", $4); print "0x" $4 }' >"$tmp/$data.$n.perf"
+				awk -v p="$pid" '$1 == p && $4 !~ /^ffff/ { sub(/^0+/, "", $4); print "0x" $4 }' >"$tmp/$data.$n.perf"
 			seg "$n" "$tmp/$data.$n.perf" >"$tmp/$data.$n.perfseg"
 			seg "$n" "$tmp/truth.$n" >"$tmp/truth.$n.seg"
 			if [ -s "$tmp/$data.$n.perfseg" ] && cmp -s "$tmp/$data.$n.perfseg" "$tmp/truth.$n.seg"; then
@@ -473,6 +517,7 @@ for data in $datas; do
 			not_ok "$what: no process $n in the trace"
 			continue
 		fi
+		[ -z "$kcore" ] || continue
 		dec --pid "$pid" -o "$tmp/$data.$n.all" "$out/$data.data" 2>"$tmp/$data.$n.err"
 		dst=$?
 		# the forked launcher up to its execve, then the program from _start
@@ -525,7 +570,7 @@ overflow_check() {
 		skip "$what, $kind: loss not reported on CPUs that lost nothing" "every CPU with user code lost trace in this run (a loaded host can stall the quiet hart)"
 	fi
 }
-if [ $config != ntrace-smp2 ]; then
+if [ $config != ntrace-smp2 ] && [ -z "$kcore" ]; then
 	what="perf record -a, shared sink overflowing"
 	gt_harts o
 	dec --format=stats -o "$tmp/o.st" "$out/o.data" 2>"$tmp/o.st.err"

@@ -22,7 +22,7 @@ SUITES=(
 	"model|make -s -C qemu/ntrace-model test"
 	"perf|scripts/check-perf.sh"
 	"harden|scripts/harden.sh"
-	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-sram.sh; scripts/perf-e2e-cpuwide.sh; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel2-smp4; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel-smp2; scripts/perf-e2e-p550.sh"
+	"perf-e2e|scripts/perf-e2e.sh; scripts/perf-e2e-sram.sh; scripts/perf-e2e-cpuwide.sh; scripts/perf-e2e-cpuwide.sh --config ntrace-funnel2-smp4; scripts/perf-e2e-cpuwide.sh --config ntrace-upstream-dt-funnel-smp2; scripts/perf-e2e-p550.sh; NTRACE_CPUWIDE_ONLY=t scripts/perf-e2e-cpuwide.sh --config ntrace-p550-hartmap"
 )
 
 # a suite name that is not known is a mistake, not a run of nothing

@@ -173,7 +173,9 @@ if [ -z "${NTRACE_CPUWIDE_OUT:-}" ]; then
 				"$rec -a -e ntrace//u -o /tmp/export/o.data -- $spawn$load" || exit 0
 		fi
 		if [ -n "$kcore" ] && { [ "$only" = t ] || [ -e "$out/a.data" ]; } && [ -e "$out/t.data" ]; then
-			ok "guest ($nh harts, one shared sink, $variant kernel) recorded perf record $kcore -e $ev, ${only:+not }-a of two programs at once and per task of one (${only:-a }t, $((SECONDS - start)) s)"
+			what="per task of one program"
+			[ "$only" = t ] || what="-a of two programs at once and $what"
+			ok "guest ($nh harts, one shared sink, $variant kernel) recorded perf record $kcore -e $ev, $what ($((SECONDS - start)) s)"
 		elif [ -s "$out/a.data" ] && [ -s "$out/t.data" ] && [ -s "$out/o.data" ]; then
 			ok "guest ($nh harts, one shared sink, $variant kernel) recorded perf record -a and per task of two programs at once, and -a with the sink overflowing (3 boots, $((SECONDS - start)) s)"
 		else

@@ -387,22 +387,10 @@ truth_match() {
 	fi
 }
 
-for data in $datas; do
-	case $data in
-	a) what="perf record -a" ;;
-	t) what="perf record (per task)" ;;
-	c0) what="perf record -C 0 (both programs on CPU 0)" ;;
-	h) what="perf record -a -e ntrace/htm=1,iret=1,ctx=1,ts=1/u" ;;
-	esac
-	# shared sink: AUX records flagged for loss (a stalled vCPU), if any
-	nflag=0 loss_bad=
-	[ $config = ntrace-smp2 ] || [ -z "$hostperf" ] || nflag=$(aux_flags $data)
-	[ "$nflag" = 0 ] || echo "# $data: AUX records per CPU (CPU RECORDS FLAGGED): $(tr '\n' ';' <"$tmp/$data.flags")"
-	gt_harts $data
-	if [ -n "$kcore" ]; then
-		skip "$what: perf-ntrace decodes every process with its images, in time order, per CPU = the harts' logs" \
-			"user and kernel trace: perf-ntrace has no kernel images (perf decodes it below)"
-	else
+# pn_checks: perf-ntrace's checks of recording $data (with $what, $nflag,
+# the harts' logs of gt_harts): every process decodes with its own images,
+# in time order across CPUs, and each CPU's instructions are its hart's log
+pn_checks() {
 	dec --format=stats -o "$tmp/$data.st" "$out/$data.data" 2>"$tmp/$data.st.err"
 	dst=$?
 	errs=$(sed -n 's/^errors: //p' "$tmp/$data.st")
@@ -443,6 +431,25 @@ for data in $datas; do
 	else
 		not_ok "$what: decoded per CPU ($(counts "$tmp/$data.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart")); first difference cpu0/hart${hmap[0]:-?}: $(cmp "$tmp/$data.cpu0" "$tmp/$data.hart${hmap[0]:-0}" 2>&1 | head -1)"
 	fi
+}
+
+for data in $datas; do
+	case $data in
+	a) what="perf record -a" ;;
+	t) what="perf record (per task)" ;;
+	c0) what="perf record -C 0 (both programs on CPU 0)" ;;
+	h) what="perf record -a -e ntrace/htm=1,iret=1,ctx=1,ts=1/u" ;;
+	esac
+	# shared sink: AUX records flagged for loss (a stalled vCPU), if any
+	nflag=0 loss_bad=
+	[ $config = ntrace-smp2 ] || [ -z "$hostperf" ] || nflag=$(aux_flags $data)
+	[ "$nflag" = 0 ] || echo "# $data: AUX records per CPU (CPU RECORDS FLAGGED): $(tr '\n' ';' <"$tmp/$data.flags")"
+	gt_harts $data
+	if [ -n "$kcore" ]; then
+		skip "$what: perf-ntrace decodes every process with its images, in time order, per CPU = the harts' logs" \
+			"user and kernel trace: perf-ntrace has no kernel images (perf decodes it below)"
+	else
+		pn_checks
 	fi
 	# the driver's hart of each CPU AUXTRACE_INFO lists (perf report -D),
 	# against the guest's /proc/cpuinfo
@@ -485,14 +492,16 @@ for data in $datas; do
 			not_ok "$what: perf script per CPU ($(counts "$tmp/$data.perf.cpu")) != ground truth per hart ($(counts "$tmp/$data.hart"))${loss_bad:+, $nflag AUX records flagged:$loss_bad}: $(head -c 200 "$tmp/$data.perf.err")"
 		fi
 	fi
+	# with --kcore, the programs' pids from perf's exec COMM records
+	comms=
+	[ -z "$kcore" ] || comms=$("$hostperf" report -D -i "$out/$data.data" 2>/dev/null |
+		grep 'PERF_RECORD_COMM exec: ')
 	for i in "${!names[@]}"; do
 		n=${names[$i]}
 		[ -z "$kcore" ] || [ $data != t ] || [ "$n" = ntloop ] || continue
 		if [ -n "$kcore" ]; then
-			# the pid perf's exec COMM record gives the program
-			pid=$("$hostperf" report -D -i "$out/$data.data" 2>/dev/null |
-				awk -v n="$n" '/PERF_RECORD_COMM exec: / { c = p = $NF; sub(/:[^:]*$/, "", c)
-					sub(/^.*:/, "", p); sub(/\/.*/, "", p); if (c == n) { print p; exit } }')
+			pid=$(awk -v n="$n" '{ c = p = $NF; sub(/:[^:]*$/, "", c)
+				sub(/^.*:/, "", p); sub(/\/.*/, "", p); if (c == n) { print p; exit } }' <<<"$comms")
 			pfl=$nflag
 		else
 			pid=$(awk -v n="$n" '$1 == "process" && $3 == n { print $2 }' "$tmp/$data.st")

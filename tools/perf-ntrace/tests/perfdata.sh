@@ -338,14 +338,14 @@ cat "$WORK/task43.1.expect" "$WORK/$ta.expect" >"$WORK/exec42.expect"
 	--exec-in "$ta" "/bin/$ta@0x10000,0x100000" --run 1 43 "$WORK/task42.0.bin" \
 	--run 1 42 "$WORK/task42.1.bin" --run 0 43 "$WORK/task42.1.bin" \
 	--run 0 42 "$WORK/task42.2.bin" --run 1 43 "$WORK/task42.2.bin" ||
-	{ not_ok "task mode: perfdata_test writes an exec between two records"; exit 1; }
+	{ not_ok "task mode: perfdata_test writes an exec inside a run"; exit 1; }
 task_decode "$WORK/exec.data"
 st=$?
 if [ $st -eq 0 ] && [ ! -s "$WORK/t.err" ] && cmp -s "$WORK/t.42" "$WORK/exec42.expect" &&
    cmp -s "$WORK/t.43" "$WORK/$ta.expect" && grep -q '^errors: 0$' "$WORK/t.st"; then
 	ok "task mode: 42's last message before its exec ending in its next record: the old program's PCs, then the new one's"
 else
-	not_ok "task mode, exec between two records: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/exec42.expect"), 43: $(wc -l <"$WORK/t.43")/$(wc -l <"$WORK/$ta.expect") PCs: $(head -c 300 "$WORK/t.err")"
+	not_ok "task mode, exec inside a run: exit $st, 42: $(wc -l <"$WORK/t.42")/$(wc -l <"$WORK/exec42.expect"), 43: $(wc -l <"$WORK/t.43")/$(wc -l <"$WORK/$ta.expect") PCs: $(head -c 300 "$WORK/t.err")"
 fi
 
 # The patched perf: the same records, and perf script's PCs per process.

@@ -47,12 +47,10 @@ img=(--bin "$WORK/a.bin@$text" --bin "$WORK/b.bin@$hi")
 
 "$WORK/rt-tool" expect "$WORK/$n.pcs" "$WORK/expect" --priv u "$elf" ||
 	{ not_ok "$n: expected PCs"; exit 1; }
-awk -v lo=$lo -v hi=$hi '{ a = strtonum($1) } a < lo || a >= hi' "$WORK/expect" \
-	>"$WORK/want" 2>/dev/null ||
-	# mawk has no strtonum: compare as fixed-width hex strings
-	awk -v lo="$(printf '%016x' $lo)" -v hi="$(printf '%016x' $hi)" \
-		'{ a = substr($1, 3); while (length(a) < 16) a = "0" a } a < lo || a >= hi' \
-		"$WORK/expect" >"$WORK/want"
+# QEMU's PCs less sub's, compared as fixed-width hex strings (mawk has no strtonum)
+awk -v lo="$(printf '%016x' $lo)" -v hi="$(printf '%016x' $hi)" \
+	'{ a = substr($1, 3); while (length(a) < 16) a = "0" a } a < lo || a >= hi' \
+	"$WORK/expect" >"$WORK/want"
 calls=$(awk -v lo="$(printf '0x%x' $lo)" '$1 == lo' "$WORK/expect" | wc -l)
 [ "$calls" -gt 0 ] || { not_ok "$n: sub is never called"; exit 1; }
 
